@@ -1,0 +1,21 @@
+# eventsvc_add_gtest(<name> SOURCES <files...> [LIBRARIES <targets...>] [LABELS <labels...>])
+#
+# One GoogleTest binary = one ctest test. Unlabelled tests are fast unit tests; `integration`
+# (starts the real binary over HTTPS) and `fault` (kills it) are the slower groups:
+#   ctest --preset unit        unit tests only
+#   ctest -L integration       integration tests only
+function(eventsvc_add_gtest name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES} eventsvc_test_support GTest::gtest_main
+                        eventsvc_warnings)
+  add_test(NAME ${name} COMMAND ${name})
+  set(labels unit)
+  if(ARG_LABELS)
+    set(labels ${ARG_LABELS})
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}")
+  if(ARG_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  endif()
+endfunction()

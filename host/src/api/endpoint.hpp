@@ -1,0 +1,54 @@
+// One API endpoint: what it needs from the pipeline (operation, scopes, lease, body limit) and the
+// handler that turns an authorised request into a response.
+#pragma once
+
+#include <Poco/Net/HTTPServerRequest.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/host_config.hpp"
+#include "eventsvc/sdk/principal.hpp"
+#include "eventsvc/sdk/time.hpp"
+#include "limits/operation.hpp"
+
+namespace eventsvc::host {
+
+struct ApiRequest {
+  const sdk::Principal& principal;
+  const Plan& plan;
+  const Poco::Net::HTTPServerRequest& http;
+  std::string_view body;
+  std::vector<std::string> path_params;
+  sdk::Millis now = 0;
+};
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+struct ApiResponse {
+  int status = 200;
+  std::string body;  // JSON
+  HeaderList headers;
+};
+
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+
+  virtual Operation operation() const = 0;
+  // The principal needs any one of these scopes.
+  virtual std::vector<std::string_view> scopes() const = 0;
+  // Holds a concurrency lease while it runs.
+  virtual bool leased() const = 0;
+  // Reports X-Concurrency-Limit / X-Concurrency-Active.
+  virtual bool reports_concurrency() const = 0;
+  // Largest body accepted; 0 for endpoints that take none.
+  virtual std::size_t max_body_bytes() const = 0;
+
+  virtual ApiResponse handle(const ApiRequest& request) = 0;
+};
+
+}  // namespace eventsvc::host

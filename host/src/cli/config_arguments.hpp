@@ -1,0 +1,17 @@
+#pragma once
+
+#include "cli/arguments.hpp"
+#include "config/host_config.hpp"
+
+namespace eventsvc::host {
+
+// The config named by --config (the embedded default without it), with --data-dir and --listen
+// applied.
+inline HostConfig config_from(const Arguments& arguments) {
+  ConfigOverrides overrides;
+  overrides.data_dir = arguments.get("data-dir");
+  overrides.listen = arguments.get("listen");
+  return load_host_config(arguments.get("config").value_or(""), overrides);
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,149 @@
+#include <cstdio>
+#include <regex>
+#include <stdexcept>
+
+#include "cli/commands.hpp"
+#include "cli/config_arguments.hpp"
+#include "modules/module_registry.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = text.find(',', begin);
+    const std::size_t end = comma == std::string::npos ? text.size() : comma;
+    if (end > begin) out.push_back(text.substr(begin, end - begin));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& arguments) {
+  sdk::KeyRequest request;
+  request.tenant.workspace = arguments.require("workspace");
+  static const std::regex kWorkspace("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  if (!std::regex_match(request.tenant.workspace, kWorkspace)) {
+    throw std::invalid_argument(
+        "--workspace must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or "
+        "digit");
+  }
+  const auto environment = sdk::parse_environment(arguments.require("env"));
+  if (!environment) throw std::invalid_argument("--env must be live or test");
+  request.tenant.environment = *environment;
+  // An empty list is allowed: such a key authenticates but every route answers 403.
+  const auto scopes = arguments.get("scopes");
+  if (!scopes) throw std::invalid_argument("--scopes is required (comma-separated)");
+  request.scopes = split_list(*scopes);
+  for (const auto& scope : request.scopes) {
+    if (!sdk::is_known_scope(scope)) {
+      throw std::invalid_argument("unknown scope '" + scope + "'; scopes are " +
+                                  std::string(sdk::kScopeRead) + " and " +
+                                  std::string(sdk::kScopeWrite));
+    }
+  }
+  request.plan = arguments.get("plan").value_or("default");
+  if (config.plan(request.plan) == nullptr) {
+    std::vector<std::string> plans;
+    for (const auto& [name, plan] : config.plans) plans.push_back(name);
+    throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
+                                "; plans: " + join(plans, ", "));
+  }
+  request.label = arguments.get("label").value_or("");
+  const auto created =
+      modules.auth().call([&](sdk::AuthProvider& auth) { return auth.create_key(request); });
+  std::printf("%s\n", created.secret.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "created key %s for workspace '%s' (%s), scopes %s, plan %s. The key above is "
+               "shown once and not stored.\n",
+               created.info.id.c_str(), created.info.tenant.workspace.c_str(),
+               std::string(sdk::environment_name(created.info.tenant.environment)).c_str(),
+               join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
+  return 0;
+}
+
+int list(ModuleRegistry& modules, bool as_json) {
+  const auto keys = modules.auth().call([](sdk::AuthProvider& auth) { return auth.list_keys(); });
+  if (as_json) {
+    sdk::json::array out;
+    for (const auto& key : keys) {
+      sdk::json::array scopes;
+      for (const auto& scope : key.scopes) scopes.emplace_back(scope);
+      out.emplace_back(sdk::json::object{
+          {"id", key.id},
+          {"workspace", key.tenant.workspace},
+          {"env", sdk::environment_name(key.tenant.environment)},
+          {"scopes", std::move(scopes)},
+          {"plan", key.plan},
+          {"label", key.label},
+          {"created_at", sdk::format_rfc3339(key.created_at)},
+          {"revoked_at", key.revoked_at ? sdk::json::value(sdk::format_rfc3339(*key.revoked_at))
+                                        : sdk::json::value(nullptr)}});
+    }
+    std::printf("%s\n", sdk::to_json(out).c_str());
+    return 0;
+  }
+  std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %s\n", "ID", "WORKSPACE", "ENV", "SCOPES", "PLAN",
+              "CREATED", "STATUS");
+  for (const auto& key : keys) {
+    std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(),
+                key.tenant.workspace.c_str(),
+                std::string(sdk::environment_name(key.tenant.environment)).c_str(),
+                join(key.scopes, ",").c_str(), key.plan.c_str(),
+                sdk::format_rfc3339(key.created_at).c_str(),
+                key.revoked_at ? ("revoked " + sdk::format_rfc3339(*key.revoked_at)).c_str()
+                               : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_keys(const std::vector<std::string>& args) {
+  if (args.empty()) throw std::invalid_argument("expected create, list or revoke");
+  const std::string sub = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  auto options = kCommonOptions;
+  std::set<std::string> flags;
+  if (sub == "create") {
+    options.insert({"workspace", "env", "scopes", "plan", "label"});
+  } else if (sub == "list") {
+    flags.insert("json");
+  } else if (sub != "revoke") {
+    throw std::invalid_argument("unknown keys command '" + sub + "'; expected create, list or revoke");
+  }
+  const Arguments arguments(rest, options, flags);
+  const HostConfig config = config_from(arguments);
+  LogSink log;
+  auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::auth_only);
+  if (sub == "create") return create(config, *modules, arguments);
+  if (sub == "list") return list(*modules, arguments.flag("json"));
+  if (arguments.positionals().size() != 1) {
+    throw std::invalid_argument("usage: eventsvc keys revoke ID");
+  }
+  const std::string& id = arguments.positionals().front();
+  const bool found =
+      modules->auth().call([&](sdk::AuthProvider& auth) { return auth.revoke_key(id); });
+  if (!found) {
+    std::fprintf(stderr, "eventsvc keys revoke: no key with id '%s'\n", id.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "revoked key %s\n", id.c_str());
+  return 0;
+}
+
+}  // namespace eventsvc::host

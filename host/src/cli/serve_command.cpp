@@ -1,0 +1,116 @@
+#include <Poco/Net/SSLManager.h>
+#include <pthread.h>
+
+#include <csignal>
+#include <cstdio>
+#include <stdexcept>
+
+#include "api/routes.hpp"
+#include "cli/commands.hpp"
+#include "cli/config_arguments.hpp"
+#include "modules/module_registry.hpp"
+#include "server/https_server.hpp"
+#include "server/log_sink.hpp"
+#include "server/request_pipeline.hpp"
+#include "server/tls_material.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+// On first start (no key exists yet) creates a development key and shows how to use it; later
+// starts only show the curl lines, since a key's secret is revealed once.
+void bootstrap_key(const HostConfig& config, ModuleRegistry& modules, const std::string& base) {
+  auto& auth = modules.auth();
+  const auto keys = auth.call([](sdk::AuthProvider& a) { return a.list_keys(); });
+  std::string key = "$EVENTSVC_KEY";
+  if (keys.empty()) {
+    sdk::KeyRequest request;
+    request.tenant = {"dev", sdk::Environment::test};
+    request.scopes = {std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite)};
+    request.plan = config.plan("default") != nullptr ? "default" : config.plans.begin()->first;
+    request.label = "bootstrap";
+    const auto created = auth.call([&](sdk::AuthProvider& a) { return a.create_key(request); });
+    key = created.secret;
+    std::printf(
+        "\nCreated a development key for workspace 'dev' (test environment). It is shown once and "
+        "not stored:\n\n  %s\n\n",
+        key.c_str());
+  } else {
+    std::printf(
+        "\nKeys already exist (listed by `eventsvc keys list`). Put one in EVENTSVC_KEY, or make a "
+        "new one:\n  eventsvc keys create --workspace dev --env test --scopes "
+        "events:read,events:write --data-dir %s\n\n",
+        config.data_dir.c_str());
+  }
+  std::printf(
+      "Send an event:\n  curl -sk %s/v1/events -H \"Authorization: Bearer %s\" "
+      "-H 'Content-Type: application/json' -H \"Idempotency-Key: first-write-1\" "
+      "-d '{\"stream\":\"demo\",\"events\":[{\"id\":\"evt-1\",\"type\":\"greeting\","
+      "\"occurred_at\":\"'$(date -u +%%Y-%%m-%%dT%%H:%%M:%%SZ)'\",\"data\":{\"text\":\"hello "
+      "world\"}}]}'\n\n"
+      "Find it:\n  curl -sk %s/v1/search -H \"Authorization: Bearer %s\" "
+      "-H 'Content-Type: application/json' -d '{\"query\":\"hello\"}'\n\n",
+      base.c_str(), key.c_str(), base.c_str(), key.c_str());
+}
+
+std::string display_host(const std::string& host) {
+  if (host == "0.0.0.0" || host == "::" || host.empty()) return "127.0.0.1";
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+}  // namespace
+
+int run_serve(const std::vector<std::string>& args) {
+  const Arguments arguments(args, kCommonOptions, {"bootstrap-key"});
+  if (!arguments.positionals().empty()) {
+    throw std::invalid_argument("unexpected argument '" + arguments.positionals().front() + "'");
+  }
+  const HostConfig config = config_from(arguments);
+
+  // SIGINT and SIGTERM are taken by sigwait below; threads created from here on inherit the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  LogSink log;
+  Poco::Net::initializeSSL();
+  auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::all);
+  if (ensure_tls_material(config.server.tls)) {
+    log.log(sdk::LogLevel::info, "host",
+            "created a self-signed certificate: " + config.server.tls.certificate.string());
+  }
+  modules->start();
+  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules));
+  HttpsServer server(config, pipeline);
+  server.start();
+
+  const std::string base =
+      "https://" + display_host(config.server.listen.host) + ":" + std::to_string(server.https_port());
+  if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
+  std::printf("eventsvc ready: %s\n", base.c_str());
+  std::fflush(stdout);
+  sdk::json::object ready{{"level", "info"}, {"module", "host"}, {"message", "listening"},
+                          {"https", base},   {"data_dir", config.data_dir.string()},
+                          {"config", config.origin}};
+  if (const auto http = server.http_port()) {
+    ready["http"] = "http://" + display_host(config.server.http_listen->host) + ":" +
+                    std::to_string(*http);
+  }
+  log.write(std::move(ready));
+
+  int received = 0;
+  sigwait(&signals, &received);
+  log.log(sdk::LogLevel::info, "host",
+          std::string("stopping on ") + (received == SIGINT ? "SIGINT" : "SIGTERM"));
+  server.stop(30);
+  modules->stop();
+  log.log(sdk::LogLevel::info, "host", "stopped");
+  Poco::Net::uninitializeSSL();
+  return 0;
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,261 @@
+#include "config/host_config.hpp"
+
+#include <charconv>
+
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+
+namespace json = sdk::json;
+using sdk::ConfigField;
+
+std::string ListenAddress::to_string() const { return host + ":" + std::to_string(port); }
+
+std::optional<ListenAddress> parse_listen_address(std::string_view text) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  unsigned port = 0;
+  const std::string_view digits = text.substr(colon + 1);
+  const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+  if (digits.empty() || result.ec != std::errc() || result.ptr != digits.data() + digits.size() ||
+      port > 65535) {
+    return std::nullopt;
+  }
+  return ListenAddress{std::string(text.substr(0, colon)), static_cast<std::uint16_t>(port)};
+}
+
+const Plan* HostConfig::plan(std::string_view name) const {
+  const auto it = plans.find(name);
+  return it == plans.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+sdk::ConfigSchema top_level_schema() {
+  return {
+      ConfigField::section(
+          "server", "HTTPS listener and connection handling",
+          {
+              ConfigField::string("listen", "HTTPS address, host:port").default_to("127.0.0.1:8443"),
+              ConfigField::string("http_listen",
+                                  "Plain-HTTP address for running behind a TLS-terminating proxy; "
+                                  "empty: off")
+                  .default_to(""),
+              ConfigField::string("public_base_url",
+                                  "Prefix of verify_url in receipts, e.g. https://events.example.com")
+                  .default_to(""),
+              ConfigField::integer("threads", "Worker threads (one per busy connection)")
+                  .default_to(16).at_least(1).at_most(1024),
+              ConfigField::integer("queue", "Accepted connections waiting for a worker")
+                  .default_to(64).at_least(1).at_most(65536),
+              ConfigField::integer("keep_alive_timeout_s", "Idle keep-alive connection timeout")
+                  .default_to(5).at_least(1).at_most(300),
+              ConfigField::integer("max_keep_alive_requests", "Requests per connection; 0: no limit")
+                  .default_to(1000).at_least(0),
+              ConfigField::integer("read_timeout_s", "Socket read timeout while reading a request")
+                  .default_to(30).at_least(1).at_most(600),
+              ConfigField::boolean("access_log", "One structured line per request")
+                  .default_to(true),
+              ConfigField::section(
+                  "tls", "Certificate and key (PEM); relative paths are inside data_dir",
+                  {
+                      ConfigField::string("certificate", "Certificate chain file")
+                          .default_to("tls/server.crt"),
+                      ConfigField::string("private_key", "Private key file")
+                          .default_to("tls/server.key"),
+                      ConfigField::boolean("self_signed",
+                                           "Create a self-signed P-256 pair when both are absent")
+                          .default_to(true),
+                  }),
+          }),
+      ConfigField::string("data_dir", "Where plugins keep their data").default_to("var/data"),
+      ConfigField::string_list("plugin_dirs",
+                               "Directories searched for plugin libraries before the built-in one")
+          .default_to(json::array()),
+      ConfigField::section(
+          "limits", "Request limits",
+          {
+              ConfigField::integer("anonymous_per_minute",
+                                   "Requests per minute per client IP that fail authentication or "
+                                   "name no route")
+                  .default_to(60).at_least(1),
+              ConfigField::integer("max_body_bytes",
+                                   "Largest body of search, query and analyze (ingest is fixed at "
+                                   "1 MiB by the API)")
+                  .default_to(8 << 20).at_least(1024).at_most(256 << 20),
+          }),
+      ConfigField::section(
+          "ingest", "Ingest rules",
+          {ConfigField::string("max_future_skew",
+                               "How far ahead of now an event's occurred_at may be (duration)")
+               .default_to("24h")}),
+      ConfigField::mapping("plans", "Plans by name; a key names its plan"),
+      ConfigField::mapping("plugins", "Plugin instances by name"),
+  };
+}
+
+sdk::ConfigSchema plan_schema() {
+  std::vector<ConfigField> rates;
+  const int defaults[] = {600, 1200, 600, 600, 300};
+  for (const auto operation : kOperations) {
+    rates.push_back(ConfigField::integer(std::string(operation_name(operation)),
+                                         "Requests per minute")
+                        .default_to(defaults[static_cast<std::size_t>(operation)])
+                        .at_least(1)
+                        .at_most(1000000000));
+  }
+  return {
+      ConfigField::section("requests_per_minute", "Rate limit per operation", std::move(rates)),
+      ConfigField::integer("concurrency",
+                           "Concurrent search, query, analyze and receipt requests per workspace "
+                           "and environment")
+          .default_to(8).at_least(1).at_most(100000),
+      ConfigField::integer("retention_days", "How long events are kept and may be queried")
+          .default_to(30).at_least(1).at_most(36500),
+  };
+}
+
+sdk::ConfigSchema plugin_instance_schema() {
+  return {
+      ConfigField::string("library",
+                          "Library name (libNAME.so in the plugin directories) or a path")
+          .mandatory(),
+      ConfigField::boolean("enabled", "Load this instance").default_to(true),
+      ConfigField::mapping("config", "The plugin's own settings, checked against its schema"),
+  };
+}
+
+sdk::SourceLocation location_of(const YamlDocument& document, const std::string& path) {
+  const auto it = document.locations.find(path);
+  return it != document.locations.end() ? it->second : sdk::SourceLocation{document.origin, 0};
+}
+
+sdk::ConfigSection validate_at(const YamlDocument& document, const sdk::ConfigSchema& schema,
+                               const json::object& raw, const std::string& path) {
+  return sdk::validate_config(schema, raw, path, locations_below(document.locations, path),
+                              location_of(document, path));
+}
+
+ListenAddress require_listen(const sdk::ConfigSection& section, std::string_view key,
+                             const std::string& text) {
+  const auto address = parse_listen_address(text);
+  if (!address) section.fail(key, "must be host:port, e.g. 127.0.0.1:8443");
+  return *address;
+}
+
+}  // namespace
+
+HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides& overrides) {
+  const sdk::ConfigSection top = sdk::validate_config(
+      top_level_schema(), document.root, "", document.locations, {document.origin, 0});
+  HostConfig config;
+  config.origin = document.origin;
+
+  config.data_dir = overrides.data_dir ? *overrides.data_dir : top.get_string("data_dir");
+  config.data_dir = std::filesystem::absolute(config.data_dir).lexically_normal();
+  for (const auto& dir : top.get_strings("plugin_dirs")) {
+    config.plugin_dirs.push_back(std::filesystem::absolute(dir).lexically_normal());
+  }
+
+  const auto server = top.get_section("server");
+  config.server.listen = require_listen(server, "listen",
+                                        overrides.listen ? *overrides.listen
+                                                         : server.get_string("listen"));
+  if (const auto http = server.get_string("http_listen"); !http.empty()) {
+    config.server.http_listen = require_listen(server, "http_listen", http);
+  }
+  config.server.public_base_url = server.get_string("public_base_url");
+  while (!config.server.public_base_url.empty() && config.server.public_base_url.back() == '/') {
+    config.server.public_base_url.pop_back();
+  }
+  config.server.threads = static_cast<int>(server.get_int("threads"));
+  config.server.queue = static_cast<int>(server.get_int("queue"));
+  config.server.keep_alive_timeout_s = static_cast<int>(server.get_int("keep_alive_timeout_s"));
+  config.server.max_keep_alive_requests =
+      static_cast<int>(server.get_int("max_keep_alive_requests"));
+  config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
+  config.server.access_log = server.get_bool("access_log");
+  const auto tls = server.get_section("tls");
+  auto inside_data_dir = [&](const std::string& path) {
+    const std::filesystem::path p(path);
+    return p.is_absolute() ? p : config.data_dir / p;
+  };
+  config.server.tls.certificate = inside_data_dir(tls.get_string("certificate"));
+  config.server.tls.private_key = inside_data_dir(tls.get_string("private_key"));
+  config.server.tls.self_signed = tls.get_bool("self_signed");
+
+  const auto limits = top.get_section("limits");
+  config.anonymous_per_minute = static_cast<int>(limits.get_int("anonymous_per_minute"));
+  config.max_body_bytes = static_cast<std::size_t>(limits.get_int("max_body_bytes"));
+
+  const auto ingest = top.get_section("ingest");
+  const auto skew = sdk::parse_duration(ingest.get_string("max_future_skew"));
+  if (!skew) ingest.fail("max_future_skew", "must be a duration such as 24h or 90m");
+  config.max_future_skew = *skew;
+
+  const auto plans = top.values().if_contains("plans");
+  if (plans == nullptr || plans->is_null() || plans->as_object().empty()) {
+    Plan plan;
+    plan.name = "default";
+    const auto defaults = validate_at(document, plan_schema(), {}, "plans.default");
+    const auto rates = defaults.get_section("requests_per_minute");
+    for (const auto operation : kOperations) {
+      plan.requests_per_minute[static_cast<std::size_t>(operation)] =
+          static_cast<int>(rates.get_int(operation_name(operation)));
+    }
+    config.plans.emplace(plan.name, plan);
+  } else {
+    for (const auto& entry : plans->as_object()) {
+      const std::string path = "plans." + std::string(entry.key());
+      if (!entry.value().is_object() && !entry.value().is_null()) {
+        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                                  ": must be a mapping of keys to values");
+      }
+      const json::object raw = entry.value().is_object() ? entry.value().get_object() : json::object();
+      const auto section = validate_at(document, plan_schema(), raw, path);
+      Plan plan;
+      plan.name = entry.key();
+      const auto rates = section.get_section("requests_per_minute");
+      for (const auto operation : kOperations) {
+        plan.requests_per_minute[static_cast<std::size_t>(operation)] =
+            static_cast<int>(rates.get_int(operation_name(operation)));
+      }
+      plan.concurrency = static_cast<int>(section.get_int("concurrency"));
+      plan.retention_days = static_cast<int>(section.get_int("retention_days"));
+      config.plans.emplace(plan.name, plan);
+    }
+  }
+
+  if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
+    for (const auto& entry : plugins->as_object()) {
+      const std::string path = "plugins." + std::string(entry.key());
+      if (!entry.value().is_object()) {
+        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                                  ": must be a mapping with at least `library`");
+      }
+      const auto section =
+          validate_at(document, plugin_instance_schema(), entry.value().get_object(), path);
+      PluginInstanceConfig instance;
+      instance.instance = entry.key();
+      instance.library = section.get_string("library");
+      instance.enabled = section.get_bool("enabled");
+      if (const auto* raw = section.values().if_contains("config"); raw != nullptr) {
+        instance.config = raw->as_object();
+      }
+      instance.locations = locations_below(document.locations, instance.path());
+      instance.location = location_of(document, path);
+      config.plugins.push_back(std::move(instance));
+    }
+  }
+  return config;
+}
+
+HostConfig load_host_config(const std::string& path, const ConfigOverrides& overrides) {
+  if (path.empty()) {
+    return build_host_config(parse_yaml(embedded_default_config(), "<embedded eventsvc.yaml>"),
+                             overrides);
+  }
+  return build_host_config(load_yaml_file(path), overrides);
+}
+
+}  // namespace eventsvc::host

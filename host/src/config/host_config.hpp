@@ -1,0 +1,100 @@
+// The host's configuration: server, data directory, limits, plans and the plugin instances.
+// docs/operators.md is the reference for every key.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/yaml_document.hpp"
+#include "eventsvc/sdk/config.hpp"
+#include "eventsvc/sdk/time.hpp"
+#include "limits/operation.hpp"
+
+namespace eventsvc::host {
+
+struct ListenAddress {
+  std::string host;
+  std::uint16_t port = 0;
+  std::string to_string() const;
+};
+
+// "host:port"; nullopt when malformed.
+std::optional<ListenAddress> parse_listen_address(std::string_view text);
+
+struct TlsConfig {
+  std::filesystem::path certificate;  // absolute (relative paths resolve against data_dir)
+  std::filesystem::path private_key;
+  bool self_signed = true;  // create a self-signed pair when both files are absent
+};
+
+struct ServerConfig {
+  ListenAddress listen;
+  std::optional<ListenAddress> http_listen;
+  std::string public_base_url;
+  int threads = 16;
+  int queue = 64;
+  int keep_alive_timeout_s = 5;
+  int max_keep_alive_requests = 1000;
+  int read_timeout_s = 30;
+  bool access_log = true;
+  TlsConfig tls;
+};
+
+struct Plan {
+  std::string name;
+  std::array<int, kOperations.size()> requests_per_minute{};
+  int concurrency = 8;
+  int retention_days = 30;
+
+  int rate_limit(Operation operation) const {
+    return requests_per_minute[static_cast<std::size_t>(operation)];
+  }
+  sdk::Millis retention_ms() const { return sdk::Millis{retention_days} * 86400000; }
+};
+
+struct PluginInstanceConfig {
+  std::string instance;
+  std::string library;
+  bool enabled = true;
+  sdk::json::object config;         // raw; validated against the plugin's schema when loaded
+  sdk::LocationMap locations;       // of keys inside `config`
+  sdk::SourceLocation location;     // of the instance
+  std::string path() const { return "plugins." + instance + ".config"; }
+};
+
+struct HostConfig {
+  std::string origin;  // where the config came from
+  ServerConfig server;
+  std::filesystem::path data_dir;
+  std::vector<std::filesystem::path> plugin_dirs;
+  int anonymous_per_minute = 60;
+  std::size_t max_body_bytes = 8 << 20;
+  sdk::Millis max_future_skew = 24 * 3600000;
+  std::map<std::string, Plan, std::less<>> plans;
+  std::vector<PluginInstanceConfig> plugins;
+
+  const Plan* plan(std::string_view name) const;
+};
+
+// Command-line values that replace what the file says.
+struct ConfigOverrides {
+  std::optional<std::string> data_dir;
+  std::optional<std::string> listen;
+};
+
+// Validates the document and builds the config; throws sdk::Error with one line naming the file,
+// line, key and reason.
+HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides& overrides);
+
+// Loads `path`, or the embedded default config when empty.
+HostConfig load_host_config(const std::string& path, const ConfigOverrides& overrides);
+
+// The default config compiled into the binary (config/eventsvc.yaml).
+std::string_view embedded_default_config();
+
+}  // namespace eventsvc::host

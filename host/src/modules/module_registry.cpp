@@ -1,0 +1,178 @@
+#include "modules/module_registry.hpp"
+
+#include <sys/stat.h>
+
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+[[noreturn]] void refuse(const PluginInstanceConfig& instance, const std::string& reason) {
+  const std::string where = sdk::to_string(instance.location);
+  throw sdk::Error(500, (where.empty() ? std::string() : where + " ") + "plugins." +
+                            instance.instance + ": " + reason);
+}
+
+std::string label_of(const sdk::Manifest& manifest, const std::string& instance) {
+  return std::string(sdk::kind_name(manifest.kind)) + " plugin '" + instance + "'";
+}
+
+template <class Interface>
+Interface* as(sdk::Plugin* plugin, const PluginInstanceConfig& instance,
+              const sdk::Manifest& manifest) {
+  auto* typed = dynamic_cast<Interface*>(plugin);
+  if (typed == nullptr) {
+    refuse(instance, "the library says it is a " + std::string(sdk::kind_name(manifest.kind)) +
+                         " plugin but does not implement that interface");
+  }
+  return typed;
+}
+
+}  // namespace
+
+std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, LogSink& log,
+                                                     Selection selection) {
+  std::unique_ptr<ModuleRegistry> registry(new ModuleRegistry());
+  const auto dirs = plugin_search_dirs(config.plugin_dirs);
+  for (const auto& instance : config.plugins) {
+    if (!instance.enabled) continue;
+    registry->add(config, instance, dirs, log, selection != Selection::inspect);
+    if (selection == Selection::auth_only && registry->auth_) break;
+  }
+  if (!registry->single_instances_.contains(sdk::PluginKind::auth)) {
+    throw sdk::Error(500, config.origin +
+                              ": no auth plugin is enabled; enable exactly one (e.g. "
+                              "plugins.apikey with library eventsvc-auth-apikey)");
+  }
+  return registry;
+}
+
+void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& instance,
+                         const std::vector<std::filesystem::path>& dirs, LogSink& log,
+                         bool create) {
+  std::shared_ptr<PluginLibrary> library;
+  try {
+    library = PluginLibrary::open(resolve_library(instance.library, dirs));
+  } catch (const sdk::Error& error) {
+    refuse(instance, error.message());
+  }
+  const sdk::Manifest& manifest = library->manifest();
+
+  // One auth, one storage, at most one embedder and one audit plugin.
+  const bool single = manifest.kind == sdk::PluginKind::auth ||
+                      manifest.kind == sdk::PluginKind::storage ||
+                      manifest.kind == sdk::PluginKind::embedder ||
+                      manifest.kind == sdk::PluginKind::audit;
+  if (single) {
+    const auto [it, inserted] = single_instances_.emplace(manifest.kind, instance.instance);
+    if (!inserted) {
+      refuse(instance, "plugins." + it->second + " is already the " +
+                           std::string(sdk::kind_name(manifest.kind)) +
+                           " plugin; enable only one of them");
+    }
+  }
+
+  sdk::PluginContext context;
+  context.instance = instance.instance;
+  context.config = sdk::validate_config(manifest.config, instance.config, instance.path(),
+                                        instance.locations, instance.location);
+  if (!create) {
+    loaded_.push_back(Loaded{instance.instance, std::move(library), nullptr});
+    return;
+  }
+  context.data_dir = config.data_dir / instance.instance;
+  context.logger = log.logger_for(instance.instance);
+  std::error_code ec;
+  std::filesystem::create_directories(context.data_dir, ec);
+  if (ec) {
+    refuse(instance, "cannot create its data directory " + context.data_dir.string() + ": " +
+                         ec.message());
+  }
+  ::chmod(context.data_dir.c_str(), 0700);
+
+  std::unique_ptr<sdk::Plugin> plugin;
+  const std::string label = label_of(manifest, instance.instance);
+  try {
+    plugin = call_plugin(label, [&] { return library->create(context); });
+  } catch (const sdk::Error& error) {
+    refuse(instance, error.message());
+  }
+  sdk::Plugin* raw = plugin.get();
+
+  switch (manifest.kind) {
+    case sdk::PluginKind::auth:
+      auth_ = {as<sdk::AuthProvider>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::storage:
+      storage_ = {as<sdk::Storage>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::embedder:
+      embedder_ = {as<const sdk::Embedder>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::audit:
+      audit_ = {as<sdk::AuditSink>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::aggregation: {
+      const auto* op = as<const sdk::AggregationOperator>(raw, instance, manifest);
+      const std::string name(op->op());
+      if (aggregations_.contains(name)) {
+        refuse(instance, "aggregation op '" + name + "' is already served by " +
+                             aggregations_.at(name).label);
+      }
+      aggregations_.emplace(name, Module<const sdk::AggregationOperator>{op, label});
+      break;
+    }
+    case sdk::PluginKind::context_mode: {
+      const auto* mode = as<const sdk::ContextMode>(raw, instance, manifest);
+      const std::string name(mode->mode());
+      if (context_modes_.contains(name)) {
+        refuse(instance, "context mode '" + name + "' is already served by " +
+                             context_modes_.at(name).label);
+      }
+      context_modes_.emplace(name, Module<const sdk::ContextMode>{mode, label});
+      break;
+    }
+  }
+  loaded_.push_back(Loaded{instance.instance, std::move(library), std::move(plugin)});
+}
+
+const Module<const sdk::AggregationOperator>* ModuleRegistry::aggregation(
+    std::string_view op) const {
+  const auto it = aggregations_.find(op);
+  return it == aggregations_.end() ? nullptr : &it->second;
+}
+
+const Module<const sdk::ContextMode>* ModuleRegistry::context_mode(std::string_view mode) const {
+  const auto it = context_modes_.find(mode);
+  return it == context_modes_.end() ? nullptr : &it->second;
+}
+
+void ModuleRegistry::start() {
+  if (storage_) storage_.call([&](sdk::Storage& s) { s.use_embedder(embedder_.plugin); });
+  for (auto& module : loaded_) {
+    if (module.plugin) {
+      call_plugin("plugin '" + module.instance + "'", [&] { module.plugin->start(); });
+    }
+  }
+  started_ = true;
+}
+
+void ModuleRegistry::stop() {
+  if (!started_) return;
+  started_ = false;
+  for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it) {
+    try {
+      if (it->plugin) it->plugin->stop();
+    } catch (...) {
+      // Shutting down: keep stopping the others.
+    }
+  }
+}
+
+ModuleRegistry::~ModuleRegistry() {
+  stop();
+  while (!loaded_.empty()) loaded_.pop_back();  // reverse creation order
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,55 @@
+#include "server/log_sink.hpp"
+
+#include <cstdio>
+
+#include "eventsvc/sdk/time.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+class ModuleLogger final : public sdk::Logger {
+ public:
+  ModuleLogger(LogSink& sink, std::string module) : sink_(sink), module_(std::move(module)) {}
+  void log(sdk::LogLevel level, std::string_view message) override {
+    sink_.log(level, module_, message);
+  }
+
+ private:
+  LogSink& sink_;
+  std::string module_;
+};
+
+}  // namespace
+
+std::string_view level_name(sdk::LogLevel level) {
+  switch (level) {
+    case sdk::LogLevel::debug: return "debug";
+    case sdk::LogLevel::info: return "info";
+    case sdk::LogLevel::warning: return "warning";
+    case sdk::LogLevel::error: return "error";
+  }
+  return "info";
+}
+
+void LogSink::write(sdk::json::object fields) {
+  sdk::json::object line;
+  line.reserve(fields.size() + 1);
+  line["at"] = sdk::format_rfc3339(sdk::now_millis());
+  for (auto& field : fields) line[field.key()] = std::move(field.value());
+  std::string text = sdk::to_json(line);
+  text.push_back('\n');
+  const std::lock_guard lock(mutex_);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+void LogSink::log(sdk::LogLevel level, std::string_view module, std::string_view message) {
+  write({{"level", level_name(level)}, {"module", module}, {"message", message}});
+}
+
+std::shared_ptr<sdk::Logger> LogSink::logger_for(std::string module) {
+  return std::make_shared<ModuleLogger>(*this, std::move(module));
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,25 @@
+// API-key authentication (DESIGN §2): keys look like key_live_<32 base62>, are stored only as
+// SHA-256 digests, compared in constant time, and revocable.
+#pragma once
+
+#include "eventsvc/sdk/auth.hpp"
+#include "key_store.hpp"
+
+namespace eventsvc::plugins::apikey {
+
+class ApiKeyAuth final : public sdk::AuthProvider {
+ public:
+  static sdk::Manifest manifest();
+  explicit ApiKeyAuth(const sdk::PluginContext& context);
+
+  std::optional<sdk::Principal> authenticate(std::string_view credential) override;
+  sdk::CreatedKey create_key(const sdk::KeyRequest& request) override;
+  std::vector<sdk::KeyInfo> list_keys() override;
+  bool revoke_key(std::string_view id) override;
+
+ private:
+  std::string word_;
+  KeyStore store_;
+};
+
+}  // namespace eventsvc::plugins::apikey

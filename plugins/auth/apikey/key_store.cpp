@@ -1,0 +1,145 @@
+#include "key_store.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/json.hpp"
+
+namespace eventsvc::plugins::apikey {
+
+namespace json = sdk::json;
+
+namespace {
+
+json::object to_json(const StoredKey& key) {
+  json::array scopes;
+  for (const auto& scope : key.info.scopes) scopes.emplace_back(scope);
+  json::object out{{"id", key.info.id},
+                   {"sha256", key.sha256},
+                   {"workspace", key.info.tenant.workspace},
+                   {"env", sdk::environment_name(key.info.tenant.environment)},
+                   {"scopes", std::move(scopes)},
+                   {"plan", key.info.plan},
+                   {"label", key.info.label},
+                   {"created_at", key.info.created_at}};
+  out["revoked_at"] = key.info.revoked_at ? json::value(*key.info.revoked_at) : json::value(nullptr);
+  return out;
+}
+
+StoredKey from_json(const json::object& object) {
+  StoredKey key;
+  key.info.id = object.at("id").as_string();
+  key.sha256 = object.at("sha256").as_string();
+  key.info.tenant.workspace = object.at("workspace").as_string();
+  key.info.tenant.environment =
+      sdk::parse_environment(object.at("env").as_string()).value_or(sdk::Environment::test);
+  for (const auto& scope : object.at("scopes").as_array()) {
+    key.info.scopes.emplace_back(scope.as_string());
+  }
+  key.info.plan = object.at("plan").as_string();
+  key.info.label = object.at("label").as_string();
+  key.info.created_at = object.at("created_at").to_number<sdk::Millis>();
+  if (const auto& revoked = object.at("revoked_at"); !revoked.is_null()) {
+    key.info.revoked_at = revoked.to_number<sdk::Millis>();
+  }
+  return key;
+}
+
+// Holds an exclusive flock on a lock file beside the key file for its lifetime.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) {
+      throw sdk::Error::internal("cannot lock " + path.string());
+    }
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+KeyStore::KeyStore(std::filesystem::path file) : file_(std::move(file)) {}
+
+KeyStore::Stamp KeyStore::stamp() const {
+  struct stat info {};
+  if (::stat(file_.c_str(), &info) != 0) return {};
+  return {info.st_ino, info.st_mtim, info.st_size};
+}
+
+KeyIndex KeyStore::read() const {
+  KeyIndex keys;
+  std::ifstream in(file_);
+  if (!in) return keys;
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    const auto document = sdk::parse_json(text.str());
+    for (const auto& entry : document.at("keys").as_array()) {
+      StoredKey key = from_json(entry.as_object());
+      keys.emplace(key.info.id, std::move(key));
+    }
+  } catch (const std::exception& error) {
+    throw sdk::Error::internal(file_.string() + " is damaged: " + error.what());
+  }
+  return keys;
+}
+
+void KeyStore::write(const KeyIndex& keys) const {
+  std::vector<const StoredKey*> ordered;
+  for (const auto& [id, key] : keys) ordered.push_back(&key);
+  std::sort(ordered.begin(), ordered.end(), [](const StoredKey* a, const StoredKey* b) {
+    return a->info.created_at != b->info.created_at ? a->info.created_at < b->info.created_at
+                                                    : a->info.id < b->info.id;
+  });
+  json::array list;
+  for (const auto* key : ordered) list.emplace_back(to_json(*key));
+  const std::string text = sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}});
+
+  const std::string temporary = file_.string() + ".tmp";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) throw sdk::Error::internal("cannot write " + temporary);
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                       ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || ::rename(temporary.c_str(), file_.c_str()) != 0) {
+    throw sdk::Error::internal("cannot write " + file_.string());
+  }
+  const int dir = ::open(file_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+std::shared_ptr<const KeyIndex> KeyStore::snapshot() {
+  const Stamp current = stamp();
+  const std::lock_guard lock(mutex_);
+  if (!keys_ || !(current == stamp_)) {
+    keys_ = std::make_shared<const KeyIndex>(read());
+    stamp_ = current;
+  }
+  return keys_;
+}
+
+void KeyStore::modify(const std::function<void(KeyIndex&)>& change) {
+  const FileLock lock(file_.string() + ".lock");
+  KeyIndex keys = read();
+  change(keys);
+  write(keys);
+}
+
+}  // namespace eventsvc::plugins::apikey

@@ -1,0 +1,125 @@
+#include "api_key_auth.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "support/plugin_context.hpp"
+#include "support/temp_dir.hpp"
+
+namespace eventsvc::plugins::apikey {
+namespace {
+
+using testing::plugin_context;
+
+sdk::KeyRequest request(std::string workspace, sdk::Environment environment,
+                        std::vector<std::string> scopes = {"events:read", "events:write"}) {
+  return {{std::move(workspace), environment}, std::move(scopes), "default", "a label"};
+}
+
+class ApiKeyAuthTest : public ::testing::Test {
+ protected:
+  testing::TempDir dir;
+  ApiKeyAuth auth{plugin_context(ApiKeyAuth::manifest(), {}, dir.path())};
+};
+
+TEST_F(ApiKeyAuthTest, CreatedKeyAuthenticatesAsItsTenant) {
+  const auto created = auth.create_key(request("acme", sdk::Environment::live));
+  const auto principal = auth.authenticate(created.secret);
+  ASSERT_TRUE(principal);
+  EXPECT_EQ(principal->tenant.workspace, "acme");
+  EXPECT_EQ(principal->tenant.environment, sdk::Environment::live);
+  EXPECT_EQ(principal->plan, "default");
+  EXPECT_EQ(principal->key_id, created.info.id);
+  EXPECT_TRUE(principal->has_scope("events:read"));
+  EXPECT_TRUE(principal->has_scope("events:write"));
+}
+
+TEST_F(ApiKeyAuthTest, WrongSecretWithAValidIdIsRejected) {
+  const auto created = auth.create_key(request("acme", sdk::Environment::test));
+  std::string forged = created.secret;
+  forged.back() = forged.back() == 'a' ? 'b' : 'a';
+  EXPECT_FALSE(auth.authenticate(forged));
+  EXPECT_FALSE(auth.authenticate("garbage"));
+  EXPECT_FALSE(auth.authenticate(""));
+}
+
+TEST_F(ApiKeyAuthTest, EnvironmentInTheTextMustMatchTheStoredOne) {
+  const auto created = auth.create_key(request("acme", sdk::Environment::test));
+  std::string other = created.secret;
+  other.replace(0, 8, "key_live");
+  EXPECT_FALSE(auth.authenticate(other));
+}
+
+TEST_F(ApiKeyAuthTest, RevokedKeysStopWorking) {
+  const auto created = auth.create_key(request("acme", sdk::Environment::test));
+  ASSERT_TRUE(auth.authenticate(created.secret));
+  EXPECT_TRUE(auth.revoke_key(created.info.id));
+  EXPECT_FALSE(auth.authenticate(created.secret));
+  EXPECT_FALSE(auth.revoke_key("nosuchid"));
+  const auto keys = auth.list_keys();
+  ASSERT_EQ(keys.size(), 1U);
+  EXPECT_TRUE(keys[0].revoked_at);
+}
+
+TEST_F(ApiKeyAuthTest, ChangesByAnotherInstanceAreSeenWithoutRestart) {
+  ApiKeyAuth cli{plugin_context(ApiKeyAuth::manifest(), {}, dir.path())};
+  EXPECT_FALSE(auth.authenticate("key_test_0123456789abcdefABCDEF0123456789"));
+  const auto created = cli.create_key(request("acme", sdk::Environment::test));
+  EXPECT_TRUE(auth.authenticate(created.secret));
+  cli.revoke_key(created.info.id);
+  EXPECT_FALSE(auth.authenticate(created.secret));
+}
+
+TEST_F(ApiKeyAuthTest, FileHoldsDigestsOnlyWithOwnerOnlyPermissions) {
+  const auto created = auth.create_key(request("acme", sdk::Environment::test));
+  const auto file = dir.path() / "keys.json";
+  struct stat info {};
+  ASSERT_EQ(::stat(file.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600);
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str().find(created.secret), std::string::npos);
+  EXPECT_EQ(text.str().find(created.secret.substr(17)), std::string::npos);
+  EXPECT_NE(text.str().find(sdk::sha256_hex(created.secret)), std::string::npos);
+}
+
+TEST_F(ApiKeyAuthTest, ConfiguredWordPrefixesKeys) {
+  testing::TempDir other;
+  ApiKeyAuth acme{plugin_context(ApiKeyAuth::manifest(), {{"key_word", "acme"}}, other.path())};
+  const auto created = acme.create_key(request("w", sdk::Environment::live));
+  EXPECT_EQ(created.secret.substr(0, 10), "acme_live_");
+  EXPECT_TRUE(acme.authenticate(created.secret));
+  // A key of another word is not one of ours.
+  const auto ours = auth.create_key(request("w", sdk::Environment::live));
+  EXPECT_FALSE(acme.authenticate(ours.secret));
+}
+
+TEST_F(ApiKeyAuthTest, InvalidKeyWordIsAConfigErrorNamingTheKey) {
+  testing::TempDir other;
+  try {
+    ApiKeyAuth bad{plugin_context(ApiKeyAuth::manifest(), {{"key_word", "Bad_Word"}}, other.path())};
+    FAIL() << "accepted an invalid key_word";
+  } catch (const sdk::Error& error) {
+    EXPECT_NE(error.message().find("plugins.test.config.key_word"), std::string::npos)
+        << error.message();
+  }
+}
+
+TEST_F(ApiKeyAuthTest, KeyRequestsAreValidated) {
+  EXPECT_THROW(auth.create_key(request("bad workspace", sdk::Environment::test)), sdk::Error);
+  EXPECT_THROW(auth.create_key(request("w", sdk::Environment::test, {"events:admin"})), sdk::Error);
+  // No scopes is allowed: such a key authenticates and is refused by every route.
+  const auto created = auth.create_key(request("w", sdk::Environment::test, {}));
+  const auto principal = auth.authenticate(created.secret);
+  ASSERT_TRUE(principal);
+  EXPECT_TRUE(principal->scopes.empty());
+}
+
+}  // namespace
+}  // namespace eventsvc::plugins::apikey

@@ -1,0 +1,125 @@
+// Aggregation operators, one plugin per `op`. The split follows ClickHouse's aggregate functions:
+// the operator is stateless and thread-safe; the per-aggregation state is a separate object the
+// host creates, feeds and merges. Merge is what lets the host aggregate partitions (groups, time
+// buckets, parallel scans) and combine them.
+//
+// Write an operator by deriving from AggregationOperatorHelper<YourState> and supplying only the
+// arithmetic (see docs/plugins.md and plugins/aggregation/sum).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "eventsvc/sdk/field_path.hpp"
+#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/sdk/plugin.hpp"
+#include "eventsvc/sdk/time.hpp"
+
+namespace eventsvc::sdk {
+
+// One validated aggregation of an analyze request (API-SPEC 4.5, aggregation spec).
+struct AggregationSpec {
+  std::string name;                // the caller's name for it
+  std::string op;                  // "sum"
+  std::optional<FieldPath> field;  // absent: the operator works on whole records (count)
+  FieldPath time_field;            // default `timestamp`; used by time-weighted operators
+  std::string unit = "h";          // ms, s, m or h; unit of time-weighted results
+  Millis max_gap_ms = 300000;      // longest duration credited to one sampled value
+};
+
+// Milliseconds in one `unit` (ms, s, m, h); 0 for anything else.
+Millis unit_millis(std::string_view unit);
+
+// What one record contributes: the field's value (null pointer when the record lacks the field or
+// the spec names none) and the record's time_field as an instant (nullopt when it has no usable
+// one).
+struct Sample {
+  const json::value* value = nullptr;
+  std::optional<Millis> time;
+};
+
+class AggregationState {
+ public:
+  virtual ~AggregationState();
+};
+
+class AggregationOperator : public Plugin {
+ public:
+  ~AggregationOperator() override;
+
+  // The `op` name requests use.
+  virtual std::string_view op() const = 0;
+  // Whether a spec must name a field (sum: yes; count: no).
+  virtual bool requires_field() const = 0;
+
+  virtual std::unique_ptr<AggregationState> create_state(const AggregationSpec& spec) const = 0;
+  virtual void add(AggregationState& state, const AggregationSpec& spec,
+                   const Sample& sample) const = 0;
+  // Folds `from` into `into`; afterwards `into` is as if it had seen both inputs.
+  virtual void merge(AggregationState& into, const AggregationState& from) const = 0;
+  // The result object: {op, field, value, count, skipped} (docs/api.md, "Aggregations").
+  virtual json::object finalize(const AggregationState& state, const AggregationSpec& spec) const = 0;
+};
+
+// Counters every operator reports: `count` = samples that had the field, `skipped` = those whose
+// value the operator could not use.
+struct SampleCounts {
+  std::uint64_t count = 0;
+  std::uint64_t skipped = 0;
+  void merge(const SampleCounts& other) {
+    count += other.count;
+    skipped += other.skipped;
+  }
+};
+
+// Builds the standard result object.
+json::object aggregation_result(const AggregationSpec& spec, json::value value,
+                                const SampleCounts& counts);
+
+// Removes the casting boilerplate: derive with your state type (which must hold a SampleCounts
+// member named `counts` and be default-constructible) and implement accumulate / combine / value.
+//
+//   struct SumState { SampleCounts counts; double sum = 0; };
+//   class Sum : public AggregationOperatorHelper<SumState> {
+//     void accumulate(SumState&, const AggregationSpec&, const Sample&) const override;
+//     void combine(SumState& into, const SumState& from) const override;
+//     json::value value(const SumState&, const AggregationSpec&) const override;
+//   };
+template <class State>
+class AggregationOperatorHelper : public AggregationOperator {
+ protected:
+  struct Holder final : AggregationState {
+    State state;
+  };
+
+  virtual void accumulate(State& state, const AggregationSpec& spec,
+                          const Sample& sample) const = 0;
+  virtual void combine(State& into, const State& from) const = 0;
+  virtual json::value value(const State& state, const AggregationSpec& spec) const = 0;
+
+ public:
+  std::unique_ptr<AggregationState> create_state(const AggregationSpec&) const final {
+    return std::make_unique<Holder>();
+  }
+  void add(AggregationState& state, const AggregationSpec& spec,
+           const Sample& sample) const final {
+    accumulate(static_cast<Holder&>(state).state, spec, sample);
+  }
+  void merge(AggregationState& into, const AggregationState& from) const final {
+    auto& target = static_cast<Holder&>(into).state;
+    const auto& source = static_cast<const Holder&>(from).state;
+    target.counts.merge(source.counts);
+    combine(target, source);
+  }
+  json::object finalize(const AggregationState& state, const AggregationSpec& spec) const final {
+    const auto& s = static_cast<const Holder&>(state).state;
+    return aggregation_result(spec, value(s, spec), s.counts);
+  }
+};
+
+// A sample's value as a double, when it is a number.
+std::optional<double> numeric_value(const Sample& sample);
+
+}  // namespace eventsvc::sdk

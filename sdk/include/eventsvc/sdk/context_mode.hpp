@@ -1,0 +1,74 @@
+// Context Pack modes, one plugin per `context.mode` (API-SPEC 2.8, DESIGN §6). A mode receives
+// the analysis result and returns the `context` object plus the records it cites, which the host
+// marks in `results[].source_roles`. Modes must be deterministic: the same input gives a
+// byte-identical context.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eventsvc/sdk/field_path.hpp"
+#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/sdk/plugin.hpp"
+#include "eventsvc/sdk/record.hpp"
+
+namespace eventsvc::sdk {
+
+inline constexpr std::string_view kContextSchemaVersion = "1.0";
+
+// The request's `context` object with defaults applied.
+struct ContextRequest {
+  std::string mode = "documents";
+  std::size_t token_budget = 4000;
+  bool include_documents = false;
+  std::size_t max_facts = 20;
+  std::size_t max_timeline = 16;
+  std::size_t max_contradictions = 12;
+  Millis contradiction_window_ms = 5000;
+  Millis expected_freshness_ms = 900000;
+};
+
+struct ContextInput {
+  // Every matched record not excluded by the request, in authoritative order (relevance when
+  // ranked, else time per `order`). The first `result_limit` of them are the answer's `results`.
+  std::vector<const Record*> records;
+  std::size_t result_limit = 0;
+  ContextRequest request;
+  // Subject of a record: the values of these fields (the request's group_by); empty: its id.
+  std::vector<FieldPath> subject_fields;
+  // Attribute paths the request named (where, group_by, aggregation fields, relationship_fields),
+  // payload.* and metrics.* only. Empty: every scalar leaf of payload and metrics is in scope.
+  std::vector<FieldPath> attributes;
+  std::size_t excluded_by_request = 0;  // matched records removed by excluded_document_ids
+  bool scan_complete = true;
+  Millis now = 0;
+};
+
+// A record the context cites, by index into ContextInput::records, and the role it plays:
+// fact_source, transition, contradiction or latest_state.
+struct Citation {
+  std::size_t record = 0;
+  std::string role;
+};
+
+struct ContextOutput {
+  json::object context;
+  std::vector<Citation> citations;
+};
+
+class ContextMode : public Plugin {
+ public:
+  ~ContextMode() override;
+
+  // The `context.mode` value this plugin serves.
+  virtual std::string_view mode() const = 0;
+  virtual ContextOutput build(const ContextInput& input) const = 0;
+};
+
+// The token estimate every mode uses: ceil(UTF-8 bytes of the compact JSON / 4).
+std::size_t estimate_tokens(const json::value& value);
+std::size_t estimate_tokens_of_json_text(std::size_t json_bytes);
+
+}  // namespace eventsvc::sdk

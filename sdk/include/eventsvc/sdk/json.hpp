@@ -1,0 +1,41 @@
+// JSON is Boost.JSON everywhere: host and plugins share libboost_json, so json::value crosses the
+// plugin boundary as is.
+#pragma once
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/string.hpp>
+#include <boost/json/value.hpp>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace eventsvc::sdk {
+
+namespace json = boost::json;
+
+// Deepest nesting of arrays and objects accepted in a request body.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// Parses one JSON text (RFC 8259; no comments, no trailing commas, valid UTF-8 only). Throws
+// Error 400 whose message says what is wrong and `data` holds {line, column} of the fault.
+json::value parse_json(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
+// Compact serialisation in member order, numbers formatted as ECMAScript does (1.5, 1e+21, 0.001;
+// never 1.5E0), strings escaped minimally as RFC 8785 does. Every answer is written with this.
+std::string to_json(const json::value& value);
+
+// Appends a reference token to a JSON Pointer (RFC 6901): "/a" + "b/c" -> "/a/b~1c".
+std::string pointer_append(std::string_view pointer, std::string_view token);
+std::string pointer_append(std::string_view pointer, std::size_t index);
+
+// Equality of two numbers or of any two values with numbers compared by value (1 == 1.0).
+bool json_equal(const json::value& a, const json::value& b);
+
+// Three-way comparison of two numbers; exact for integers, IEEE for doubles.
+int compare_numbers(const json::value& a, const json::value& b);
+
+// Number of Unicode code points of a UTF-8 string (what "length" means in the API limits).
+std::size_t utf8_length(std::string_view text);
+
+}  // namespace eventsvc::sdk

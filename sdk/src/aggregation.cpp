@@ -1,0 +1,29 @@
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::sdk {
+
+Millis unit_millis(std::string_view unit) {
+  if (unit == "ms") return 1;
+  if (unit == "s") return 1000;
+  if (unit == "m") return 60000;
+  if (unit == "h") return 3600000;
+  return 0;
+}
+
+json::object aggregation_result(const AggregationSpec& spec, json::value value,
+                                const SampleCounts& counts) {
+  json::object result;
+  result["op"] = spec.op;
+  result["field"] = spec.field ? json::value(spec.field->text) : json::value(nullptr);
+  result["value"] = std::move(value);
+  result["count"] = counts.count;
+  result["skipped"] = counts.skipped;
+  return result;
+}
+
+std::optional<double> numeric_value(const Sample& sample) {
+  if (sample.value == nullptr || !sample.value->is_number()) return std::nullopt;
+  return sample.value->to_number<double>();
+}
+
+}  // namespace eventsvc::sdk

@@ -1,0 +1,235 @@
+#include "eventsvc/sdk/digest.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::sdk {
+
+namespace {
+
+// ECMAScript Number::toString for a finite double (ECMA-262 7.1.12.1), which RFC 8785 adopts.
+void append_number(std::string& out, double x) {
+  if (x == 0) {  // +0 and -0
+    out.push_back('0');
+    return;
+  }
+  if (x < 0) {
+    out.push_back('-');
+    x = -x;
+  }
+  // Shortest round-trip digits in scientific form: "d.ddde±XX".
+  std::array<char, 64> buffer{};
+  const auto result =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), x, std::chars_format::scientific);
+  const std::string_view sci(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
+  const std::size_t e_pos = sci.find('e');
+  std::string digits;
+  for (const char c : sci.substr(0, e_pos)) {
+    if (c != '.') digits.push_back(c);
+  }
+  int exponent = 0;
+  std::from_chars(sci.data() + e_pos + (sci[e_pos + 1] == '+' ? 2 : 1), sci.data() + sci.size(),
+                  exponent);
+  const int k = static_cast<int>(digits.size());
+  const int n = exponent + 1;  // x = 0.digits × 10^n
+  if (k <= n && n <= 21) {
+    out += digits;
+    out.append(static_cast<std::size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out.append(digits, 0, static_cast<std::size_t>(n));
+    out.push_back('.');
+    out.append(digits, static_cast<std::size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-n), '0');
+    out += digits;
+  } else {
+    out.push_back(digits[0]);
+    if (k > 1) {
+      out.push_back('.');
+      out.append(digits, 1);
+    }
+    out.push_back('e');
+    out.push_back(n - 1 >= 0 ? '+' : '-');
+    out += std::to_string(std::abs(n - 1));
+  }
+}
+
+void append_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out.push_back(kHex[c >> 4U]);
+          out.push_back(kHex[c & 0xFU]);
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+// UTF-16 code units of a valid UTF-8 string (RFC 8785 sorts member names by them).
+std::u16string to_utf16(std::string_view text) {
+  std::u16string units;
+  units.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    char32_t cp = 0;
+    std::size_t len = 1;
+    if (c < 0x80) {
+      cp = c;
+    } else if ((c >> 5U) == 0x6) {
+      cp = c & 0x1FU;
+      len = 2;
+    } else if ((c >> 4U) == 0xE) {
+      cp = c & 0x0FU;
+      len = 3;
+    } else {
+      cp = c & 0x07U;
+      len = 4;
+    }
+    for (std::size_t j = 1; j < len && i + j < text.size(); ++j) {
+      cp = (cp << 6U) | (static_cast<unsigned char>(text[i + j]) & 0x3FU);
+    }
+    i += len;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      units.push_back(static_cast<char16_t>(0xD800 + (cp >> 10U)));
+      units.push_back(static_cast<char16_t>(0xDC00 + (cp & 0x3FFU)));
+    } else {
+      units.push_back(static_cast<char16_t>(cp));
+    }
+  }
+  return units;
+}
+
+// canonical: RFC 8785 (members sorted, every number as an IEEE double). Otherwise members keep
+// their order and integers print exactly.
+void append_value(std::string& out, const json::value& value, bool canonical) {
+  const bool sort_members = canonical;
+  switch (value.kind()) {
+    case json::kind::null: out += "null"; break;
+    case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
+    case json::kind::int64:
+      if (canonical) {
+        append_number(out, static_cast<double>(value.get_int64()));
+      } else {
+        out += std::to_string(value.get_int64());
+      }
+      break;
+    case json::kind::uint64:
+      if (canonical) {
+        append_number(out, static_cast<double>(value.get_uint64()));
+      } else {
+        out += std::to_string(value.get_uint64());
+      }
+      break;
+    case json::kind::double_: append_number(out, value.get_double()); break;
+    case json::kind::string: append_string(out, value.get_string()); break;
+    case json::kind::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const auto& element : value.get_array()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_value(out, element, canonical);
+      }
+      out.push_back(']');
+      break;
+    }
+    case json::kind::object: {
+      const auto& object = value.get_object();
+      out.push_back('{');
+      bool first = true;
+      auto append_member = [&](const json::key_value_pair& member) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_string(out, member.key());
+        out.push_back(':');
+        append_value(out, member.value(), canonical);
+      };
+      if (sort_members) {
+        std::vector<std::pair<std::u16string, const json::key_value_pair*>> members;
+        members.reserve(object.size());
+        for (const auto& member : object) members.emplace_back(to_utf16(member.key()), &member);
+        std::sort(members.begin(), members.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& entry : members) append_member(*entry.second);
+      } else {
+        for (const auto& member : object) append_member(member);
+      }
+      out.push_back('}');
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string canonical_json(const json::value& value) {
+  std::string out;
+  append_value(out, value, true);
+  return out;
+}
+
+std::string to_json(const json::value& value) {
+  std::string out;
+  out.reserve(256);
+  append_value(out, value, false);
+  return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+    throw Error::internal("SHA-256 failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(static_cast<std::size_t>(length) * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4U]);
+    hex.push_back(kHex[digest[i] & 0xFU]);
+  }
+  return hex;
+}
+
+std::string event_digest(const json::value& event) { return sha256_hex(canonical_json(event)); }
+
+std::string event_set_sha256(std::vector<std::pair<std::string, std::string>> id_digest_pairs) {
+  std::sort(id_digest_pairs.begin(), id_digest_pairs.end());
+  id_digest_pairs.erase(std::unique(id_digest_pairs.begin(), id_digest_pairs.end()),
+                        id_digest_pairs.end());
+  std::string text;
+  for (const auto& [id, digest] : id_digest_pairs) {
+    text += id;
+    text.push_back('\n');
+    text += digest;
+    text.push_back('\n');
+  }
+  return sha256_hex(text);
+}
+
+}  // namespace eventsvc::sdk

@@ -1,0 +1,127 @@
+#include "support/https_client.hpp"
+
+#include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/Net/SecureStreamSocket.h>
+#include <Poco/StreamCopier.h>
+
+#include <algorithm>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <sstream>
+
+namespace eventsvc::testing {
+
+namespace {
+
+Poco::Net::Context::Ptr client_context() {
+  static const Poco::Net::Context::Ptr context = [] {
+    Poco::Net::Context::Params params;
+    params.verificationMode = Poco::Net::Context::VERIFY_NONE;  // the server's cert is self-signed
+    params.loadDefaultCAs = false;
+    return Poco::Net::Context::Ptr(new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params));
+  }();
+  return context;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+boost::json::value HttpResponse::json() const { return boost::json::parse(body); }
+
+bool HttpResponse::has_header(const std::string& name) const {
+  return headers.contains(lower(name));
+}
+
+std::string HttpResponse::header(const std::string& name) const {
+  const auto it = headers.find(lower(name));
+  return it == headers.end() ? std::string() : it->second;
+}
+
+HttpsClient::HttpsClient(int port)
+    : session_(std::make_unique<Poco::Net::HTTPSClientSession>("127.0.0.1",
+                                                               static_cast<Poco::UInt16>(port),
+                                                               client_context())) {
+  session_->setKeepAlive(true);
+  session_->setTimeout(Poco::Timespan(60, 0));
+}
+
+HttpsClient::~HttpsClient() = default;
+
+HttpResponse HttpsClient::request(const std::string& method, const std::string& path,
+                                  const std::string& body, const Headers& headers) {
+  Poco::Net::HTTPRequest request(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
+  request.setKeepAlive(true);
+  bool has_length = false;
+  for (const auto& [name, value] : headers) {
+    request.set(name, value);
+    has_length = has_length || lower(name) == "content-length" || lower(name) == "transfer-encoding";
+  }
+  if (!body.empty() || method == "POST") {
+    if (!has_length) request.setContentLength(static_cast<std::streamsize>(body.size()));
+  }
+  HttpResponse result;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      std::ostream& out = session_->sendRequest(request);
+      out << body;
+      Poco::Net::HTTPResponse response;
+      std::istream& in = session_->receiveResponse(response);
+      std::ostringstream text;
+      Poco::StreamCopier::copyStream(in, text);
+      result.status = static_cast<int>(response.getStatus());
+      for (const auto& [name, value] : response) result.headers[lower(name)] = value;
+      result.body = text.str();
+      return result;
+    } catch (const Poco::Exception&) {
+      // The server may close an idle keep-alive connection; retry once on a fresh one.
+      session_->reset();
+      if (attempt == 1) throw;
+    }
+  }
+  return result;
+}
+
+HttpResponse HttpsClient::post(const std::string& path, const std::string& key,
+                               const std::string& body, Headers headers) {
+  headers.emplace_back("Authorization", "Bearer " + key);
+  headers.emplace_back("Content-Type", "application/json");
+  return request("POST", path, body, headers);
+}
+
+HttpResponse HttpsClient::post(const std::string& path, const std::string& key,
+                               const boost::json::value& body, Headers headers) {
+  return post(path, key, boost::json::serialize(body), std::move(headers));
+}
+
+HttpResponse HttpsClient::get(const std::string& path, const std::string& key) {
+  return request("GET", path, "", {{"Authorization", "Bearer " + key}});
+}
+
+std::string raw_tls_exchange(int port, const std::string& bytes, int timeout_ms) {
+  Poco::Net::SecureStreamSocket socket(
+      Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(port)), client_context());
+  socket.setReceiveTimeout(Poco::Timespan(0, timeout_ms * 1000));
+  socket.sendBytes(bytes.data(), static_cast<int>(bytes.size()));
+  std::string received;
+  char buffer[4096];
+  try {
+    while (true) {
+      const int n = socket.receiveBytes(buffer, sizeof buffer);
+      if (n <= 0) break;
+      received.append(buffer, static_cast<std::size_t>(n));
+    }
+  } catch (const Poco::Exception&) {
+    // timeout or reset: return what arrived
+  }
+  return received;
+}
+
+}  // namespace eventsvc::testing

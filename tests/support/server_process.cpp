@@ -1,0 +1,160 @@
+#include "support/server_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace eventsvc::testing {
+
+namespace {
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
+            const std::filesystem::path& err, bool append) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), flags, 0644);
+  if (out == err) {
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), flags, 0644);
+  }
+  std::vector<char*> argv;
+  std::string binary = EVENTSVC_BINARY;
+  argv.push_back(binary.data());
+  std::vector<std::string> copies = args;
+  for (auto& arg : copies) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+CommandResult run_eventsvc(const std::vector<std::string>& args) {
+  TempDir dir;
+  const auto out = dir.path() / "out";
+  const auto err = dir.path() / "err";
+  const pid_t pid = spawn(args, out, err, false);
+  CommandResult result;
+  result.exit_code = wait_for(pid);
+  result.out = read_file(out);
+  result.err = read_file(err);
+  return result;
+}
+
+ServerProcess::ServerProcess(std::string config_yaml) {
+  std::ofstream(config_path()) << config_yaml;
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) kill();
+}
+
+std::string ServerProcess::log() const { return read_file(dir_.path() / "server.log"); }
+
+void ServerProcess::start() {
+  const auto log_path = dir_.path() / "server.log";
+  const std::size_t offset = std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
+  pid_ = spawn({"serve", "--config", config_path().string(), "--data-dir", data_dir().string(),
+                "--listen", "127.0.0.1:0"},
+               log_path, log_path, true);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const std::string marker = "eventsvc ready: https://127.0.0.1:";
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string text = log().substr(std::min(offset, log().size()));
+    if (const auto at = text.find(marker); at != std::string::npos) {
+      port_ = std::stoi(text.substr(at + marker.size()));
+      return;
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("eventsvc exited during start:\n" + text);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill();
+  throw std::runtime_error("eventsvc did not become ready:\n" + log());
+}
+
+int ServerProcess::stop() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  const int status = wait_for(pid_);
+  pid_ = -1;
+  return status;
+}
+
+void ServerProcess::kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  wait_for(pid_);
+  pid_ = -1;
+}
+
+CommandResult ServerProcess::cli(std::vector<std::string> args) const {
+  args.insert(args.end(), {"--config", config_path().string(), "--data-dir", data_dir().string()});
+  return run_eventsvc(args);
+}
+
+std::string ServerProcess::create_key(const std::string& workspace, const std::string& env,
+                                      const std::string& scopes, const std::string& plan) const {
+  const auto result = cli({"keys", "create", "--workspace", workspace, "--env", env, "--scopes",
+                           scopes, "--plan", plan});
+  if (result.exit_code != 0) throw std::runtime_error("keys create failed: " + result.err);
+  std::string key = result.out.substr(0, result.out.find('\n'));
+  return key;
+}
+
+std::string test_config(const std::string& extra) {
+  std::string config = R"(
+server:
+  listen: 127.0.0.1:0
+  threads: 8
+  access_log: true
+limits:
+  anonymous_per_minute: 100000
+plans:
+  default:
+    requests_per_minute: {ingest: 100000, receipts: 100000, search: 100000, query: 100000, analyze: 100000}
+    concurrency: 64
+    retention_days: 30
+plugins:
+  apikey:
+    library: eventsvc-auth-apikey
+)";
+  return config + extra;
+}
+
+}  // namespace eventsvc::testing

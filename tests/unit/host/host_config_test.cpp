@@ -1,0 +1,97 @@
+#include "config/host_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+namespace {
+
+HostConfig build(const std::string& yaml) {
+  return build_host_config(parse_yaml(yaml, "test.yaml"), {});
+}
+
+std::string failure(const std::string& yaml) {
+  try {
+    build(yaml);
+  } catch (const sdk::Error& error) {
+    return error.message();
+  }
+  return "";
+}
+
+TEST(HostConfig, EmbeddedDefaultIsValid) {
+  const HostConfig config = load_host_config("", {});
+  EXPECT_EQ(config.server.listen.to_string(), "127.0.0.1:8443");
+  EXPECT_FALSE(config.server.http_listen);
+  ASSERT_NE(config.plan("default"), nullptr);
+  EXPECT_EQ(config.plan("default")->rate_limit(Operation::analyze), 300);
+  EXPECT_FALSE(config.plugins.empty());
+  EXPECT_EQ(config.server.tls.certificate, config.data_dir / "tls/server.crt");
+}
+
+TEST(HostConfig, OverridesReplaceFileValues) {
+  ConfigOverrides overrides;
+  overrides.data_dir = "/tmp/somewhere";
+  overrides.listen = "127.0.0.1:0";
+  const HostConfig config = build_host_config(parse_yaml("data_dir: x\n", "t.yaml"), overrides);
+  EXPECT_EQ(config.data_dir, "/tmp/somewhere");
+  EXPECT_EQ(config.server.listen.port, 0);
+}
+
+TEST(HostConfig, PlansAndPluginInstances) {
+  const HostConfig config = build(R"(
+plans:
+  small:
+    requests_per_minute: {search: 5}
+    concurrency: 1
+    retention_days: 7
+plugins:
+  apikey:
+    library: eventsvc-auth-apikey
+    config:
+      key_word: acme
+  off:
+    library: missing-library
+    enabled: false
+)");
+  const Plan* small = config.plan("small");
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(small->rate_limit(Operation::search), 5);
+  EXPECT_EQ(small->rate_limit(Operation::ingest), 600);
+  EXPECT_EQ(small->concurrency, 1);
+  EXPECT_EQ(small->retention_ms(), 7LL * 86400000);
+  EXPECT_EQ(config.plan("default"), nullptr);
+  ASSERT_EQ(config.plugins.size(), 2U);
+  EXPECT_EQ(config.plugins[0].config.at("key_word").as_string(), "acme");
+  EXPECT_EQ(config.plugins[0].locations.at("key_word").line, 11);
+  EXPECT_FALSE(config.plugins[1].enabled);
+}
+
+TEST(HostConfig, ErrorsNameFileLineAndKey) {
+  EXPECT_EQ(failure("server:\n  threads: many\n"), "test.yaml:2 server.threads: must be an integer");
+  EXPECT_EQ(failure("server:\n  listen: nowhere\n"),
+            "test.yaml:2 server.listen: must be host:port, e.g. 127.0.0.1:8443");
+  EXPECT_EQ(failure("colour: blue\n").rfind("test.yaml:1 colour: unknown key; allowed keys: server", 0),
+            0U);
+  EXPECT_EQ(failure("plans:\n  p:\n    burst: 3\n").rfind("test.yaml:3 plans.p.burst: unknown key", 0),
+            0U);
+  EXPECT_EQ(failure("plugins:\n  a:\n    enabled: true\n"), "test.yaml:2 plugins.a.library: is required");
+  EXPECT_EQ(failure("ingest:\n  max_future_skew: soon\n"),
+            "test.yaml:2 ingest.max_future_skew: must be a duration such as 24h or 90m");
+  EXPECT_NE(failure("server: [1, 2\n").find("test.yaml:"), std::string::npos);
+}
+
+TEST(YamlDocument, TypesPlainScalarsAndKeepsQuotedOnesAsStrings) {
+  const auto document = parse_yaml("a: 12\nb: '12'\nc: true\nd: 1.5\ne: ~\nf: hello\n", "t.yaml");
+  EXPECT_TRUE(document.root.at("a").is_int64());
+  EXPECT_TRUE(document.root.at("b").is_string());
+  EXPECT_TRUE(document.root.at("c").is_bool());
+  EXPECT_TRUE(document.root.at("d").is_double());
+  EXPECT_TRUE(document.root.at("e").is_null());
+  EXPECT_EQ(document.root.at("f").as_string(), "hello");
+  EXPECT_EQ(document.locations.at("f").line, 6);
+}
+
+}  // namespace
+}  // namespace eventsvc::host
