@@ -29,7 +29,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& o
             const std::filesystem::path& err, bool append) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  const int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), flags, 0644);
   if (out == err) {
@@ -83,12 +83,13 @@ ServerProcess::~ServerProcess() {
 
 std::string ServerProcess::log() const { return read_file(dir_.path() / "server.log"); }
 
-void ServerProcess::start() {
+void ServerProcess::start(const std::vector<std::string>& extra_args) {
   const auto log_path = dir_.path() / "server.log";
   const std::size_t offset = std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
-  pid_ = spawn({"serve", "--config", config_path().string(), "--data-dir", data_dir().string(),
-                "--listen", "127.0.0.1:0"},
-               log_path, log_path, true);
+  std::vector<std::string> args = {"serve", "--config", config_path().string(), "--data-dir",
+                                   data_dir().string(), "--listen", "127.0.0.1:0"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  pid_ = spawn(args, log_path, log_path, true);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   const std::string marker = "eventsvc ready: https://127.0.0.1:";
   while (std::chrono::steady_clock::now() < deadline) {
@@ -137,24 +138,15 @@ std::string ServerProcess::create_key(const std::string& workspace, const std::s
   return key;
 }
 
-std::string test_config(const std::string& extra) {
-  std::string config = R"(
-server:
-  listen: 127.0.0.1:0
-  threads: 8
-  access_log: true
-limits:
-  anonymous_per_minute: 100000
-plans:
-  default:
-    requests_per_minute: {ingest: 100000, receipts: 100000, search: 100000, query: 100000, analyze: 100000}
-    concurrency: 64
-    retention_days: 30
-plugins:
-  apikey:
-    library: eventsvc-auth-apikey
-)";
-  return config + extra;
+std::string default_plugins() {
+  return "  apikey:\n    library: eventsvc-auth-apikey\n";
 }
+
+std::string TestConfig::yaml() const {
+  return "server:\n" + server + "limits:\n" + limits + "plans:\n" + plans + "plugins:\n" +
+         (plugins.empty() ? default_plugins() : plugins) + other;
+}
+
+std::string test_config() { return TestConfig{}.yaml(); }
 
 }  // namespace eventsvc::testing

@@ -28,7 +28,9 @@ class ServerProcess {
   explicit ServerProcess(std::string config_yaml);
   ~ServerProcess();
 
-  void start();                  // spawns and waits until it is ready (throws on failure/timeout)
+  // Spawns `eventsvc serve` (plus `extra_args`) and waits until it is ready; throws on failure or
+  // timeout with the log in the message.
+  void start(const std::vector<std::string>& extra_args = {});
   int stop();                    // SIGTERM, waits, returns the exit status
   void kill();                   // SIGKILL, waits
   bool running() const { return pid_ > 0; }
@@ -52,9 +54,27 @@ class ServerProcess {
   int port_ = 0;
 };
 
-// The base YAML config tests start from: all plugins of the build, generous limits, listening on
-// an ephemeral port. `extra` is appended (later keys of the same section replace earlier ones, so
-// tests pass whole sections).
-std::string test_config(const std::string& extra = "");
+// The config tests start from: every plugin of the build, generous limits, an ephemeral port.
+// Each member is the body of one top-level section (indented by two spaces); tests append to or
+// replace them and call yaml().
+struct TestConfig {
+  std::string server = "  listen: 127.0.0.1:0\n  threads: 8\n";
+  std::string limits = "  anonymous_per_minute: 100000\n";
+  std::string plans =
+      "  default:\n"
+      "    requests_per_minute: {ingest: 100000, receipts: 100000, search: 100000, query: 100000, "
+      "analyze: 100000}\n"
+      "    concurrency: 64\n"
+      "    retention_days: 30\n";
+  std::string plugins;  // default_plugins() unless set
+  std::string other;    // further top-level sections, verbatim
+
+  std::string yaml() const;
+};
+
+// The plugins section naming every plugin this build has.
+std::string default_plugins();
+
+std::string test_config();
 
 }  // namespace eventsvc::testing

@@ -15,14 +15,17 @@ namespace {
 // instead of a connection reset; beyond it the connection is simply closed.
 constexpr std::size_t kMaxDrainBytes = 8 << 20;
 
-void drain(std::istream& in, std::size_t budget) {
+// Reads and drops up to `budget` bytes; true when the body ended within it.
+bool drain(std::istream& in, std::size_t budget) {
   std::array<char, 16384> buffer{};
-  while (budget > 0 && in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(std::min(budget, buffer.size())));
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(std::min(budget + 1, buffer.size())));
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (got == 0) break;
-    budget -= std::min(budget, got);
+    if (got == 0) return true;
+    if (got > budget) return false;
+    budget -= got;
   }
+  return in.eof();
 }
 
 sdk::Error too_large(std::size_t limit) {
@@ -50,11 +53,7 @@ std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
   if (has_length) {
     const auto length = static_cast<std::size_t>(request.getContentLength64());
     if (length > limit) {
-      if (length - limit <= kMaxDrainBytes) {
-        drain(in, length);
-      } else {
-        connection_reusable = false;
-      }
+      connection_reusable = length <= kMaxDrainBytes && drain(in, length);
       throw too_large(limit);
     }
     body.reserve(length);
@@ -66,8 +65,7 @@ std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
       const auto got = static_cast<std::size_t>(in.gcount());
       if (got == 0) break;
       if (body.size() + got > limit) {
-        drain(in, kMaxDrainBytes);
-        connection_reusable = in.eof();
+        connection_reusable = drain(in, kMaxDrainBytes);
         throw too_large(limit);
       }
       body.append(buffer.data(), got);
@@ -82,6 +80,24 @@ std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
     throw sdk::Error::bad_request("the request body ended before Content-Length bytes arrived");
   }
   return body;
+}
+
+bool discard_body(Poco::Net::HTTPServerRequest& request, std::size_t budget) {
+  const bool chunked = request.getChunkedTransferEncoding();
+  if (!chunked && !request.hasContentLength()) {
+    const std::string& method = request.getMethod();
+    // Without a length, a POST body would run to the end of the connection.
+    return !(method == "POST" || method == "PUT" || method == "PATCH");
+  }
+  if (request.hasContentLength() &&
+      static_cast<std::size_t>(request.getContentLength64()) > budget) {
+    return false;
+  }
+  try {
+    return drain(request.stream(), budget);
+  } catch (const Poco::Exception&) {
+    return false;
+  }
 }
 
 }  // namespace eventsvc::host

@@ -16,4 +16,8 @@ namespace eventsvc::host {
 std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
                          bool& connection_reusable);
 
+// For answers given before the body was read (auth failures, limits): reads and drops up to
+// `budget` bytes of it. Returns whether the connection can carry another request.
+bool discard_body(Poco::Net::HTTPServerRequest& request, std::size_t budget);
+
 }  // namespace eventsvc::host

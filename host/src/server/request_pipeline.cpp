@@ -10,6 +10,9 @@ namespace eventsvc::host {
 
 namespace {
 
+// Unread bodies up to this size are dropped so the connection stays usable; larger ones close it.
+constexpr std::size_t kDiscardBudget = 64 * 1024;
+
 std::string tenant_key(const sdk::Tenant& tenant) {
   std::string key = tenant.workspace;
   key.push_back('\x1f');
@@ -49,6 +52,7 @@ struct RequestPipeline::Exchange {
   std::string body;
   HeaderList headers;
   bool keep_alive = true;
+  bool body_read = false;  // the request body was consumed (or there was none to read)
   std::optional<sdk::Tenant> tenant;
   std::optional<Operation> operation;
 
@@ -95,6 +99,9 @@ void RequestPipeline::handle(Poco::Net::HTTPServerRequest& request,
     log_.log(sdk::LogLevel::error, "http", path + ": unhandled exception: " + error.what());
     exchange.fail(sdk::Error::internal("internal error"));
   }
+  // An answer given before the body was read leaves the body on the connection: drop it when it
+  // is small, else close after answering.
+  if (!exchange.body_read && !discard_body(request, kDiscardBudget)) exchange.keep_alive = false;
   // A worker thread serves one connection at a time: when connections are queued, close this one
   // after answering so a waiting client gets the thread.
   if (!exchange.keep_alive || under_pressure()) response.setKeepAlive(false);
@@ -223,8 +230,10 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
 
   bool reusable = true;
   std::string body;
+  exchange.body_read = true;
   try {
-    body = read_body(request, endpoint.max_body_bytes() == 0 ? 1 << 16 : endpoint.max_body_bytes(),
+    body = read_body(request, endpoint.max_body_bytes() == 0 ? kDiscardBudget
+                                                             : endpoint.max_body_bytes(),
                      reusable);
   } catch (...) {
     exchange.keep_alive = reusable;

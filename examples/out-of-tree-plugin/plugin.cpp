@@ -1,0 +1,3 @@
+#include "range.hpp"
+
+EVENTSVC_PLUGIN(example::Range)

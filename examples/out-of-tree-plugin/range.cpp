@@ -1,0 +1,40 @@
+#include "range.hpp"
+
+#include <algorithm>
+
+namespace example {
+
+namespace sdk = eventsvc::sdk;
+
+sdk::Manifest Range::manifest() {
+  return {"range", sdk::PluginKind::aggregation, "1.0.0",
+          "Largest minus smallest numeric value of a field", {}};
+}
+
+void Range::accumulate(RangeState& state, const sdk::AggregationSpec&,
+                       const sdk::Sample& sample) const {
+  if (sample.value == nullptr) return;
+  ++state.counts.count;
+  const auto number = sdk::numeric_value(sample);
+  if (!number) {
+    ++state.counts.skipped;
+    return;
+  }
+  state.min = state.any ? std::min(state.min, *number) : *number;
+  state.max = state.any ? std::max(state.max, *number) : *number;
+  state.any = true;
+}
+
+void Range::combine(RangeState& into, const RangeState& from) const {
+  if (!from.any) return;
+  into.min = into.any ? std::min(into.min, from.min) : from.min;
+  into.max = into.any ? std::max(into.max, from.max) : from.max;
+  into.any = true;
+}
+
+sdk::json::value Range::value(const RangeState& state, const sdk::AggregationSpec&) const {
+  if (!state.any) return nullptr;
+  return state.max - state.min;
+}
+
+}  // namespace example

@@ -1,0 +1,31 @@
+// `range`: the difference between the largest and the smallest numeric value of a field.
+#pragma once
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace example {
+
+struct RangeState {
+  eventsvc::sdk::SampleCounts counts;
+  bool any = false;
+  double min = 0;
+  double max = 0;
+};
+
+class Range final : public eventsvc::sdk::AggregationOperatorHelper<RangeState> {
+ public:
+  static eventsvc::sdk::Manifest manifest();
+  explicit Range(const eventsvc::sdk::PluginContext&) {}
+
+  std::string_view op() const override { return "range"; }
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(RangeState& state, const eventsvc::sdk::AggregationSpec& spec,
+                  const eventsvc::sdk::Sample& sample) const override;
+  void combine(RangeState& into, const RangeState& from) const override;
+  eventsvc::sdk::json::value value(const RangeState& state,
+                                   const eventsvc::sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace example

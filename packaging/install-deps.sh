@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages eventsvc builds and runs with, when any is missing.
+# Runs as root, or through sudo.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ccache
+  libpoco-dev librocksdb-dev libyaml-cpp-dev
+  libboost-json1.81-dev libboost1.81-dev
+  libssl-dev libgtest-dev
+  curl
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(wrk libbenchmark-dev)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "eventsvc: installing ${missing[*]}"
+if [[ "$(id -u)" -eq 0 ]]; then
+  run_as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  run_as_root=(sudo)
+else
+  echo "eventsvc: missing packages (${missing[*]}); run this script as root or install sudo" >&2
+  exit 1
+fi
+"${run_as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,188 @@
+// The plugin loader and the CLI, driven through the real binary: ABI checks, config validation
+// against a plugin's schema, disabled plugins, one-line start failures.
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <fstream>
+
+#include "support/server_process.hpp"
+
+namespace eventsvc::testing {
+namespace {
+
+// Runs `eventsvc <args> --config <yaml written to a file>`.
+CommandResult with_config(const std::string& yaml, std::vector<std::string> args,
+                          const TempDir& dir) {
+  const auto path = dir.path() / "eventsvc.yaml";
+  std::ofstream(path) << yaml;
+  args.insert(args.end(), {"--config", path.string(), "--data-dir", (dir.path() / "data").string()});
+  return run_eventsvc(args);
+}
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(Loader, EmbeddedDefaultConfigChecksOut) {
+  TempDir dir;
+  const auto result = run_eventsvc({"check-config", "--data-dir", dir.path().string()});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("<embedded eventsvc.yaml>: OK"), std::string::npos) << result.out;
+}
+
+TEST(Loader, WrongAbiVersionIsRefusedNamingBothVersions) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = default_plugins() + "  future:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
+                   "/libeventsvc-test-wrong-abi.so\n";
+  for (const char* command : {"check-config", "serve"}) {
+    const auto result = with_config(config.yaml(), {command}, dir);
+    EXPECT_EQ(result.exit_code, 1) << command;
+    EXPECT_NE(result.err.find("plugins.future: "), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("ABI version mismatch: got 2.0 ("), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("but expected 1.0 ("), std::string::npos) << result.err;
+    EXPECT_EQ(line_count(result.err), 1U) << result.err;
+  }
+}
+
+TEST(Loader, UnknownPluginConfigKeyIsRefusedNamingTheKeyAndTheAllowedOnes) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = "  apikey:\n    library: eventsvc-auth-apikey\n    config:\n      key_wrd: x\n";
+  const auto result = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  const std::string expected = "eventsvc.yaml:" + std::to_string(line_count(config.yaml())) +
+                               " plugins.apikey.config.key_wrd: unknown key; allowed keys: "
+                               "key_word, keys_file";
+  EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+  EXPECT_EQ(line_count(result.err), 1U) << result.err;
+}
+
+TEST(Loader, WrongPluginConfigTypeNamesFileLineAndKey) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = "  apikey:\n    library: eventsvc-auth-apikey\n    config:\n      key_word: 7\n";
+  const auto result = with_config(config.yaml(), {"serve"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("plugins.apikey.config.key_word: must be a string"), std::string::npos)
+      << result.err;
+}
+
+TEST(Loader, DisabledPluginIsNotLoaded) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
+  const auto check = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("1 plugins enabled: apikey"), std::string::npos) << check.out;
+
+  // The same instance enabled fails: the library does not exist.
+  config.plugins = default_plugins() + "  ghost:\n    library: no-such-library\n";
+  const auto enabled = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(enabled.exit_code, 1);
+  EXPECT_NE(enabled.err.find("plugins.ghost: plugin library 'no-such-library' "
+                             "(libno-such-library.so) not found in: "),
+            std::string::npos)
+      << enabled.err;
+}
+
+TEST(Loader, DisabledPluginLetsTheServerStart) {
+  TestConfig config;
+  config.plugins = default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
+  ServerProcess server(config.yaml());
+  EXPECT_NO_THROW(server.start());
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(Loader, OnlyOneAuthPlugin) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = default_plugins() + "  second:\n    library: eventsvc-auth-apikey\n";
+  const auto result = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("plugins.second: plugins.apikey is already the auth plugin; enable only "
+                            "one of them"),
+            std::string::npos)
+      << result.err;
+
+  config.plugins = "  other:\n    library: eventsvc-auth-apikey\n    enabled: false\n";
+  const auto none = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no auth plugin is enabled"), std::string::npos) << none.err;
+}
+
+TEST(Loader, HostConfigErrorsAreOneLine) {
+  TempDir dir;
+  TestConfig config;
+  config.server = "  listen: 127.0.0.1:0\n  threads: 0\n";
+  const auto result = with_config(config.yaml(), {"serve"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "eventsvc: " + (dir.path() / "eventsvc.yaml").string() +
+                            ":3 server.threads: must be at least 1\n");
+}
+
+TEST(Loader, PluginsCommandListsManifests) {
+  const auto result = run_eventsvc({"plugins", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto list = boost::json::parse(result.out).as_array();
+  bool found = false;
+  for (const auto& entry : list) {
+    if (entry.at("library") != "eventsvc-auth-apikey") continue;
+    found = true;
+    const auto& manifest = entry.at("manifest");
+    EXPECT_EQ(manifest.at("kind"), "auth");
+    EXPECT_EQ(manifest.at("name"), "apikey");
+    EXPECT_EQ(manifest.at("config").as_array().at(0).at("key"), "key_word");
+    EXPECT_EQ(entry.at("instances").as_array().at(0).at("instance"), "apikey");
+  }
+  EXPECT_TRUE(found) << result.out;
+}
+
+TEST(Keys, CreateListRevokeNeverShowSecrets) {
+  TempDir dir;
+  const std::string config = test_config();
+  const auto created = with_config(config, {"keys", "create", "--workspace", "acme", "--env",
+                                            "live", "--scopes", "events:read", "--label", "ci"},
+                                   dir);
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_EQ(line_count(created.out), 1U);
+  const std::string key = created.out.substr(0, created.out.size() - 1);
+  EXPECT_EQ(key.substr(0, 9), "key_live_");
+  EXPECT_EQ(key.size(), 41U);
+
+  const auto listed = with_config(config, {"keys", "list", "--json"}, dir);
+  ASSERT_EQ(listed.exit_code, 0);
+  EXPECT_EQ(listed.out.find(key.substr(9)), std::string::npos);
+  const auto entry = boost::json::parse(listed.out).as_array().at(0);
+  EXPECT_EQ(entry.at("id").as_string(), key.substr(9, 8));
+  EXPECT_EQ(entry.at("workspace"), "acme");
+  EXPECT_EQ(entry.at("env"), "live");
+  EXPECT_EQ(entry.at("label"), "ci");
+  EXPECT_TRUE(entry.at("revoked_at").is_null());
+
+  EXPECT_EQ(with_config(config, {"keys", "revoke", key.substr(9, 8)}, dir).exit_code, 0);
+  const auto after = boost::json::parse(with_config(config, {"keys", "list", "--json"}, dir).out);
+  EXPECT_TRUE(after.as_array().at(0).at("revoked_at").is_string());
+  EXPECT_EQ(with_config(config, {"keys", "revoke", "nope"}, dir).exit_code, 1);
+}
+
+TEST(Keys, BadArgumentsAreExplained) {
+  TempDir dir;
+  const std::string config = test_config();
+  const auto bad_env = with_config(
+      config, {"keys", "create", "--workspace", "w", "--env", "prod", "--scopes", "events:read"}, dir);
+  EXPECT_EQ(bad_env.exit_code, 2);
+  EXPECT_NE(bad_env.err.find("--env must be live or test"), std::string::npos) << bad_env.err;
+  const auto bad_scope = with_config(
+      config, {"keys", "create", "--workspace", "w", "--env", "test", "--scopes", "events:all"}, dir);
+  EXPECT_NE(bad_scope.err.find("unknown scope 'events:all'"), std::string::npos) << bad_scope.err;
+  const auto bad_plan = with_config(config, {"keys", "create", "--workspace", "w", "--env", "test",
+                                             "--scopes", "events:read", "--plan", "gold"},
+                                    dir);
+  EXPECT_NE(bad_plan.err.find("no plan 'gold'"), std::string::npos) << bad_plan.err;
+  const auto bad_option = with_config(config, {"keys", "list", "--color"}, dir);
+  EXPECT_NE(bad_option.err.find("unknown option --color"), std::string::npos) << bad_option.err;
+}
+
+}  // namespace
+}  // namespace eventsvc::testing

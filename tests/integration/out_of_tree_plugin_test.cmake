@@ -1,0 +1,35 @@
+# See CMakeLists.txt: install the SDK, build the example plugin against it, load it.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
+  endif()
+  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --component server --prefix ${prefix})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --component sdk --prefix ${prefix})
+if(NOT EXISTS ${prefix}/lib/cmake/eventsvc-sdk/eventsvc-sdkConfig.cmake)
+  message(FATAL_ERROR "the SDK package config was not installed")
+endif()
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+if(NOT EXISTS ${WORK_DIR}/build/libeventsvc-aggregation-range.so)
+  message(FATAL_ERROR "the plugin library was not built")
+endif()
+
+file(WRITE ${WORK_DIR}/eventsvc.yaml "plugin_dirs: [${WORK_DIR}/build]\nplugins:\n  apikey:\n    library: eventsvc-auth-apikey\n  range:\n    library: eventsvc-aggregation-range\n")
+# The installed binary finds its own plugins next to it, and the example through plugin_dirs.
+set(EVENTSVC ${prefix}/bin/eventsvc)
+run(${EVENTSVC} plugins --json --config ${WORK_DIR}/eventsvc.yaml --data-dir ${WORK_DIR}/data)
+string(FIND "${LAST_OUTPUT}" "\"library\":\"eventsvc-aggregation-range\"" found_library)
+string(FIND "${LAST_OUTPUT}" "\"kind\":\"aggregation\",\"version\":\"1.0.0\"" found_manifest)
+if(found_library EQUAL -1 OR found_manifest EQUAL -1)
+  message(FATAL_ERROR "eventsvc plugins did not list the out-of-tree plugin:\n${LAST_OUTPUT}")
+endif()
+run(${EVENTSVC} check-config --config ${WORK_DIR}/eventsvc.yaml --data-dir ${WORK_DIR}/data)
+message(STATUS "out-of-tree plugin built against the installed SDK and loaded")
