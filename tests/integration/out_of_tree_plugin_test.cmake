@@ -22,7 +22,7 @@ if(NOT EXISTS ${WORK_DIR}/build/libeventsvc-aggregation-range.so)
   message(FATAL_ERROR "the plugin library was not built")
 endif()
 
-file(WRITE ${WORK_DIR}/eventsvc.yaml "plugin_dirs: [${WORK_DIR}/build]\nplugins:\n  apikey:\n    library: eventsvc-auth-apikey\n  range:\n    library: eventsvc-aggregation-range\n")
+file(WRITE ${WORK_DIR}/eventsvc.yaml "plugin_dirs: [${WORK_DIR}/build]\nplugins:\n  apikey:\n    library: eventsvc-auth-apikey\n  rocksdb:\n    library: eventsvc-storage-rocksdb\n  range:\n    library: eventsvc-aggregation-range\n")
 # The installed binary finds its own plugins next to it, and the example through plugin_dirs.
 set(EVENTSVC ${prefix}/bin/eventsvc)
 run(${EVENTSVC} plugins --json --config ${WORK_DIR}/eventsvc.yaml --data-dir ${WORK_DIR}/data)

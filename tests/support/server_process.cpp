@@ -139,7 +139,8 @@ std::string ServerProcess::create_key(const std::string& workspace, const std::s
 }
 
 std::string default_plugins() {
-  return "  apikey:\n    library: eventsvc-auth-apikey\n";
+  return "  apikey:\n    library: eventsvc-auth-apikey\n"
+         "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
 }
 
 std::string TestConfig::yaml() const {

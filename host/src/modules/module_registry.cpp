@@ -45,6 +45,12 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
                               ": no auth plugin is enabled; enable exactly one (e.g. "
                               "plugins.apikey with library eventsvc-auth-apikey)");
   }
+  if (selection != Selection::auth_only &&
+      !registry->single_instances_.contains(sdk::PluginKind::storage)) {
+    throw sdk::Error(500, config.origin +
+                              ": no storage plugin is enabled; enable exactly one (e.g. "
+                              "plugins.rocksdb with library eventsvc-storage-rocksdb)");
+  }
   return registry;
 }
 

@@ -1,0 +1,15 @@
+// `fields` of a query: trims a record to the named paths, nested as in the record. `id` is always
+// kept. A path that passes through an array keeps that whole array.
+#pragma once
+
+#include <vector>
+
+#include "eventsvc/sdk/field_path.hpp"
+#include "eventsvc/sdk/json.hpp"
+
+namespace eventsvc::host {
+
+sdk::json::object project_fields(const sdk::json::object& record,
+                                 const std::vector<sdk::FieldPath>& fields);
+
+}  // namespace eventsvc::host

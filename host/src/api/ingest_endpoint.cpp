@@ -1,0 +1,149 @@
+#include "api/ingest_endpoint.hpp"
+
+#include <openssl/rand.h>
+
+#include "api/routes.hpp"
+#include "api/validation.hpp"
+#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+constexpr std::size_t kMaxNameLength = 256;   // type, stream, namespace, site_id, source_id
+constexpr std::size_t kMaxIdLength = 1024;    // event ids (as excluded_document_ids allow)
+
+void check_idempotency_key(const Poco::Net::HTTPServerRequest& request) {
+  if (!request.has("Idempotency-Key")) {
+    throw sdk::Error::bad_request(
+        "the Idempotency-Key header is required: 8 to 128 printable ASCII characters, the same "
+        "for every retry of one logical write");
+  }
+  const std::string& key = request.get("Idempotency-Key");
+  const bool printable = std::all_of(key.begin(), key.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) <= 0x7E;
+  });
+  if (key.size() < 8 || key.size() > 128 || !printable) {
+    throw sdk::Error::bad_request(
+        "the Idempotency-Key header must be 8 to 128 printable ASCII characters (got " +
+            std::to_string(key.size()) + ")",
+        {{"errors", json::array{json::object{{"path", "header:Idempotency-Key"},
+                                             {"message", "must be 8 to 128 printable ASCII characters"}}}}});
+  }
+}
+
+Schema batch_schema(sdk::Millis earliest, sdk::Millis latest, const Plan& plan,
+                    sdk::Millis max_future_skew) {
+  auto occurred_at = Schema::string().check(
+      [=, &plan](const json::value& value, const std::string& path, ValidationErrors& errors) {
+        const auto instant = sdk::parse_rfc3339(value.get_string());
+        if (!instant) {
+          errors.add(path, "must be an RFC 3339 date-time, e.g. 2026-11-22T08:30:00Z");
+        } else if (*instant < earliest) {
+          errors.add(path, "is older than the plan's retention of " +
+                               std::to_string(plan.retention_days) + " days");
+        } else if (*instant > latest) {
+          errors.add(path, "is more than " + std::to_string(max_future_skew / 1000) +
+                               " seconds in the future");
+        }
+      });
+  Schema event = Schema::object()
+                     .property("id", Schema::string().length(1, kMaxIdLength), true)
+                     .property("type", Schema::string().length(1, kMaxNameLength), true)
+                     .property("occurred_at", std::move(occurred_at), true)
+                     .property("data", Schema::any(), true);
+  return Schema::object()
+      .property("stream", Schema::string().length(1, kMaxNameLength), true)
+      .property("events", Schema::array(std::move(event)).items(1, 100), true)
+      .property("namespace", Schema::string().length(1, kMaxNameLength))
+      .property("site_id", Schema::string().length(1, kMaxNameLength))
+      .property("source_id", Schema::string().length(1, kMaxNameLength));
+}
+
+std::optional<std::string> optional_string(const json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value->as_string());
+}
+
+}  // namespace
+
+std::string new_receipt_id() {
+  unsigned char bytes[8];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw sdk::Error::internal("the random number generator failed");
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "req_";
+  for (const unsigned char byte : bytes) {
+    id.push_back(kHex[byte >> 4U]);
+    id.push_back(kHex[byte & 0xFU]);
+  }
+  return id;
+}
+
+std::string verify_url(const HostConfig& config, std::string_view receipt_id) {
+  return config.server.public_base_url + "/v1/receipts/" + std::string(receipt_id);
+}
+
+std::size_t IngestEndpoint::max_body_bytes() const { return kIngestBodyLimit; }
+
+ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
+  check_idempotency_key(request.http);
+  const json::value body = parse_body(request.body);
+  ValidationErrors errors;
+  batch_schema(retention_horizon(request.plan, request.now), request.now + config_.max_future_skew,
+               request.plan, config_.max_future_skew)
+      .validate(body, "", errors);
+  errors.throw_if_any();
+
+  const json::object& batch = body.get_object();
+  sdk::IncomingWrite write;
+  write.tenant = request.principal.tenant;
+  write.idempotency_key = request.http.get("Idempotency-Key");
+  write.receipt_id = new_receipt_id();
+  write.stream = batch.at("stream").as_string();
+  write.namespace_name = optional_string(batch, "namespace");
+  write.site_id = optional_string(batch, "site_id");
+  write.source_id = optional_string(batch, "source_id");
+  for (const auto& member : batch) {
+    const std::string_view key = member.key();
+    if (key != "stream" && key != "events" && key != "namespace" && key != "site_id" &&
+        key != "source_id") {
+      write.envelope[key] = member.value();
+    }
+  }
+  write.received_at = request.now;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& value : batch.at("events").as_array()) {
+    const json::object& event = value.get_object();
+    sdk::IncomingEvent incoming;
+    incoming.version.id = event.at("id").as_string();
+    incoming.version.occurred_at = *sdk::parse_rfc3339(event.at("occurred_at").as_string());
+    incoming.version.digest = sdk::event_digest(value);
+    incoming.event = event;
+    pairs.emplace_back(incoming.version.id, incoming.version.digest);
+    write.events.push_back(std::move(incoming));
+  }
+  write.event_set_sha256 = sdk::event_set_sha256(std::move(pairs));
+
+  const auto render = [&](const sdk::AcceptSummary& summary) {
+    json::object receipt;
+    receipt["receipt_id"] = summary.receipt_id;
+    receipt["status"] = "accepted";
+    receipt["verification_status"] = summary.verification_available ? "pending" : "unavailable";
+    receipt["submitted"] = summary.submitted;
+    receipt["accepted"] = summary.accepted;
+    receipt["duplicates"] = summary.duplicates;
+    receipt["verify_url"] = verify_url(config_, summary.receipt_id);
+    receipt["integrity"] = json::object{{"algorithm", sdk::kDigestAlgorithm},
+                                        {"event_set_sha256", write.event_set_sha256}};
+    return sdk::to_json(receipt);
+  };
+  const sdk::AcceptResult result =
+      storage_.call([&](sdk::Storage& storage) { return storage.accept(write, render); });
+  ApiResponse response{202, result.body, {}};
+  if (result.replayed) response.headers.emplace_back("Idempotent-Replayed", "true");
+  return response;
+}
+
+}  // namespace eventsvc::host

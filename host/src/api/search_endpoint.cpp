@@ -1,0 +1,101 @@
+#include "api/search_endpoint.hpp"
+
+#include "api/highlights.hpp"
+#include "api/validation.hpp"
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+Schema search_schema() {
+  return Schema::object()
+      .property("query", Schema::string().length(1, 500), true)
+      .property("namespace", Schema::string().length(1, 256))
+      .property("from", Schema::string())
+      .property("to", Schema::string())
+      .property("limit", Schema::integer().range(1, 100))
+      .closed();
+}
+
+std::optional<sdk::Millis> time_field(const json::object& body, std::string_view key,
+                                      std::string_view fallback, sdk::Millis now,
+                                      ValidationErrors& errors) {
+  const auto* value = body.if_contains(key);
+  const std::string_view text = value != nullptr && value->is_string()
+                                    ? std::string_view(value->get_string())
+                                    : fallback;
+  if (value != nullptr && !value->is_string()) return std::nullopt;  // reported by the schema
+  auto instant = sdk::parse_time_expression(text, now);
+  if (!instant) {
+    errors.add(sdk::pointer_append("", key),
+               "must be an RFC 3339 date-time or a time expression (now, now-24h, now+1h; units "
+               "ms s m h d w)");
+  }
+  return instant;
+}
+
+}  // namespace
+
+ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  const json::value body = parse_body(request.body);
+  const json::object& object = body.get_object();
+  ValidationErrors errors;
+  search_schema().validate(body, "", errors);
+  const auto from = time_field(object, "from", "now-24h", request.now, errors);
+  const auto to = time_field(object, "to", "now", request.now, errors);
+  errors.throw_if_any();
+  if (*from > *to) {
+    throw sdk::Error::bad_request("from (" + sdk::format_rfc3339(*from) + ") is after to (" +
+                                      sdk::format_rfc3339(*to) + ")",
+                                  {{"errors", json::array{json::object{
+                                                  {"path", "/from"}, {"message", "must not be after to"}}}}});
+  }
+  const sdk::Millis horizon = retention_horizon(request.plan, request.now);
+  if (*from < horizon && object.contains("from")) {
+    throw sdk::Error::forbidden("from is beyond the plan's retention of " +
+                                    std::to_string(request.plan.retention_days) + " days (earliest: " +
+                                    sdk::format_rfc3339(horizon) + ")",
+                                {{"retention_days", request.plan.retention_days},
+                                 {"earliest", sdk::format_rfc3339(horizon)}});
+  }
+
+  sdk::RecordQuery query;
+  query.source = sdk::Source::history;
+  query.text = sdk::parse_text_query(object.at("query").as_string());
+  query.rank_by_text = true;
+  const auto timestamp = *sdk::FieldPath::parse("timestamp");
+  query.where.push_back({timestamp, sdk::Op::gte, json::value(std::max(*from, horizon))});
+  query.where.push_back({timestamp, sdk::Op::lte, json::value(*to)});
+  if (const auto* ns = object.if_contains("namespace")) {
+    query.where.push_back({*sdk::FieldPath::parse("namespace"), sdk::Op::eq, *ns});
+  }
+  query.limit = object.contains("limit") ? object.at("limit").to_number<std::size_t>() : 25;
+  query.scan_limit = kSearchScanLimit;
+
+  json::array results;
+  const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
+    return storage.scan(request.principal.tenant, query, [&](const sdk::Record& record, double score) {
+      json::object hit;
+      hit["id"] = record.id;
+      hit["timestamp"] = sdk::format_rfc3339(record.timestamp);
+      hit["stream"] = record.stream;
+      hit["type"] = record.type;
+      hit["namespace"] = record.namespace_name ? json::value(*record.namespace_name) : json::value(nullptr);
+      hit["score"] = std::round(score * 1e6) / 1e6;
+      hit["highlights"] = highlights(record, *query.text);
+      hit["record"] = sdk::record_to_json(record);
+      results.emplace_back(std::move(hit));
+      return true;
+    });
+  });
+  json::object answer;
+  answer["count"] = results.size();
+  answer["results"] = std::move(results);
+  answer["complete"] = stats.complete;
+  answer["elapsed_ms"] = elapsed_ms_since(started);
+  return json_answer(answer);
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,172 @@
+#include "database.hpp"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/compaction_filter.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/table.h>
+
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/time.hpp"
+#include "stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+// Drops values whose leading creation time is older than their lifetime: expired receipts and
+// idempotency records disappear in compaction instead of growing without bound.
+class ExpiryFilter final : public rocksdb::CompactionFilter {
+ public:
+  explicit ExpiryFilter(std::int64_t lifetime_ms) : lifetime_ms_(lifetime_ms) {}
+  bool Filter(int, const rocksdb::Slice&, const rocksdb::Slice& value, std::string*,
+              bool*) const override {
+    if (value.size() < 8) return false;
+    return created_at_of(std::string_view(value.data(), value.size())) + lifetime_ms_ <
+           sdk::now_millis();
+  }
+  const char* Name() const override { return "eventsvc.ExpiryFilter"; }
+
+ private:
+  std::int64_t lifetime_ms_;
+};
+
+rocksdb::CompressionType compression_of(const std::string& name) {
+  if (name == "none") return rocksdb::kNoCompression;
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  return rocksdb::kLZ4Compression;
+}
+
+}  // namespace
+
+void check(const rocksdb::Status& status, const char* operation) {
+  if (status.ok()) return;
+  throw sdk::Error::unavailable(std::string("storage is unavailable (") + operation +
+                                    "): " + status.ToString(),
+                                5);
+}
+
+Database::Database(const DatabaseOptions& options) {
+  static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.bytes_per_sync = 1 << 20;
+  db_options.wal_bytes_per_sync = 1 << 20;
+  db_options.keep_log_file_num = 4;
+  db_options.max_total_wal_size = 256ULL << 20;
+  db_options.avoid_unnecessary_blocking_io = true;
+
+  auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20);
+  auto family_options = [&](bool point_lookups) {
+    rocksdb::ColumnFamilyOptions cf;
+    cf.write_buffer_size = options.write_buffer_mb << 20;
+    cf.compression = compression_of(options.compression);
+    cf.level_compaction_dynamic_level_bytes = true;
+    rocksdb::BlockBasedTableOptions table;
+    table.block_cache = cache;
+    table.format_version = 5;
+    table.cache_index_and_filter_blocks = true;
+    table.pin_l0_filter_and_index_blocks_in_cache = true;
+    if (point_lookups) table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    return cf;
+  };
+  auto expiring = [&]() {
+    auto cf = family_options(true);
+    cf.compaction_filter = &expiry_filter;
+    // Files are recompacted at least this often, so expired entries really go.
+    cf.periodic_compaction_seconds = 6 * 3600;
+    return cf;
+  };
+  auto counters = [&]() {
+    auto cf = family_options(true);
+    std::shared_ptr<rocksdb::MergeOperator> add;
+    check(rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(), "uint64add", &add),
+          "merge operator");
+    cf.merge_operator = add;
+    return cf;
+  };
+
+  const std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+      {rocksdb::kDefaultColumnFamilyName, family_options(true)},
+      {"inbox", family_options(false)},
+      {"idempotency", expiring()},
+      {"receipts", expiring()},
+      {"verdicts", family_options(true)},
+      {"digests", family_options(true)},
+      {"history", family_options(true)},
+      {"current", family_options(false)},
+      {"current_ids", family_options(true)},
+      {"indexes", family_options(false)},
+      {"stats", counters()},
+      {"verify_queue", family_options(false)},
+      {"vectors", family_options(true)},
+  };
+  std::filesystem::create_directories(options.path);
+  rocksdb::DB* raw = nullptr;
+  const auto status = rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
+  if (!status.ok()) {
+    throw sdk::Error::internal("cannot open the database at " + options.path.string() + ": " +
+                               status.ToString());
+  }
+  db_.reset(raw);
+  meta = handles_[0];
+  inbox = handles_[1];
+  idempotency = handles_[2];
+  receipts = handles_[3];
+  verdicts = handles_[4];
+  digests = handles_[5];
+  history = handles_[6];
+  current = handles_[7];
+  current_ids = handles_[8];
+  indexes = handles_[9];
+  stats = handles_[10];
+  verify_queue = handles_[11];
+  vectors = handles_[12];
+}
+
+Database::~Database() {
+  if (!db_) return;
+  db_->FlushWAL(true);
+  for (auto* handle : handles_) db_->DestroyColumnFamilyHandle(handle);
+  db_->Close();
+}
+
+void Database::write(rocksdb::WriteBatch& batch, bool durable) {
+  rocksdb::WriteOptions options;
+  options.sync = durable;
+  check(db_->Write(options, &batch), "write");
+}
+
+std::optional<std::string> Database::get(rocksdb::ColumnFamilyHandle* family,
+                                         const rocksdb::Slice& key) {
+  std::string value;
+  const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);
+  if (status.IsNotFound()) return std::nullopt;
+  check(status, "read");
+  return value;
+}
+
+bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key) {
+  rocksdb::PinnableSlice value;
+  const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);
+  if (status.IsNotFound()) return false;
+  check(status, "read");
+  return true;
+}
+
+std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandle* family,
+                                                      const rocksdb::Slice* upper_bound,
+                                                      const rocksdb::Slice* lower_bound) {
+  rocksdb::ReadOptions options;
+  options.iterate_upper_bound = upper_bound;
+  options.iterate_lower_bound = lower_bound;
+  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

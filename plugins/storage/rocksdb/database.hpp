@@ -1,0 +1,81 @@
+// The RocksDB instance and its column families.
+//
+//   meta         projector cursor and format version
+//   inbox        seq -> accepted write, until projected (the durable queue)
+//   idempotency  tenant|key -> 202 body, 24 h
+//   receipts     tenant|receipt_id -> receipt state and event digests, 24 h
+//   verdicts     tenant|receipt_id -> final verification state, kept with the records
+//   digests      tenant|id|digest -> "", every accepted (id, digest): duplicate detection
+//   history      version key -> record, every version
+//   current      version key -> "", the versions that are the latest of their id
+//   current_ids  tenant|id -> instant of the current version
+//   indexes      secondary indexes (see index_keys.hpp)
+//   stats        counters for BM25, merged with uint64add
+//   verify_queue seq -> receipts projected but not yet verified
+//   vectors      version key -> embedding (model name + floats)
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+struct DatabaseOptions {
+  std::filesystem::path path;
+  std::size_t block_cache_mb = 128;
+  std::size_t write_buffer_mb = 32;
+  std::string compression = "lz4";
+};
+
+class Database {
+ public:
+  explicit Database(const DatabaseOptions& options);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  rocksdb::DB& db() { return *db_; }
+
+  rocksdb::ColumnFamilyHandle* meta = nullptr;
+  rocksdb::ColumnFamilyHandle* inbox = nullptr;
+  rocksdb::ColumnFamilyHandle* idempotency = nullptr;
+  rocksdb::ColumnFamilyHandle* receipts = nullptr;
+  rocksdb::ColumnFamilyHandle* verdicts = nullptr;
+  rocksdb::ColumnFamilyHandle* digests = nullptr;
+  rocksdb::ColumnFamilyHandle* history = nullptr;
+  rocksdb::ColumnFamilyHandle* current = nullptr;
+  rocksdb::ColumnFamilyHandle* current_ids = nullptr;
+  rocksdb::ColumnFamilyHandle* indexes = nullptr;
+  rocksdb::ColumnFamilyHandle* stats = nullptr;
+  rocksdb::ColumnFamilyHandle* verify_queue = nullptr;
+  rocksdb::ColumnFamilyHandle* vectors = nullptr;
+
+  // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
+  // sync). Throws sdk::Error 503 when the write fails.
+  void write(rocksdb::WriteBatch& batch, bool durable);
+
+  // Throws sdk::Error 503 on I/O errors.
+  std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
+  bool exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
+
+  std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
+                                              const rocksdb::Slice* upper_bound = nullptr,
+                                              const rocksdb::Slice* lower_bound = nullptr);
+
+ private:
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+};
+
+// Throws sdk::Error 503 naming the operation when `status` is not ok.
+void check(const rocksdb::Status& status, const char* operation);
+
+// How long receipts and idempotency records live.
+inline constexpr std::int64_t kReceiptLifetimeMs = 24LL * 3600 * 1000;
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,151 @@
+#include "index_keys.hpp"
+
+#include "key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace json = sdk::json;
+
+namespace {
+
+std::string scoped(std::string_view tenant, char kind, Scope scope) {
+  std::string key(tenant);
+  key.push_back(kind);
+  key.push_back(static_cast<char>(scope));
+  return key;
+}
+
+void walk_leaves(const json::value& value, std::string& path,
+                 const std::function<void(std::string_view, std::string_view)>& emit) {
+  static const std::string kContainer(1, static_cast<char>(ValueTag::container));
+  if (value.is_object() || value.is_array()) emit(path, kContainer);
+  switch (value.kind()) {
+    case json::kind::object:
+      for (const auto& member : value.get_object()) {
+        const std::size_t size = path.size();
+        path.push_back('.');
+        path += member.key();
+        walk_leaves(member.value(), path, emit);
+        path.resize(size);
+      }
+      break;
+    case json::kind::array: {
+      std::size_t index = 0;
+      for (const auto& element : value.get_array()) {
+        const std::size_t size = path.size();
+        path.push_back('.');
+        path += std::to_string(index++);
+        walk_leaves(element, path, emit);
+        path.resize(size);
+      }
+      break;
+    }
+    default:
+      if (const auto encoded = encode_value(value)) emit(path, *encoded);
+  }
+}
+
+}  // namespace
+
+std::string field_prefix(std::string_view tenant, Scope scope, std::string_view path) {
+  std::string key = scoped(tenant, 'F', scope);
+  append_string(key, path);
+  return key;
+}
+
+std::string id_prefix(std::string_view tenant, Scope scope, std::string_view id) {
+  std::string key = scoped(tenant, 'I', scope);
+  append_string(key, id);
+  return key;
+}
+
+std::string token_prefix(std::string_view tenant, Scope scope, std::string_view token) {
+  std::string key = scoped(tenant, 'T', scope);
+  key += token;
+  key.push_back('\0');
+  return key;
+}
+
+std::string frequency_prefix(std::string_view tenant, Scope scope) {
+  std::string key(tenant);
+  key.push_back(static_cast<char>(scope));
+  key.push_back('D');
+  return key;
+}
+
+std::string documents_key(std::string_view tenant, Scope scope) {
+  std::string key(tenant);
+  key.push_back(static_cast<char>(scope));
+  key.push_back('N');
+  return key;
+}
+
+std::string length_key(std::string_view tenant, Scope scope) {
+  std::string key(tenant);
+  key.push_back(static_cast<char>(scope));
+  key.push_back('L');
+  return key;
+}
+
+std::string frequency_key(std::string_view tenant, Scope scope, std::string_view token) {
+  std::string key = frequency_prefix(tenant, scope);
+  key += token;
+  return key;
+}
+
+void append_version_tail(std::string& key, sdk::Millis timestamp, std::string_view id) {
+  append_instant(key, timestamp);
+  key += id;
+}
+
+void for_each_indexed_value(const sdk::Record& record,
+                            const std::function<void(std::string_view, std::string_view)>& emit) {
+  emit("type", encode_string(record.type));
+  emit("stream", encode_string(record.stream));
+  if (record.namespace_name) emit("namespace", encode_string(*record.namespace_name));
+  if (record.site_id) emit("site_id", encode_string(*record.site_id));
+  if (record.source_id) emit("source_id", encode_string(*record.source_id));
+  emit("receipt_id", encode_string(record.receipt_id));
+  emit("ingested_at", encode_number(static_cast<double>(record.ingested_at)));
+  // Below the roots: `payload` and `metrics` themselves are not addressed through the index.
+  auto walk_children = [&](const json::value& root, const char* name) {
+    std::string path = name;
+    if (root.is_object()) {
+      for (const auto& member : root.get_object()) {
+        path.push_back('.');
+        path += member.key();
+        walk_leaves(member.value(), path, emit);
+        path.resize(std::string_view(name).size());
+      }
+    } else if (root.is_array()) {
+      std::size_t index = 0;
+      for (const auto& element : root.get_array()) {
+        path += "." + std::to_string(index++);
+        walk_leaves(element, path, emit);
+        path.resize(std::string_view(name).size());
+      }
+    }
+  };
+  walk_children(record.payload, "payload");
+  if (record.metrics.is_object()) walk_children(record.metrics, "metrics");
+}
+
+std::string counter_delta(std::int64_t delta) {
+  auto value = static_cast<std::uint64_t>(delta);
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) {
+    out[static_cast<std::size_t>(i)] = static_cast<char>(value & 0xFFU);
+    value >>= 8U;
+  }
+  return out;
+}
+
+std::uint64_t counter_value(std::string_view bytes) {
+  std::uint64_t value = 0;
+  for (std::size_t i = std::min<std::size_t>(bytes.size(), 8); i > 0; --i) {
+    value = (value << 8U) | static_cast<unsigned char>(bytes[i - 1]);
+  }
+  return value;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,138 @@
+#include "ingest_writer.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <set>
+
+#include "eventsvc/sdk/error.hpp"
+#include "key_codec.hpp"
+#include "stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+std::string digest_key(std::string_view tenant, std::string_view id, std::string_view digest) {
+  std::string key(tenant);
+  append_string(key, id);
+  key += digest;
+  return key;
+}
+
+IngestWriter::IngestWriter(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+                           std::function<bool()> verification_available,
+                           std::function<void()> accepted)
+    : database_(database),
+      sequence_(sequence),
+      backlog_(backlog),
+      verification_available_(std::move(verification_available)),
+      accepted_(std::move(accepted)) {}
+
+sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
+                                       const sdk::ReceiptRenderer& render) {
+  const std::string tenant = tenant_prefix(write.tenant);
+  const std::string idempotency_key = tenant + write.idempotency_key;
+  const sdk::Millis now = write.received_at;
+
+  std::vector<std::string> claimed_digests;
+  std::vector<bool> duplicate(write.events.size(), false);
+  std::uint64_t sequence = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    if (pending_keys_.contains(idempotency_key)) {
+      throw sdk::Error::conflict(
+          "a write with this Idempotency-Key is still being processed; retry after Retry-After "
+          "seconds",
+          1);
+    }
+    if (const auto stored = database_.get(database_.idempotency, idempotency_key)) {
+      if (created_at_of(*stored) + kReceiptLifetimeMs > now) {
+        return {stored->substr(8), true};
+      }
+    }
+    std::unordered_set<std::string> in_write;
+    for (std::size_t i = 0; i < write.events.size(); ++i) {
+      const auto& version = write.events[i].version;
+      std::string key = digest_key(tenant, version.id, version.digest);
+      duplicate[i] = !in_write.insert(key).second || pending_digests_.contains(key) ||
+                     database_.exists(database_.digests, key);
+      if (!duplicate[i]) claimed_digests.push_back(std::move(key));
+    }
+    pending_keys_.insert(idempotency_key);
+    for (const auto& key : claimed_digests) pending_digests_.insert(key);
+    sequence = sequence_.begin();
+  }
+  // Whatever happens from here, release the claims and the sequence number.
+  struct Release {
+    IngestWriter& self;
+    const std::string& key;
+    const std::vector<std::string>& digests;
+    std::uint64_t sequence;
+    ~Release() {
+      {
+        const std::lock_guard lock(self.mutex_);
+        self.pending_keys_.erase(key);
+        for (const auto& digest : digests) self.pending_digests_.erase(digest);
+      }
+      self.sequence_.end(sequence);
+    }
+  } release{*this, idempotency_key, claimed_digests, sequence};
+
+  AcceptedWrite accepted;
+  accepted.tenant = write.tenant;
+  accepted.receipt_id = write.receipt_id;
+  accepted.stream = write.stream;
+  accepted.namespace_name = write.namespace_name;
+  accepted.site_id = write.site_id;
+  accepted.source_id = write.source_id;
+  accepted.envelope = write.envelope;
+  accepted.received_at = now;
+  std::size_t duplicates = 0;
+  StoredReceipt receipt;
+  std::set<std::tuple<std::string, sdk::Millis, std::string>> versions;
+  for (std::size_t i = 0; i < write.events.size(); ++i) {
+    const auto& event = write.events[i];
+    if (duplicate[i]) {
+      ++duplicates;
+    } else {
+      accepted.events.push_back({event.version, event.event});
+    }
+    if (versions.emplace(event.version.id, event.version.occurred_at, event.version.digest).second) {
+      receipt.events.push_back(event.version);
+    }
+  }
+
+  sdk::AcceptSummary summary;
+  summary.receipt_id = write.receipt_id;
+  summary.submitted = write.events.size();
+  summary.duplicates = duplicates;
+  summary.accepted = summary.submitted - duplicates;
+  summary.verification_available = verification_available_();
+  const std::string body = render(summary);
+
+  receipt.receipt.receipt_id = write.receipt_id;
+  receipt.receipt.state = sdk::ReceiptState::accepted;
+  receipt.receipt.submitted = summary.submitted;
+  receipt.receipt.accepted = summary.accepted;
+  receipt.receipt.duplicates = duplicates;
+  receipt.receipt.event_set_sha256 = write.event_set_sha256;
+  receipt.receipt.created_at = now;
+  receipt.receipt.updated_at = now;
+
+  std::string inbox_key;
+  append_u64(inbox_key, sequence);
+  std::string inbox_value;
+  append_string(inbox_value, tenant);
+  inbox_value += encode_accepted_write(accepted);
+
+  rocksdb::WriteBatch batch;
+  batch.Put(database_.inbox, inbox_key, inbox_value);
+  batch.Put(database_.idempotency, idempotency_key, encode_idempotency(now, body));
+  batch.Put(database_.receipts, tenant + write.receipt_id, encode_receipt(receipt));
+  for (const auto& key : claimed_digests) batch.Put(database_.digests, key, rocksdb::Slice());
+  database_.write(batch, true);
+
+  backlog_.add(tenant, 1);
+  accepted_();
+  return {body, false};
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

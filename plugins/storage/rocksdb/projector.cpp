@@ -1,0 +1,281 @@
+#include "projector.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/text.hpp"
+#include "key_codec.hpp"
+#include "verdicts.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+const std::string kCursorKey = "projector.cursor";
+
+std::string sequence_key(std::uint64_t sequence) {
+  std::string key;
+  append_u64(key, sequence);
+  return key;
+}
+
+std::string embedding_text(const sdk::Record& record) {
+  std::string text;
+  sdk::for_each_text_field(record, [&](std::string_view, std::string_view value) {
+    if (!text.empty()) text.push_back(' ');
+    text += value;
+  });
+  return text;
+}
+
+}  // namespace
+
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector) {
+  std::string out;
+  append_string(out, model);
+  for (const float value : vector) {
+    auto bits = std::bit_cast<std::uint32_t>(value);
+    for (int i = 0; i < 4; ++i) {
+      out.push_back(static_cast<char>(bits & 0xFFU));
+      bits >>= 8U;
+    }
+  }
+  return out;
+}
+
+std::vector<float> decode_embedding(std::string_view value, std::string_view model) {
+  const auto stored_model = take_string(value);
+  if (!stored_model || *stored_model != model) return {};
+  std::vector<float> vector(value.size() / 4);
+  for (std::size_t i = 0; i < vector.size(); ++i) {
+    std::uint32_t bits = 0;
+    for (int b = 3; b >= 0; --b) {
+      bits = (bits << 8U) | static_cast<unsigned char>(value[i * 4 + static_cast<std::size_t>(b)]);
+    }
+    vector[i] = std::bit_cast<float>(bits);
+  }
+  return vector;
+}
+
+// What this round's batch already wrote, since the batch is not readable until committed.
+struct Projector::Overlay {
+  std::map<std::string, std::string> versions;  // version key -> digest
+  std::map<std::string, sdk::Record> current;   // tenant|id -> current record
+};
+
+Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+                     std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
+    : database_(database),
+      sequence_(sequence),
+      backlog_(backlog),
+      logger_(std::move(logger)),
+      options_(options),
+      indexer_(database),
+      cursor_(stored_cursor(database)) {}
+
+Projector::~Projector() { stop(); }
+
+std::uint64_t Projector::stored_cursor(Database& database) {
+  const auto value = database.get(database.meta, kCursorKey);
+  return value ? read_u64(*value) : 0;
+}
+
+void Projector::start() {
+  if (!options_.enabled || thread_.joinable()) return;
+  stopping_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void Projector::stop() {
+  stopping_ = true;
+  wake();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Projector::wake() {
+  {
+    const std::lock_guard lock(mutex_);
+    pending_wake_ = true;
+  }
+  wakeup_.notify_one();
+}
+
+void Projector::run() {
+  auto backoff = std::chrono::milliseconds(100);
+  while (!stopping_) {
+    try {
+      verify_queued();
+      const std::size_t projected = project_once();
+      if (!healthy_) logger_->info("projection recovered");
+      healthy_ = true;
+      backoff = std::chrono::milliseconds(100);
+      if (projected > 0) continue;
+      std::unique_lock lock(mutex_);
+      wakeup_.wait_for(lock, std::chrono::milliseconds(500),
+                       [&] { return pending_wake_ || stopping_; });
+      pending_wake_ = false;
+    } catch (const std::exception& error) {
+      if (healthy_) logger_->error(std::string("projection failed, will retry: ") + error.what());
+      healthy_ = false;
+      std::unique_lock lock(mutex_);
+      wakeup_.wait_for(lock, backoff, [&] { return stopping_.load(); });
+      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+    }
+  }
+}
+
+std::size_t Projector::project_once() {
+  const std::uint64_t upper = sequence_.safe_upper();
+  if (cursor_ >= upper) return 0;
+  const std::string lower_key = sequence_key(cursor_);
+  const std::string upper_key = sequence_key(upper);
+  const rocksdb::Slice upper_slice(upper_key);
+
+  struct Entry {
+    std::uint64_t sequence;
+    std::string tenant;
+    AcceptedWrite write;
+  };
+  std::vector<Entry> entries;
+  std::size_t events = 0;
+  {
+    auto it = database_.iterator(database_.inbox, &upper_slice);
+    for (it->Seek(lower_key); it->Valid(); it->Next()) {
+      if (entries.size() >= options_.batch_writes || events >= options_.batch_events) break;
+      std::string_view value(it->value().data(), it->value().size());
+      const auto tenant = take_string(value);
+      if (!tenant) throw sdk::Error::internal("an inbox entry is damaged");
+      Entry entry{read_u64(std::string_view(it->key().data(), it->key().size())),
+                  std::string(*tenant), decode_accepted_write(value)};
+      events += entry.write.events.size();
+      entries.push_back(std::move(entry));
+    }
+    check(it->status(), "inbox scan");
+  }
+  if (entries.empty()) {
+    // Every number below `upper` is committed or abandoned: nothing is left behind the cursor.
+    cursor_ = upper;
+    return 0;
+  }
+
+  rocksdb::WriteBatch batch;
+  Overlay overlay;
+  const sdk::Millis now = sdk::now_millis();
+  for (const auto& entry : entries) {
+    project_write(batch, overlay, entry.tenant, entry.sequence, entry.write);
+    const std::string receipt_key = entry.tenant + entry.write.receipt_id;
+    if (const auto stored = database_.get(database_.receipts, receipt_key)) {
+      StoredReceipt receipt = decode_receipt(*stored);
+      receipt.receipt.state = sdk::ReceiptState::projecting;
+      receipt.receipt.updated_at = now;
+      batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
+    }
+    std::string queued;
+    append_string(queued, entry.tenant);
+    queued += entry.write.receipt_id;
+    const std::string key = sequence_key(entry.sequence);
+    batch.Put(database_.verify_queue, key, queued);
+    batch.Delete(database_.inbox, key);
+  }
+  const std::uint64_t next = entries.back().sequence + 1;
+  batch.Put(database_.meta, kCursorKey, sequence_key(next));
+  database_.write(batch, false);
+  cursor_ = next;
+  for (const auto& entry : entries) backlog_.add(entry.tenant, -1);
+  return entries.size();
+}
+
+void Projector::project_write(rocksdb::WriteBatch& batch, Overlay& overlay,
+                              const std::string& tenant, std::uint64_t sequence,
+                              const AcceptedWrite& write) {
+  std::uint64_t index = 0;
+  for (const auto& event : write.events) {
+    sdk::Record record = record_of(event.event, event.version);
+    record.stream = write.stream;
+    record.namespace_name = write.namespace_name;
+    record.site_id = write.site_id;
+    record.source_id = write.source_id;
+    record.receipt_id = write.receipt_id;
+    record.ingested_at = write.received_at;
+    record.envelope = write.envelope;
+    record.sequence = sequence * 128 + index++;  // acceptance order
+
+    const std::string key = version_key(tenant, record.timestamp, record.id);
+    if (overlay.versions.contains(key) || database_.exists(database_.history, key)) {
+      continue;  // the first version of (id, occurred_at) stays; verification reports a conflict
+    }
+    batch.Put(database_.history, key, encode_record(record));
+    overlay.versions.emplace(key, record.proof_digest);
+    indexer_.add(batch, tenant, Scope::history, record);
+    if (embedder_ != nullptr) {
+      batch.Put(database_.vectors, key,
+                encode_embedding(embedder_->model(), embedder_->embed(embedding_text(record))));
+    }
+
+    // Current: the version with the greatest occurred_at per id.
+    const std::string id_key = tenant + record.id;
+    std::optional<sdk::Record> previous;
+    if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
+      previous = it->second;
+    } else if (const auto instant = database_.get(database_.current_ids, id_key)) {
+      const auto stored =
+          database_.get(database_.history, version_key(tenant, read_instant(*instant), record.id));
+      if (stored) previous = decode_record(*stored);
+    }
+    if (previous && previous->timestamp >= record.timestamp) continue;
+    if (previous) {
+      batch.Delete(database_.current, version_key(tenant, previous->timestamp, previous->id));
+      indexer_.remove(batch, tenant, Scope::current, *previous);
+    }
+    batch.Put(database_.current, key, rocksdb::Slice());
+    std::string instant;
+    append_instant(instant, record.timestamp);
+    batch.Put(database_.current_ids, id_key, instant);
+    indexer_.add(batch, tenant, Scope::current, record);
+    overlay.current.insert_or_assign(id_key, std::move(record));
+  }
+}
+
+void Projector::verify_queued() {
+  rocksdb::WriteBatch batch;
+  const sdk::Millis now = sdk::now_millis();
+  auto it = database_.iterator(database_.verify_queue);
+  std::size_t verified = 0;
+  for (it->SeekToFirst(); it->Valid() && verified < 1024; it->Next(), ++verified) {
+    batch.Delete(database_.verify_queue, it->key());
+    std::string_view value(it->value().data(), it->value().size());
+    const auto tenant = take_string(value);
+    if (!tenant) continue;
+    const std::string receipt_key = std::string(*tenant) + std::string(value);
+    const auto stored = database_.get(database_.receipts, receipt_key);
+    if (!stored) continue;  // expired before it could be verified
+    StoredReceipt receipt = decode_receipt(*stored);
+    receipt.receipt.conflicts.clear();
+    receipt.receipt.verified_events = 0;
+    for (const auto& version : receipt.events) {
+      const auto record =
+          database_.get(database_.history, version_key(*tenant, version.occurred_at, version.id));
+      const std::string stored_digest = record ? std::string(record_digest(*record)) : std::string();
+      if (stored_digest == version.digest) {
+        ++receipt.receipt.verified_events;
+      } else {
+        receipt.receipt.conflicts.push_back(
+            {version.id, version.occurred_at, version.digest, stored_digest});
+      }
+    }
+    const bool clean = receipt.receipt.conflicts.empty();
+    receipt.receipt.state = clean ? sdk::ReceiptState::verified : sdk::ReceiptState::conflict;
+    receipt.receipt.updated_at = now;
+    batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
+    batch.Put(database_.verdicts, receipt_key,
+              Verdicts::encode(clean ? sdk::Verification::verified : sdk::Verification::conflict));
+  }
+  check(it->status(), "verification queue scan");
+  if (batch.Count() > 0) database_.write(batch, false);
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

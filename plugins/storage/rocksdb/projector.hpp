@@ -1,0 +1,90 @@
+// The projector turns accepted writes into searchable records, asynchronously (DESIGN §4):
+//
+//  1. One batch per round of inbox entries, in sequence order: every new version into history
+//     with its indexes, the latest version per id into current (replacing the older one's
+//     entries), the receipt to `projecting`, the inbox entries deleted, the receipts queued for
+//     verification, the cursor advanced. A version already in history is never overwritten: a
+//     different digest is a conflict and the first version stays.
+//  2. Verification reads every submitted (id, occurred_at) back from history and compares
+//     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the
+//     permanent verdict that the write's records carry.
+//
+// Crash-safe: each step is one atomic RocksDB batch, the inbox is deleted in the same batch that
+// projects it, and the verification queue survives restarts. After a crash the projector resumes
+// from its cursor.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "database.hpp"
+#include "eventsvc/sdk/embedder.hpp"
+#include "eventsvc/sdk/logger.hpp"
+#include "inbox_sequence.hpp"
+#include "record_indexer.hpp"
+#include "stored_formats.hpp"
+#include "tenant_counters.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+struct ProjectorOptions {
+  bool enabled = true;
+  std::size_t batch_writes = 128;   // accepted writes per round
+  std::size_t batch_events = 4096;  // events per round
+};
+
+class Projector {
+ public:
+  Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+            std::shared_ptr<sdk::Logger> logger, ProjectorOptions options);
+  ~Projector();
+
+  void use_embedder(const sdk::Embedder* embedder) { embedder_ = embedder; }
+  void start();
+  void stop();
+  void wake();
+
+  // Verification can happen: the projector is enabled and its last round succeeded.
+  bool available() const { return options_.enabled && healthy_.load(); }
+
+  // One round; returns the writes projected. Public for tests that drive it by hand.
+  std::size_t project_once();
+  void verify_queued();
+
+  static std::uint64_t stored_cursor(Database& database);
+
+ private:
+  struct Overlay;
+  void run();
+  void project_write(rocksdb::WriteBatch& batch, Overlay& overlay, const std::string& tenant,
+                     std::uint64_t sequence, const AcceptedWrite& write);
+
+  Database& database_;
+  InboxSequence& sequence_;
+  TenantCounters& backlog_;
+  std::shared_ptr<sdk::Logger> logger_;
+  ProjectorOptions options_;
+  RecordIndexer indexer_;
+  const sdk::Embedder* embedder_ = nullptr;
+
+  std::uint64_t cursor_ = 0;
+  std::atomic<bool> healthy_{true};
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wakeup_;
+  bool pending_wake_ = false;
+  std::thread thread_;
+};
+
+// The embedding stored for a version: <model:varstr><floats, little-endian IEEE>.
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector);
+// Empty when the stored vector was made by another model.
+std::vector<float> decode_embedding(std::string_view value, std::string_view model);
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,203 @@
+#include "query_engine.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "eventsvc/sdk/text.hpp"
+#include "key_codec.hpp"
+#include "projector.hpp"
+#include "stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+// BM25 over the text index statistics of one scope, with document frequencies looked up once
+// per token per query.
+class Scorer {
+ public:
+  Scorer(Database& database, std::string tenant, Scope scope)
+      : database_(database), tenant_(std::move(tenant)), scope_(scope) {
+    documents_ = counter(documents_key(tenant_, scope_));
+    const std::uint64_t tokens = counter(length_key(tenant_, scope_));
+    average_length_ = documents_ > 0 ? static_cast<double>(tokens) / static_cast<double>(documents_) : 0;
+  }
+
+  // Words and phrase words score by their own frequency; a prefix* term by each record token it
+  // matched, so a rarer completion ranks higher.
+  double score(const sdk::TextQuery& query, const std::vector<std::string>& tokens) {
+    std::map<std::string_view, std::uint32_t> frequencies;
+    std::uint32_t length = 0;
+    for (const auto& token : tokens) {
+      if (token.empty()) continue;
+      ++frequencies[token];
+      ++length;
+    }
+    double total = 0;
+    auto add = [&](std::string_view term, std::uint32_t frequency) {
+      total += bm25_.term_score(idf(term), frequency, length, average_length_);
+    };
+    for (const auto& term : query.scoring_terms()) {
+      if (const auto it = frequencies.find(term); it != frequencies.end()) add(term, it->second);
+    }
+    for (const auto& prefix : query.prefixes) {
+      for (const auto& [token, frequency] : frequencies) {
+        if (token.starts_with(prefix)) add(token, frequency);
+      }
+    }
+    return total;
+  }
+
+ private:
+  std::uint64_t counter(const std::string& key) {
+    const auto value = database_.get(database_.stats, key);
+    return value ? counter_value(*value) : 0;
+  }
+  double idf(std::string_view token) {
+    const auto it = idf_.find(std::string(token));
+    if (it != idf_.end()) return it->second;
+    const double value =
+        sdk::Bm25::idf(documents_, counter(frequency_key(tenant_, scope_, token)));
+    idf_.emplace(std::string(token), value);
+    return value;
+  }
+
+  Database& database_;
+  std::string tenant_;
+  Scope scope_;
+  std::uint64_t documents_ = 0;
+  double average_length_ = 0;
+  sdk::Bm25 bm25_;
+  std::map<std::string, double, std::less<>> idf_;
+};
+
+struct Ranked {
+  double score;
+  sdk::Record record;
+};
+
+// Best first; ties: newer first, then id.
+bool ranks_before(const Ranked& a, const Ranked& b) {
+  if (a.score != b.score) return a.score > b.score;
+  if (a.record.timestamp != b.record.timestamp) return a.record.timestamp > b.record.timestamp;
+  return a.record.id < b.record.id;
+}
+
+}  // namespace
+
+std::optional<sdk::Record> QueryEngine::load(const std::string& tenant, const VersionRef& ref) {
+  const auto value = database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
+  if (!value) return std::nullopt;
+  return decode_record(*value);
+}
+
+sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::RecordQuery& query,
+                                 const sdk::RecordVisitor& visit,
+                                 const std::string& embedding_model) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
+  QueryPlan plan = planner_.plan(tenant, query, bounds);
+  sdk::ScanStats stats;
+  stats.indexed = plan.indexed;
+
+  std::optional<Scorer> scorer;
+  if (query.rank_by_text && query.text) scorer.emplace(database_, tenant, scope_of(query.source));
+  std::vector<Ranked> ranked;
+
+  CandidateStream& candidates = *plan.candidates;
+  for (; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    auto record = load(tenant, candidates.current());
+    if (!record || !sdk::matches_all(*record, query.where)) continue;
+    std::vector<std::string> tokens;
+    if (query.text) {
+      tokens = sdk::record_tokens(*record);
+      if (!sdk::text_matches(*query.text, tokens)) continue;
+    }
+    ++stats.matched;
+    record->verification = verdicts_.of(tenant, record->receipt_id);
+    if (query.with_embeddings && !embedding_model.empty()) {
+      if (const auto vector = database_.get(
+              database_.vectors, version_key(tenant, record->timestamp, record->id))) {
+        record->embedding = decode_embedding(*vector, embedding_model);
+      }
+    }
+    if (scorer) {
+      const double score = scorer->score(*query.text, tokens);
+      ranked.push_back({score, std::move(*record)});
+      // Keep memory bounded by the answer size: trim to the best `limit` now and then.
+      if (query.limit > 0 && ranked.size() >= query.limit * 2 + 64) {
+        std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(query.limit),
+                         ranked.end(), ranks_before);
+        ranked.resize(query.limit);
+      }
+      continue;
+    }
+    if (!visit(*record, 0.0)) return stats;
+    if (query.limit > 0 && stats.matched >= query.limit) return stats;
+  }
+  if (scorer) {
+    std::sort(ranked.begin(), ranked.end(), ranks_before);
+    if (query.limit > 0 && ranked.size() > query.limit) ranked.resize(query.limit);
+    for (const auto& entry : ranked) {
+      if (!visit(entry.record, entry.score)) break;
+    }
+  }
+  return stats;
+}
+
+sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source source,
+                                      const sdk::Record& anchor, std::size_t before,
+                                      std::size_t after) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Scope scope = scope_of(source);
+  const auto stream_field = *sdk::FieldPath::parse("stream");
+  const VersionRef anchor_ref{anchor.timestamp, anchor.id};
+  sdk::Neighbors neighbors;
+  auto walk = [&](sdk::Order order, std::size_t count, std::vector<std::string>& out) {
+    if (count == 0) return;
+    sdk::TimeBounds bounds;
+    (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
+    auto stream = planner_.field_equals(tenant, scope, stream_field, sdk::json::string(anchor.stream),
+                                        bounds, order);
+    stream->seek(anchor_ref);
+    for (; stream->valid() && out.size() < count; stream->next()) {
+      if (compare(stream->current(), anchor_ref, order) == 0) continue;
+      out.push_back(stream->current().id);
+    }
+  };
+  walk(sdk::Order::desc, before, neighbors.before);
+  std::reverse(neighbors.before.begin(), neighbors.before.end());
+  walk(sdk::Order::asc, after, neighbors.after);
+  return neighbors;
+}
+
+std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> QueryEngine::newest(
+    const sdk::Tenant& tenant_id) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  auto last_key = [&](rocksdb::ColumnFamilyHandle* family,
+                      const std::string& prefix) -> std::optional<std::string> {
+    const std::string upper = prefix_successor(prefix);
+    const rocksdb::Slice upper_slice(upper);
+    const rocksdb::Slice lower_slice(prefix);
+    auto it = database_.iterator(family, &upper_slice, &lower_slice);
+    it->SeekToLast();
+    if (!it->Valid()) return std::nullopt;
+    return std::string(it->key().data() + prefix.size(), it->key().size() - prefix.size());
+  };
+  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> result;
+  if (const auto key = last_key(database_.history, tenant); key && key->size() >= 8) {
+    result.first = read_instant(*key);
+  }
+  if (const auto key = last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
+      key && key->size() >= 9) {
+    result.second = static_cast<sdk::Millis>(decode_number(*key));
+  }
+  return result;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,39 @@
+// Executes reads: plans candidates, reads each candidate record, confirms it against every
+// condition and the text query (the SDK's evaluator: the definition of a match), and delivers
+// matches in time order or, for ranked text queries, by BM25 score.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "database.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "query_planner.hpp"
+#include "verdicts.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class QueryEngine {
+ public:
+  QueryEngine(Database& database, Verdicts& verdicts, std::size_t collect_limit)
+      : database_(database), verdicts_(verdicts), planner_(database, collect_limit) {}
+
+  // `embedding_model`: the active embedder's model, for with_embeddings ("" when none).
+  sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                      const sdk::RecordVisitor& visit, const std::string& embedding_model);
+
+  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source,
+                           const sdk::Record& anchor, std::size_t before, std::size_t after);
+
+  // The newest timestamp and ingested_at in the tenant's history.
+  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> newest(const sdk::Tenant& tenant);
+
+ private:
+  std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref);
+
+  Database& database_;
+  Verdicts& verdicts_;
+  QueryPlanner planner_;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,148 @@
+#include "rocksdb_storage.hpp"
+
+#include "eventsvc/sdk/error.hpp"
+#include "key_codec.hpp"
+#include "stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+using sdk::ConfigField;
+
+sdk::Manifest RocksdbStorage::manifest() {
+  return {
+      "rocksdb",
+      sdk::PluginKind::storage,
+      "1.0.0",
+      "Embedded RocksDB: durable inbox, asynchronous projection into current state and history, "
+      "field, id and text indexes, verified receipts",
+      {
+          ConfigField::string("path", "Database directory, relative to the instance's data directory")
+              .default_to("db"),
+          ConfigField::integer("block_cache_mb", "Shared block cache").default_to(128).at_least(8).at_most(1 << 20),
+          ConfigField::integer("write_buffer_mb", "Memtable size per column family")
+              .default_to(32).at_least(1).at_most(4096),
+          ConfigField::string("compression", "Block compression")
+              .default_to("lz4").allowed({"none", "snappy", "lz4", "zstd"}),
+          ConfigField::integer("max_range_candidates",
+                               "Most index entries a range, prefix or exists condition may select "
+                               "before the planner prefers a bounded time scan")
+              .default_to(50000).at_least(100).at_most(10000000),
+          ConfigField::section(
+              "projector", "Asynchronous projection of accepted writes",
+              {
+                  ConfigField::boolean("enabled",
+                                       "Project and verify accepted writes; when off, writes are "
+                                       "accepted but receipts report verification-unavailable")
+                      .default_to(true),
+                  ConfigField::integer("batch_writes", "Accepted writes per projection round")
+                      .default_to(128).at_least(1).at_most(100000),
+                  ConfigField::integer("batch_events", "Events per projection round")
+                      .default_to(4096).at_least(1).at_most(1000000),
+              }),
+      },
+  };
+}
+
+RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
+  DatabaseOptions options;
+  const std::filesystem::path path(context.config.get_string("path"));
+  options.path = path.is_absolute() ? path : context.data_dir / path;
+  options.block_cache_mb = static_cast<std::size_t>(context.config.get_int("block_cache_mb"));
+  options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
+  options.compression = context.config.get_string("compression");
+  try {
+    database_ = std::make_unique<Database>(options);
+  } catch (const sdk::Error& error) {
+    context.config.fail("path", error.message());
+  }
+
+  // Resume: sequence numbers continue after the last accepted write; the backlog is what the
+  // inbox still holds.
+  const std::uint64_t cursor = Projector::stored_cursor(*database_);
+  std::uint64_t next = cursor;
+  {
+    std::string start;
+    append_u64(start, cursor);
+    auto it = database_->iterator(database_->inbox);
+    for (it->Seek(start); it->Valid(); it->Next()) {
+      std::string_view value(it->value().data(), it->value().size());
+      if (const auto tenant = take_string(value)) backlog_.add(*tenant, 1);
+      next = read_u64(std::string_view(it->key().data(), it->key().size())) + 1;
+    }
+    check(it->status(), "inbox scan");
+  }
+  sequence_ = std::make_unique<InboxSequence>(next);
+  verdicts_ = std::make_unique<Verdicts>(*database_);
+
+  const auto projector = context.config.get_section("projector");
+  ProjectorOptions projector_options;
+  projector_options.enabled = projector.get_bool("enabled");
+  projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
+  projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
+  projector_ = std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
+  ingest_ = std::make_unique<IngestWriter>(
+      *database_, *sequence_, backlog_, [this] { return projector_->available(); },
+      [this] { projector_->wake(); });
+  queries_ = std::make_unique<QueryEngine>(
+      *database_, *verdicts_, static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
+  if (!projector_options.enabled) {
+    logger_->warning("the projector is disabled: writes are accepted but not projected or verified");
+  }
+}
+
+RocksdbStorage::~RocksdbStorage() { stop(); }
+
+void RocksdbStorage::use_embedder(const sdk::Embedder* embedder) {
+  projector_->use_embedder(embedder);
+  embedding_model_ = embedder != nullptr ? embedder->model() : std::string();
+}
+
+void RocksdbStorage::start() { projector_->start(); }
+
+void RocksdbStorage::stop() {
+  if (projector_) projector_->stop();
+}
+
+sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
+                                         const sdk::ReceiptRenderer& render) {
+  return ingest_->accept(write, render);
+}
+
+std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
+                                                    std::string_view receipt_id) {
+  const auto value =
+      database_->get(database_->receipts, tenant_prefix(tenant) + std::string(receipt_id));
+  if (!value) return std::nullopt;
+  StoredReceipt stored = decode_receipt(*value);
+  sdk::Receipt receipt = std::move(stored.receipt);
+  receipt.receipt_id = std::string(receipt_id);
+  receipt.expires_at = receipt.created_at + kReceiptLifetimeMs;
+  if (receipt.expires_at <= sdk::now_millis()) return std::nullopt;
+  const bool final = receipt.state == sdk::ReceiptState::verified ||
+                     receipt.state == sdk::ReceiptState::conflict;
+  if (!final && !projector_->available()) receipt.state = sdk::ReceiptState::verification_unavailable;
+  return receipt;
+}
+
+sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                                    const sdk::RecordVisitor& visit) {
+  return queries_->scan(tenant, query, visit, embedding_model_);
+}
+
+sdk::Neighbors RocksdbStorage::neighbors(const sdk::Tenant& tenant, sdk::Source source,
+                                         const sdk::Record& anchor, std::size_t before,
+                                         std::size_t after) {
+  return queries_->neighbors(tenant, source, anchor, before, after);
+}
+
+sdk::StorageStatus RocksdbStorage::status(const sdk::Tenant& tenant) {
+  sdk::StorageStatus status;
+  status.projection_backlog = backlog_.get(tenant_prefix(tenant));
+  status.projector_available = projector_->available();
+  const auto [timestamp, ingested_at] = queries_->newest(tenant);
+  status.newest_timestamp = timestamp;
+  status.newest_ingested_at = ingested_at;
+  return status;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,54 @@
+// The RocksDB storage plugin: durable ingest with group-committed fsyncs, an asynchronous
+// crash-safe projector, verified receipts, and indexed reads over current state and history.
+#pragma once
+
+#include <memory>
+
+#include "database.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "inbox_sequence.hpp"
+#include "ingest_writer.hpp"
+#include "projector.hpp"
+#include "query_engine.hpp"
+#include "tenant_counters.hpp"
+#include "verdicts.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class RocksdbStorage final : public sdk::Storage {
+ public:
+  static sdk::Manifest manifest();
+  explicit RocksdbStorage(const sdk::PluginContext& context);
+  ~RocksdbStorage() override;
+
+  void use_embedder(const sdk::Embedder* embedder) override;
+  void start() override;
+  void stop() override;
+
+  sdk::AcceptResult accept(const sdk::IncomingWrite& write,
+                           const sdk::ReceiptRenderer& render) override;
+  std::optional<sdk::Receipt> receipt(const sdk::Tenant& tenant,
+                                      std::string_view receipt_id) override;
+  sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                      const sdk::RecordVisitor& visit) override;
+  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source,
+                           const sdk::Record& anchor, std::size_t before,
+                           std::size_t after) override;
+  sdk::StorageStatus status(const sdk::Tenant& tenant) override;
+
+  // For tests: the projector, to drive it by hand when the config disables its thread.
+  Projector& projector() { return *projector_; }
+
+ private:
+  std::shared_ptr<sdk::Logger> logger_;
+  std::unique_ptr<Database> database_;
+  TenantCounters backlog_;
+  std::unique_ptr<InboxSequence> sequence_;
+  std::unique_ptr<Verdicts> verdicts_;
+  std::unique_ptr<Projector> projector_;
+  std::unique_ptr<IngestWriter> ingest_;
+  std::unique_ptr<QueryEngine> queries_;
+  std::string embedding_model_;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,66 @@
+// Values this plugin stores, and their byte layouts. Values that expire begin with their creation
+// time (8 bytes, big-endian milliseconds) so the compaction filter can drop them unparsed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eventsvc/sdk/record.hpp"
+#include "eventsvc/sdk/storage.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+// ---- records (history CF) ----------------------------------------------------------------------
+// <format:1 = 1><digest: 64 hex><JSON of the record>
+std::string encode_record(const sdk::Record& record);
+// Throws sdk::Error(500) when the value is damaged.
+sdk::Record decode_record(std::string_view value);
+// The digest without parsing the rest.
+std::string_view record_digest(std::string_view value);
+
+// Builds the stored record of an accepted event (DESIGN §3: payload = data, metrics = the metrics
+// object, attributes = every other additional property).
+sdk::Record record_of(const sdk::json::object& event, const sdk::EventVersion& version);
+
+// ---- accepted writes (inbox CF) -----------------------------------------------------------------
+struct AcceptedEvent {
+  sdk::EventVersion version;
+  sdk::json::object event;
+};
+
+struct AcceptedWrite {
+  sdk::Tenant tenant;
+  std::string receipt_id;
+  std::string stream;
+  std::optional<std::string> namespace_name;
+  std::optional<std::string> site_id;
+  std::optional<std::string> source_id;
+  sdk::json::object envelope;
+  sdk::Millis received_at = 0;
+  std::vector<AcceptedEvent> events;  // only events that were not duplicates
+};
+
+std::string encode_accepted_write(const AcceptedWrite& write);
+AcceptedWrite decode_accepted_write(std::string_view value);
+
+// ---- receipts (receipts CF) -----------------------------------------------------------------------
+struct StoredReceipt {
+  sdk::Receipt receipt;
+  // Every distinct submitted event version with its digest: what verification checks. Ids and
+  // digests only, never payloads.
+  std::vector<sdk::EventVersion> events;
+};
+
+std::string encode_receipt(const StoredReceipt& receipt);
+StoredReceipt decode_receipt(std::string_view value);
+
+// ---- idempotency records (idempotency CF) ------------------------------------------------------------
+// <created_at:8><the 202 body, byte for byte>
+std::string encode_idempotency(sdk::Millis created_at, std::string_view body);
+
+// Creation time of a value that starts with one.
+sdk::Millis created_at_of(std::string_view value);
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,197 @@
+// The storage plugin's ingest, projection and verification, driven directly.
+#include <gtest/gtest.h>
+
+#include "eventsvc/sdk/error.hpp"
+#include "storage_fixture.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+namespace {
+
+using namespace testing_support;
+
+constexpr sdk::Millis kT0 = 1795336200000;
+
+sdk::RecordQuery all(sdk::Source source) {
+  sdk::RecordQuery query;
+  query.source = source;
+  query.limit = 0;
+  query.order = sdk::Order::asc;
+  return query;
+}
+
+std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
+  std::vector<std::string> ids;
+  for (const auto& record : records) ids.push_back(record.id + "@" + std::to_string(record.timestamp - kT0));
+  return ids;
+}
+
+class StorageTest : public StorageFixture {};
+
+TEST_F(StorageTest, AcceptCountsDuplicatesWithinAndAcrossWrites) {
+  auto a = event("a", kT0, 1);
+  auto b = event("b", kT0, 2);
+  const auto first = storage_->accept(write_of("key-00001", {a, b, a}), kRender);
+  EXPECT_FALSE(first.replayed);
+  EXPECT_EQ(summary_of(first.body).submitted, 3U);
+  EXPECT_EQ(summary_of(first.body).accepted, 2U);
+  EXPECT_EQ(summary_of(first.body).duplicates, 1U);
+  const auto second = storage_->accept(write_of("key-00002", {b, event("c", kT0, 3)}), kRender);
+  EXPECT_EQ(summary_of(second.body).duplicates, 1U);
+  EXPECT_EQ(summary_of(second.body).accepted, 1U);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0", "b@0", "c@0"}));
+}
+
+TEST_F(StorageTest, CompletedKeyReplaysTheOriginalBodyAndWritesNothing) {
+  const auto first = storage_->accept(write_of("key-replay", {event("a", kT0, 1)}), kRender);
+  const auto again = storage_->accept(write_of("key-replay", {event("zzz", kT0, 9)}), kRender);
+  EXPECT_TRUE(again.replayed);
+  EXPECT_EQ(again.body, first.body);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0"}));
+  // Keys are per tenant.
+  const sdk::Tenant other{"acme", sdk::Environment::live};
+  EXPECT_FALSE(storage_->accept(write_of("key-replay", {event("a", kT0, 1)}, other), kRender).replayed);
+}
+
+TEST_F(StorageTest, ReceiptIsVerifiedAfterProjection) {
+  auto write = write_of("key-verify", {event("a", kT0, 1), event("b", kT0 + 5, 2)});
+  storage_->accept(write, kRender);
+  auto receipt = storage_->receipt(kTenant, write.receipt_id);
+  ASSERT_TRUE(receipt);
+  // The projector of this fixture is disabled: not final yet, and cannot become so.
+  EXPECT_EQ(receipt->state, sdk::ReceiptState::verification_unavailable);
+  EXPECT_EQ(receipt->event_set_sha256, write.event_set_sha256);
+  EXPECT_EQ(receipt->expires_at, receipt->created_at + 24 * 3600 * 1000);
+  project();
+  receipt = storage_->receipt(kTenant, write.receipt_id);
+  EXPECT_EQ(receipt->state, sdk::ReceiptState::verified);
+  EXPECT_EQ(receipt->verified_events, 2U);
+  EXPECT_TRUE(receipt->conflicts.empty());
+  for (const auto& record : read(all(sdk::Source::history))) {
+    EXPECT_EQ(record.verification, sdk::Verification::verified);
+  }
+  EXPECT_FALSE(storage_->receipt({"other", sdk::Environment::test}, write.receipt_id));
+  EXPECT_FALSE(storage_->receipt({"acme", sdk::Environment::live}, write.receipt_id));
+}
+
+TEST_F(StorageTest, ReusedVersionWithAnotherPayloadIsAConflictAndTheFirstStays) {
+  const auto original = event("a", kT0, json::object{{"v", 1}});
+  storage_->accept(write_of("key-first", {original}), kRender);
+  auto changed = write_of("key-second", {event("a", kT0, json::object{{"v", 2}}), event("b", kT0, 5)});
+  storage_->accept(changed, kRender);
+  project();
+  const auto receipt = storage_->receipt(kTenant, changed.receipt_id);
+  EXPECT_EQ(receipt->state, sdk::ReceiptState::conflict);
+  EXPECT_EQ(receipt->verified_events, 1U);
+  ASSERT_EQ(receipt->conflicts.size(), 1U);
+  EXPECT_EQ(receipt->conflicts[0].id, "a");
+  EXPECT_EQ(receipt->conflicts[0].submitted_digest, changed.events[0].version.digest);
+  EXPECT_EQ(receipt->conflicts[0].stored_digest, original.version.digest);
+  const auto history = read(all(sdk::Source::history));
+  ASSERT_EQ(history.size(), 2U);
+  EXPECT_EQ(history[0].payload.at("v"), 1);
+  // The other event of the conflicting write is stored but not verified.
+  EXPECT_EQ(history[1].id, "b");
+  EXPECT_EQ(history[1].verification, sdk::Verification::conflict);
+}
+
+TEST_F(StorageTest, OlderVersionGoesToHistoryOnly) {
+  storage_->accept(write_of("key-new", {event("a", kT0 + 1000, json::object{{"v", "new"}})}), kRender);
+  auto older = write_of("key-old", {event("a", kT0, json::object{{"v", "old"}})});
+  storage_->accept(older, kRender);
+  project();
+  EXPECT_EQ(storage_->receipt(kTenant, older.receipt_id)->state, sdk::ReceiptState::verified);
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"a@1000"}));
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0", "a@1000"}));
+  // A newer one replaces it in current, within one projection round too.
+  storage_->accept(write_of("key-newer", {event("a", kT0 + 2000, 1), event("a", kT0 + 3000, 2)}), kRender);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"a@3000"}));
+  sdk::RecordQuery by_value = all(sdk::Source::current);
+  by_value.where.push_back({*sdk::FieldPath::parse("payload.v"), sdk::Op::eq, json::value("new")});
+  EXPECT_TRUE(read(by_value).empty());  // the replaced version left the current indexes
+}
+
+TEST_F(StorageTest, StoredRecordHasTheDocumentedLayout) {
+  auto write = write_of("key-layout",
+                        {event("a", kT0, json::object{{"t", 1}},
+                               {{"metrics", json::object{{"cpu", 0.5}}}, {"source", "probe"}})});
+  write.namespace_name = "plant";
+  write.site_id = "site-1";
+  write.envelope = {{"batch_note", "x"}};
+  storage_->accept(write, kRender);
+  project();
+  const auto records = read(all(sdk::Source::current));
+  ASSERT_EQ(records.size(), 1U);
+  const auto json = sdk::record_to_json(records[0]);
+  EXPECT_EQ(json.at("payload"), (json::object{{"t", 1}}));
+  EXPECT_EQ(json.at("metrics"), (json::object{{"cpu", 0.5}}));
+  EXPECT_EQ(json.at("attributes"), (json::object{{"source", "probe"}}));
+  EXPECT_EQ(json.at("envelope"), (json::object{{"batch_note", "x"}}));
+  EXPECT_EQ(json.at("namespace"), "plant");
+  EXPECT_EQ(json.at("site_id"), "site-1");
+  EXPECT_FALSE(json.contains("source_id"));
+  EXPECT_EQ(json.at("timestamp"), "2026-11-22T08:30:00.000Z");
+  EXPECT_EQ(json.at("proof_digest").as_string(), write.events[0].version.digest);
+  EXPECT_EQ(json.at("receipt_id").as_string(), write.receipt_id);
+}
+
+TEST_F(StorageTest, AcceptedWritesSurviveAReopenBeforeProjection) {
+  storage_->accept(write_of("key-durable", {event("a", kT0, 1)}), kRender);
+  EXPECT_EQ(storage_->status(kTenant).projection_backlog, 1U);
+  open();  // a restart
+  EXPECT_EQ(storage_->status(kTenant).projection_backlog, 1U);
+  EXPECT_TRUE(storage_->accept(write_of("key-durable", {}), kRender).replayed);
+  project();
+  EXPECT_EQ(storage_->status(kTenant).projection_backlog, 0U);
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"a@0"}));
+  // Sequence numbers continue: a new write after the restart is projected too.
+  storage_->accept(write_of("key-after", {event("b", kT0, 1)}), kRender);
+  project();
+  EXPECT_EQ(read(all(sdk::Source::current)).size(), 2U);
+}
+
+TEST_F(StorageTest, TenantsNeverSeeEachOther) {
+  const sdk::Tenant live{"acme", sdk::Environment::live};
+  const sdk::Tenant other{"acme2", sdk::Environment::test};
+  storage_->accept(write_of("key-t1", {event("a", kT0, 1)}), kRender);
+  storage_->accept(write_of("key-t2", {event("a", kT0, 2)}, live), kRender);
+  project();
+  EXPECT_EQ(read(all(sdk::Source::history)).at(0).payload, 1);
+  EXPECT_EQ(read(all(sdk::Source::history), live).at(0).payload, 2);
+  EXPECT_TRUE(read(all(sdk::Source::history), other).empty());
+  sdk::RecordQuery text = all(sdk::Source::history);
+  text.text = sdk::parse_text_query("reading");
+  EXPECT_EQ(read(text).size(), 1U);
+  EXPECT_TRUE(read(text, other).empty());
+}
+
+TEST_F(StorageTest, StatusReportsNewestTimes) {
+  EXPECT_FALSE(storage_->status(kTenant).newest_timestamp);
+  storage_->accept(write_of("key-status", {event("a", kT0, 1), event("b", kT0 + 7, 1)}), kRender);
+  project();
+  const auto status = storage_->status(kTenant);
+  EXPECT_EQ(status.newest_timestamp, kT0 + 7);
+  ASSERT_TRUE(status.newest_ingested_at);
+  EXPECT_LE(*status.newest_ingested_at, sdk::now_millis());
+  EXPECT_FALSE(status.projector_available);  // disabled in this fixture
+}
+
+TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
+  std::vector<sdk::IncomingEvent> events;
+  for (int i = 0; i < 6; ++i) events.push_back(event("e" + std::to_string(i), kT0 + i * 10, i));
+  storage_->accept(write_of("key-nb", events), kRender);
+  storage_->accept(write_of("key-nb2", {event("x", kT0 + 25, 1)}, kTenant, "other"), kRender);
+  project();
+  sdk::Record anchor;
+  anchor.id = "e3";
+  anchor.timestamp = kT0 + 30;
+  anchor.stream = "s";
+  const auto around = storage_->neighbors(kTenant, sdk::Source::history, anchor, 2, 5);
+  EXPECT_EQ(around.before, (std::vector<std::string>{"e1", "e2"}));
+  EXPECT_EQ(around.after, (std::vector<std::string>{"e4", "e5"}));
+}
+
+}  // namespace
+}  // namespace eventsvc::plugins::rocksdb_storage
