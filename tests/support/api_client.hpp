@@ -1,0 +1,50 @@
+// API-level helpers for integration tests: writing batches, polling receipts, reading.
+#pragma once
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <string>
+
+#include "support/https_client.hpp"
+
+namespace eventsvc::testing {
+
+namespace json = boost::json;
+
+std::int64_t now_ms();
+// RFC 3339 UTC with milliseconds.
+std::string iso(std::int64_t millis);
+
+json::object make_event(const std::string& id, const std::string& type, std::int64_t occurred_at,
+                        json::value data);
+json::object make_batch(const std::string& stream, json::array events);
+
+class ApiClient {
+ public:
+  ApiClient(int port, std::string key) : http_(port), key_(std::move(key)) {}
+
+  HttpsClient& http() { return http_; }
+  const std::string& key() const { return key_; }
+
+  HttpResponse ingest(const json::value& batch, const std::string& idempotency_key);
+  HttpResponse ingest_text(const std::string& body, const std::string& idempotency_key);
+  HttpResponse receipt(const std::string& receipt_id);
+  // Polls until the receipt is verified or conflict (fails the test after `timeout`).
+  json::object wait_final(const std::string& receipt_id,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // Ingests and waits until the write is verified; returns the receipt id.
+  std::string ingest_verified(const json::value& batch, const std::string& idempotency_key);
+
+  HttpResponse search(const json::value& body) { return http_.post("/v1/search", key_, body); }
+  HttpResponse query(const json::value& body) { return http_.post("/v1/query", key_, body); }
+  HttpResponse analyze(const json::value& body) { return http_.post("/v1/analyze", key_, body); }
+
+ private:
+  HttpsClient http_;
+  std::string key_;
+};
+
+// The ids of `results` in order.
+std::vector<std::string> ids_of(const json::value& answer);
+
+}  // namespace eventsvc::testing
