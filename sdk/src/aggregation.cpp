@@ -26,4 +26,12 @@ std::optional<double> numeric_value(const Sample& sample) {
   return sample.value->to_number<double>();
 }
 
+std::optional<double> take_number(SampleCounts& counts, const Sample& sample) {
+  if (sample.value == nullptr) return std::nullopt;
+  ++counts.count;
+  auto number = numeric_value(sample);
+  if (!number) ++counts.skipped;
+  return number;
+}
+
 }  // namespace eventsvc::sdk

@@ -139,8 +139,14 @@ std::string ServerProcess::create_key(const std::string& workspace, const std::s
 }
 
 std::string default_plugins() {
-  return "  apikey:\n    library: eventsvc-auth-apikey\n"
-         "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
+  std::string plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n"
+      "  hashing:\n    library: eventsvc-embedder-hashing\n";
+  for (const char* op : {"count", "distinct", "sum", "avg", "min", "max", "integral"}) {
+    plugins += std::string("  ") + op + ":\n    library: eventsvc-aggregation-" + op + "\n";
+  }
+  return plugins;
 }
 
 std::string TestConfig::yaml() const {

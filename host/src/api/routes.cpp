@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "api/ingest_endpoint.hpp"
-#include "api/pending_endpoint.hpp"
+#include "api/analyze_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
 #include "api/search_endpoint.hpp"
@@ -17,9 +17,7 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules) {
              std::make_shared<ReceiptEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/search", std::make_shared<SearchEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage()));
-  router.add("POST", "/v1/analyze",
-             std::make_shared<PendingEndpoint>(EndpointTraits{
-                 Operation::analyze, {sdk::kScopeRead}, true, true, config.max_body_bytes}));
+  router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules));
   return router;
 }
 

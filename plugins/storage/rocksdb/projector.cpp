@@ -163,10 +163,11 @@ std::size_t Projector::project_once() {
   }
 
   rocksdb::WriteBatch batch;
+  OrderedBatch records;
   Overlay overlay;
   const sdk::Millis now = sdk::now_millis();
   for (const auto& entry : entries) {
-    project_write(batch, overlay, entry.tenant, entry.sequence, entry.write);
+    project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
     const std::string receipt_key = entry.tenant + entry.write.receipt_id;
     if (const auto stored = database_.get(database_.receipts, receipt_key)) {
       StoredReceipt receipt = decode_receipt(*stored);
@@ -181,6 +182,8 @@ std::size_t Projector::project_once() {
     batch.Put(database_.verify_queue, key, queued);
     batch.Delete(database_.inbox, key);
   }
+  indexer_.flush(records);
+  records.move_into(batch);
   const std::uint64_t next = entries.back().sequence + 1;
   batch.Put(database_.meta, kCursorKey, sequence_key(next));
   database_.write(batch, false);
@@ -189,7 +192,7 @@ std::size_t Projector::project_once() {
   return entries.size();
 }
 
-void Projector::project_write(rocksdb::WriteBatch& batch, Overlay& overlay,
+void Projector::project_write(OrderedBatch& batch, Overlay& overlay,
                               const std::string& tenant, std::uint64_t sequence,
                               const AcceptedWrite& write) {
   std::uint64_t index = 0;
@@ -208,11 +211,11 @@ void Projector::project_write(rocksdb::WriteBatch& batch, Overlay& overlay,
     if (overlay.versions.contains(key) || database_.exists(database_.history, key)) {
       continue;  // the first version of (id, occurred_at) stays; verification reports a conflict
     }
-    batch.Put(database_.history, key, encode_record(record));
+    batch.put(database_.history, key, encode_record(record));
     overlay.versions.emplace(key, record.proof_digest);
     indexer_.add(batch, tenant, Scope::history, record);
     if (embedder_ != nullptr) {
-      batch.Put(database_.vectors, key,
+      batch.put(database_.vectors, key,
                 encode_embedding(embedder_->model(), embedder_->embed(embedding_text(record))));
     }
 
@@ -228,13 +231,13 @@ void Projector::project_write(rocksdb::WriteBatch& batch, Overlay& overlay,
     }
     if (previous && previous->timestamp >= record.timestamp) continue;
     if (previous) {
-      batch.Delete(database_.current, version_key(tenant, previous->timestamp, previous->id));
+      batch.remove(database_.current, version_key(tenant, previous->timestamp, previous->id));
       indexer_.remove(batch, tenant, Scope::current, *previous);
     }
-    batch.Put(database_.current, key, rocksdb::Slice());
+    batch.put(database_.current, key, {});
     std::string instant;
     append_instant(instant, record.timestamp);
-    batch.Put(database_.current_ids, id_key, instant);
+    batch.put(database_.current_ids, id_key, std::move(instant));
     indexer_.add(batch, tenant, Scope::current, record);
     overlay.current.insert_or_assign(id_key, std::move(record));
   }

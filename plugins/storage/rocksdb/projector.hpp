@@ -62,7 +62,7 @@ class Projector {
  private:
   struct Overlay;
   void run();
-  void project_write(rocksdb::WriteBatch& batch, Overlay& overlay, const std::string& tenant,
+  void project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
                      std::uint64_t sequence, const AcceptedWrite& write);
 
   Database& database_;

@@ -7,35 +7,35 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-void RecordIndexer::add(rocksdb::WriteBatch& batch, std::string_view tenant, Scope scope,
+void RecordIndexer::add(OrderedBatch& batch, std::string_view tenant, Scope scope,
                         const sdk::Record& record) {
   apply(batch, tenant, scope, record, true);
 }
 
-void RecordIndexer::remove(rocksdb::WriteBatch& batch, std::string_view tenant, Scope scope,
+void RecordIndexer::remove(OrderedBatch& batch, std::string_view tenant, Scope scope,
                            const sdk::Record& record) {
   apply(batch, tenant, scope, record, false);
 }
 
-void RecordIndexer::apply(rocksdb::WriteBatch& batch, std::string_view tenant, Scope scope,
+void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope scope,
                           const sdk::Record& record, bool adding) {
-  auto put_or_delete = [&](const std::string& key, const rocksdb::Slice& value) {
+  auto put_or_delete = [&](std::string key) {
     if (adding) {
-      batch.Put(database_.indexes, key, value);
+      batch.put(database_.indexes, std::move(key), {});
     } else {
-      batch.Delete(database_.indexes, key);
+      batch.remove(database_.indexes, std::move(key));
     }
   };
 
   std::string id_key = id_prefix(tenant, scope, record.id);
   append_instant(id_key, record.timestamp);
-  put_or_delete(id_key, rocksdb::Slice());
+  put_or_delete(std::move(id_key));
 
   for_each_indexed_value(record, [&](std::string_view path, std::string_view value) {
     std::string key = field_prefix(tenant, scope, path);
     key += value;
     append_version_tail(key, record.timestamp, record.id);
-    put_or_delete(key, rocksdb::Slice());
+    put_or_delete(std::move(key));
   });
 
   // Text postings, plus the BM25 counters (term frequencies are read from the record itself when
@@ -51,12 +51,18 @@ void RecordIndexer::apply(rocksdb::WriteBatch& batch, std::string_view tenant, S
     (void)frequency;
     std::string key = token_prefix(tenant, scope, token);
     append_version_tail(key, record.timestamp, record.id);
-    put_or_delete(key, rocksdb::Slice());
-    batch.Merge(database_.stats, frequency_key(tenant, scope, token), counter_delta(adding ? 1 : -1));
+    put_or_delete(std::move(key));
+    counter_deltas_[frequency_key(tenant, scope, token)] += adding ? 1 : -1;
   }
-  batch.Merge(database_.stats, documents_key(tenant, scope), counter_delta(adding ? 1 : -1));
-  batch.Merge(database_.stats, length_key(tenant, scope),
-              counter_delta(adding ? length : -static_cast<std::int64_t>(length)));
+  counter_deltas_[documents_key(tenant, scope)] += adding ? 1 : -1;
+  counter_deltas_[length_key(tenant, scope)] += adding ? length : -static_cast<std::int64_t>(length);
+}
+
+void RecordIndexer::flush(OrderedBatch& batch) {
+  for (const auto& [key, delta] : counter_deltas_) {
+    if (delta != 0) batch.merge(database_.stats, key, counter_delta(delta));
+  }
+  counter_deltas_.clear();
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -122,4 +122,8 @@ class AggregationOperatorHelper : public AggregationOperator {
 // A sample's value as a double, when it is a number.
 std::optional<double> numeric_value(const Sample& sample);
 
+// The bookkeeping of every numeric operator: counts the sample in `count` when it has the field
+// and in `skipped` when that value is not a number, and returns the number if it is one.
+std::optional<double> take_number(SampleCounts& counts, const Sample& sample);
+
 }  // namespace eventsvc::sdk

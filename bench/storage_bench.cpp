@@ -1,0 +1,223 @@
+// Storage benchmark: loads N events through the real ingest path and projector of the RocksDB
+// plugin (in process, no HTTP), then measures query and search latency percentiles.
+//
+//   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q]
+//
+// Prints one line per measurement; see bench/README.md for what each query exercises.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "eventsvc/sdk/digest.hpp"
+#include "rocksdb_storage.hpp"
+#include "support/plugin_context.hpp"
+
+namespace rs = eventsvc::plugins::rocksdb_storage;
+namespace sdk = eventsvc::sdk;
+namespace json = sdk::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const sdk::Tenant kTenant{"bench", sdk::Environment::test};
+const char* kWords[] = {"disk",   "network", "timeout", "error", "warning", "kernel", "panic",
+                        "memory", "pressure", "latency", "spike", "restart", "backup", "quota",
+                        "replica", "lag",     "cpu",     "throttle", "retry", "handshake"};
+
+struct Options {
+  std::size_t events = 1000000;
+  std::size_t queries = 200;
+  std::string dir = "/tmp/eventsvc-bench";
+  bool accept_only = false;  // measure durable accept alone (projector off)
+};
+
+sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis base,
+                              std::mt19937& random) {
+  sdk::IncomingWrite write;
+  write.tenant = kTenant;
+  write.idempotency_key = "bench-" + std::to_string(first);
+  char receipt[32];
+  std::snprintf(receipt, sizeof receipt, "req_%016zx", first);
+  write.receipt_id = receipt;
+  write.stream = "stream-" + std::to_string(first % 50);
+  write.namespace_name = "ns-" + std::to_string(first % 7);
+  write.received_at = sdk::now_millis();
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (std::size_t i = first; i < first + count; ++i) {
+    std::string text;
+    for (int w = 0; w < 8; ++w) {
+      if (w) text.push_back(' ');
+      text += kWords[random() % 20];
+    }
+    if (i % 1000 == 0) text += " rareword" + std::to_string(i % 7);
+    json::object event{
+        {"id", "dev-" + std::to_string(i % 100000)},
+        {"type", i % 10 == 0 ? "alert" : "reading"},
+        {"occurred_at", sdk::format_rfc3339(base + static_cast<sdk::Millis>(i) * 10)},
+        {"data", json::object{{"temp", static_cast<double>(random() % 4000) / 100.0},
+                              {"site", "site-" + std::to_string(i % 200)},
+                              {"status", i % 97 == 0 ? "alarm" : "ok"},
+                              {"message", text}}},
+        {"metrics", json::object{{"cpu", static_cast<double>(random() % 100) / 100.0}}}};
+    sdk::IncomingEvent incoming;
+    incoming.version = {std::string(event.at("id").as_string()), base + static_cast<sdk::Millis>(i) * 10,
+                        sdk::event_digest(event)};
+    incoming.event = std::move(event);
+    pairs.emplace_back(incoming.version.id, incoming.version.digest);
+    write.events.push_back(std::move(incoming));
+  }
+  write.event_set_sha256 = sdk::event_set_sha256(pairs);
+  return write;
+}
+
+void report(const char* name, std::vector<double> samples, std::size_t results) {
+  std::sort(samples.begin(), samples.end());
+  auto at = [&](double q) { return samples[static_cast<std::size_t>(q * (samples.size() - 1))]; };
+  std::printf("%-44s p50 %8.3f ms  p95 %8.3f ms  p99 %8.3f ms  (%zu results)\n", name, at(0.5),
+              at(0.95), at(0.99), results);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--events")) options.events = std::stoul(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--queries")) options.queries = std::stoul(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--dir")) options.dir = argv[i + 1];
+  }
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--accept-only")) options.accept_only = true;
+  }
+  std::filesystem::remove_all(options.dir);
+  json::object config{{"block_cache_mb", 512}};
+  if (options.accept_only) config["projector"] = json::object{{"enabled", false}};
+  auto context = eventsvc::testing::plugin_context(rs::RocksdbStorage::manifest(), config, options.dir);
+  rs::RocksdbStorage storage(context);
+  storage.use_embedder(nullptr);
+  storage.start();
+
+  // Load: 4 writers, 100 events per write (the API maximum), durable accept; then wait for the
+  // projector to drain.
+  const sdk::Millis base = sdk::now_millis() - static_cast<sdk::Millis>(options.events) * 10 - 60000;
+  const auto render = [](const sdk::AcceptSummary&) { return std::string("{}"); };
+  const auto load_started = Clock::now();
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t) {
+    writers.emplace_back([&, t] {
+      std::mt19937 random(static_cast<unsigned>(t));
+      while (true) {
+        const std::size_t first = next.fetch_add(100);
+        if (first >= options.events) break;
+        storage.accept(make_write(first, std::min<std::size_t>(100, options.events - first), base, random), render);
+      }
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  const double accept_s = std::chrono::duration<double>(Clock::now() - load_started).count();
+  if (options.accept_only) {
+    std::printf("accepted %zu events (fsync'd, 100 per write, 4 writers) in %.1f s = %.0f events/s\n",
+                options.events, accept_s, options.events / accept_s);
+    return 0;
+  }
+  while (storage.status(kTenant).projection_backlog > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  const double project_s = std::chrono::duration<double>(Clock::now() - load_started).count();
+  std::printf("loaded %zu events: accepted (fsync'd) in %.1f s = %.0f events/s; projected and indexed "
+              "after %.1f s = %.0f events/s\n",
+              options.events, accept_s, options.events / accept_s, project_s, options.events / project_s);
+
+  std::mt19937 random(42);
+  auto run = [&](const char* name, auto make_query) {
+    std::vector<double> samples;
+    std::size_t results = 0;
+    for (std::size_t q = 0; q < options.queries; ++q) {
+      sdk::RecordQuery query = make_query(q);
+      const auto started = Clock::now();
+      results = 0;
+      storage.scan(kTenant, query, [&](const sdk::Record&, double) {
+        ++results;
+        return true;
+      });
+      samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+    }
+    report(name, samples, results);
+  };
+  auto field = [](const char* name) { return *sdk::FieldPath::parse(name); };
+  const sdk::Millis last = base + static_cast<sdk::Millis>(options.events) * 10;
+
+  run("query current id eq", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.where = {{field("id"), sdk::Op::eq, json::value("dev-" + std::to_string(random() % 100000))}};
+    return query;
+  });
+  run("query current payload.site eq, limit 100", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.where = {{field("payload.site"), sdk::Op::eq, json::value("site-" + std::to_string(random() % 200))}};
+    return query;
+  });
+  run("query history status=alarm AND type=alert (1h)", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    const sdk::Millis from = base + static_cast<sdk::Millis>(random() % options.events) * 10;
+    query.where = {{field("payload.status"), sdk::Op::eq, json::value("alarm")},
+                   {field("type"), sdk::Op::eq, json::value("alert")},
+                   {field("timestamp"), sdk::Op::gte, json::value(from)},
+                   {field("timestamp"), sdk::Op::lt, json::value(from + 3600000)}};
+    query.limit = 1000;
+    return query;
+  });
+  run("query history payload.temp range (10 min)", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    const sdk::Millis from = base + static_cast<sdk::Millis>(random() % options.events) * 10;
+    query.where = {{field("payload.temp"), sdk::Op::gt, json::value(39.5)},
+                   {field("timestamp"), sdk::Op::gte, json::value(from)},
+                   {field("timestamp"), sdk::Op::lt, json::value(from + 600000)}};
+    query.limit = 1000;
+    return query;
+  });
+  run("query history latest 100 (time scan)", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 3600000)}};
+    return query;
+  });
+  run("search 'rareword3' (BM25, top 25, all time)", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    query.text = sdk::parse_text_query("rareword3");
+    query.rank_by_text = true;
+    query.limit = 25;
+    query.scan_limit = 50000;
+    return query;
+  });
+  run("search 'kernel panic' last 5 min (BM25, top 25)", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    query.text = sdk::parse_text_query("kernel panic");
+    query.rank_by_text = true;
+    query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 300000)}};
+    query.limit = 25;
+    query.scan_limit = 50000;
+    return query;
+  });
+  storage.stop();
+  std::printf("database size: %.0f MiB\n",
+              static_cast<double>([&] {
+                std::uintmax_t total = 0;
+                for (const auto& entry : std::filesystem::recursive_directory_iterator(options.dir)) {
+                  if (entry.is_regular_file()) total += entry.file_size();
+                }
+                return total;
+              }()) / (1 << 20));
+  return 0;
+}

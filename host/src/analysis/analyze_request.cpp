@@ -1,0 +1,207 @@
+#include "analysis/analyze_request.hpp"
+
+#include <regex>
+
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+Schema field_list(std::size_t max_items) {
+  return Schema::array(Schema::string().length(1, 256)).items(0, max_items);
+}
+
+Schema analyze_schema() {
+  Schema aggregation = Schema::object()
+                           .property("op", Schema::string().one_of({"count", "distinct", "sum", "avg",
+                                                                    "min", "max", "integral"}),
+                                     true)
+                           .property("field", Schema::string().length(1, 256))
+                           .property("time_field", Schema::string().length(1, 256))
+                           .property("unit", Schema::string().one_of({"ms", "s", "m", "h"}))
+                           .property("max_gap_ms", Schema::integer().range(1, 86400000))
+                           .closed();
+  Schema aggregations = Schema::object().max_properties(kMaxAggregations).check(
+      [aggregation](const json::value& value, const std::string& path, ValidationErrors& errors) {
+        for (const auto& member : value.get_object()) {
+          aggregation.validate(member.value(), sdk::pointer_append(path, member.key()), errors);
+        }
+      });
+  Schema context = Schema::object()
+                       .property("token_budget", Schema::integer().range(256, 100000))
+                       .property("mode", Schema::string().one_of({"documents", "decision"}))
+                       .property("include_documents", Schema::boolean())
+                       .property("max_facts", Schema::integer().range(1, 100))
+                       .property("max_timeline", Schema::integer().range(1, 100))
+                       .property("max_contradictions", Schema::integer().range(1, 50))
+                       .property("contradiction_window_ms", Schema::integer().range(0, 120000))
+                       .property("expected_freshness_ms", Schema::integer().range(1000, 31536000000.0))
+                       .closed();
+  static const std::regex kInterval(R"(^\d+(?:ms|s|m|h|d)$)");
+  Schema interval = Schema::string().check(
+      [](const json::value& value, const std::string& path, ValidationErrors& errors) {
+        const std::string text(value.get_string());
+        const auto millis = sdk::parse_duration(text);
+        if (!std::regex_match(text, kInterval)) {
+          errors.add(path, "must match ^\\d+(?:ms|s|m|h|d)$, e.g. 15m");
+        } else if (!millis || *millis <= 0) {
+          errors.add(path, "must be a positive duration");
+        }
+      });
+  return Schema::object()
+      .property("source", Schema::string().one_of({"current", "history"}))
+      .property("where", Schema::any())
+      .property("text", Schema::string().length(0, 500))
+      .property("aggregations", std::move(aggregations))
+      .property("group_by", field_list(8))
+      .property("group_limit", Schema::integer().range(1, 1000))
+      .property("time_bucket", Schema::object()
+                                   .property("interval", std::move(interval), true)
+                                   .property("field", Schema::string().length(1, 256))
+                                   .closed())
+      .property("vector", Schema::object()
+                              .property("text", Schema::string().length(1, 32768), true)
+                              .closed())
+      .property("temporal", Schema::object()
+                                .property("before", Schema::integer().range(0, 50))
+                                .property("after", Schema::integer().range(0, 50))
+                                .closed())
+      .property("relationship_fields", field_list(16))
+      .property("relationship_limit", Schema::integer().range(1, 1000))
+      .property("context", std::move(context))
+      .property("order", Schema::string().one_of({"asc", "desc"}))
+      .property("limit", Schema::integer().range(1, 1000))
+      .property("scan_limit", Schema::integer().range(1, 50000))
+      .property("excluded_document_ids",
+                Schema::array(Schema::string().length(1, 1024)).items(0, 4096))
+      .property("include_results", Schema::boolean())
+      .closed();
+}
+
+template <class T>
+T number_or(const json::object& object, std::string_view key, T fallback) {
+  const auto* value = object.if_contains(key);
+  return value != nullptr && value->is_number() ? value->to_number<T>() : fallback;
+}
+
+std::vector<sdk::FieldPath> fields_at(const json::object& object, std::string_view key,
+                                      ValidationErrors& errors) {
+  std::vector<sdk::FieldPath> fields;
+  const auto* list = object.if_contains(key);
+  if (list == nullptr || !list->is_array()) return fields;
+  std::size_t index = 0;
+  for (const auto& name : list->get_array()) {
+    if (auto field = parse_field(name, sdk::pointer_append(sdk::pointer_append("", key), index++), errors)) {
+      fields.push_back(std::move(*field));
+    }
+  }
+  return fields;
+}
+
+}  // namespace
+
+AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
+                                     ValidationErrors& errors) {
+  analyze_schema().validate(body, "", errors);
+  AnalyzeRequest request;
+  const json::object& object = body.get_object();
+  if (const auto* source = object.if_contains("source"); source != nullptr && *source == "current") {
+    request.source = sdk::Source::current;
+  }
+  if (const auto* where = object.if_contains("where")) {
+    request.where = parse_where(*where, "/where", now, errors);
+  }
+  if (const auto* text = object.if_contains("text"); text != nullptr && text->is_string() &&
+                                                      !text->get_string().empty()) {
+    try {
+      request.text = sdk::parse_text_query(text->get_string());
+    } catch (const sdk::Error& error) {
+      errors.add("/text", error.message());
+    }
+  }
+  if (const auto* aggregations = object.if_contains("aggregations");
+      aggregations != nullptr && aggregations->is_object()) {
+    for (const auto& member : aggregations->get_object()) {
+      const std::string path = sdk::pointer_append("/aggregations", member.key());
+      if (!member.value().is_object()) continue;
+      const auto& raw = member.value().get_object();
+      sdk::AggregationSpec spec;
+      spec.name = member.key();
+      if (const auto* op = raw.if_contains("op"); op != nullptr && op->is_string()) spec.op = op->get_string();
+      if (const auto* field = raw.if_contains("field")) {
+        if (auto parsed = parse_field(*field, path + "/field", errors)) spec.field = std::move(*parsed);
+      }
+      spec.time_field = *sdk::FieldPath::parse("timestamp");
+      if (const auto* time_field = raw.if_contains("time_field")) {
+        if (auto parsed = parse_field(*time_field, path + "/time_field", errors)) {
+          spec.time_field = std::move(*parsed);
+        }
+      }
+      if (const auto* unit = raw.if_contains("unit"); unit != nullptr && unit->is_string()) {
+        spec.unit = unit->get_string();
+      }
+      spec.max_gap_ms = number_or<sdk::Millis>(raw, "max_gap_ms", 300000);
+      request.aggregations.push_back(std::move(spec));
+    }
+  }
+  request.group_by = fields_at(object, "group_by", errors);
+  request.group_limit = number_or<std::size_t>(object, "group_limit", 100);
+  if (const auto* bucket = object.if_contains("time_bucket"); bucket != nullptr && bucket->is_object()) {
+    TimeBucket time_bucket;
+    const auto& raw = bucket->get_object();
+    if (const auto* interval = raw.if_contains("interval"); interval != nullptr && interval->is_string()) {
+      time_bucket.interval = sdk::parse_duration(interval->get_string()).value_or(0);
+    }
+    time_bucket.field = *sdk::FieldPath::parse("timestamp");
+    if (const auto* field = raw.if_contains("field")) {
+      if (auto parsed = parse_field(*field, "/time_bucket/field", errors)) time_bucket.field = std::move(*parsed);
+    }
+    request.time_bucket = std::move(time_bucket);
+  }
+  if (const auto* vector = object.if_contains("vector"); vector != nullptr && vector->is_object()) {
+    if (const auto* text = vector->get_object().if_contains("text"); text != nullptr && text->is_string()) {
+      request.vector_text = std::string(text->get_string());
+    }
+  }
+  if (const auto* temporal = object.if_contains("temporal"); temporal != nullptr && temporal->is_object()) {
+    request.temporal = TemporalWindow{number_or<std::size_t>(temporal->get_object(), "before", 0),
+                                      number_or<std::size_t>(temporal->get_object(), "after", 0)};
+  }
+  request.relationship_fields = fields_at(object, "relationship_fields", errors);
+  request.relationship_limit = number_or<std::size_t>(object, "relationship_limit", 100);
+  if (const auto* context = object.if_contains("context"); context != nullptr && context->is_object()) {
+    const auto& raw = context->get_object();
+    sdk::ContextRequest options;
+    if (const auto* mode = raw.if_contains("mode"); mode != nullptr && mode->is_string()) {
+      options.mode = mode->get_string();
+    }
+    options.token_budget = number_or<std::size_t>(raw, "token_budget", 4000);
+    if (const auto* include = raw.if_contains("include_documents"); include != nullptr && include->is_bool()) {
+      options.include_documents = include->get_bool();
+    }
+    options.max_facts = number_or<std::size_t>(raw, "max_facts", 20);
+    options.max_timeline = number_or<std::size_t>(raw, "max_timeline", 16);
+    options.max_contradictions = number_or<std::size_t>(raw, "max_contradictions", 12);
+    options.contradiction_window_ms = number_or<sdk::Millis>(raw, "contradiction_window_ms", 5000);
+    options.expected_freshness_ms = number_or<sdk::Millis>(raw, "expected_freshness_ms", 900000);
+    request.context = options;
+  }
+  if (const auto* order = object.if_contains("order"); order != nullptr && *order == "asc") {
+    request.order = sdk::Order::asc;
+  }
+  request.limit = number_or<std::size_t>(object, "limit", 100);
+  request.scan_limit = number_or<std::size_t>(object, "scan_limit", 10000);
+  if (const auto* excluded = object.if_contains("excluded_document_ids");
+      excluded != nullptr && excluded->is_array()) {
+    for (const auto& id : excluded->get_array()) {
+      if (id.is_string()) request.excluded_ids.emplace(id.get_string());
+    }
+  }
+  if (const auto* include = object.if_contains("include_results"); include != nullptr && include->is_bool()) {
+    request.include_results = include->get_bool();
+  }
+  return request;
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,54 @@
+// A validated POST /v1/analyze body (API-SPEC 4.5), with defaults applied.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "api/validation.hpp"
+#include "api/where_parser.hpp"
+#include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/sdk/context_mode.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "eventsvc/sdk/text.hpp"
+
+namespace eventsvc::host {
+
+inline constexpr std::size_t kMaxAggregations = 64;
+
+struct TimeBucket {
+  sdk::Millis interval = 0;
+  sdk::FieldPath field;
+};
+
+struct TemporalWindow {
+  std::size_t before = 0;
+  std::size_t after = 0;
+};
+
+struct AnalyzeRequest {
+  sdk::Source source = sdk::Source::history;
+  ParsedWhere where;
+  std::optional<sdk::TextQuery> text;
+  std::vector<sdk::AggregationSpec> aggregations;  // in request order
+  std::vector<sdk::FieldPath> group_by;
+  std::size_t group_limit = 100;
+  std::optional<TimeBucket> time_bucket;
+  std::optional<std::string> vector_text;
+  std::optional<TemporalWindow> temporal;
+  std::vector<sdk::FieldPath> relationship_fields;
+  std::size_t relationship_limit = 100;
+  std::optional<sdk::ContextRequest> context;
+  sdk::Order order = sdk::Order::desc;
+  std::size_t limit = 100;
+  std::size_t scan_limit = 10000;
+  std::unordered_set<std::string> excluded_ids;
+  bool include_results = true;
+};
+
+// Validates the body; every problem goes to `errors` with its path.
+AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
+                                     ValidationErrors& errors);
+
+}  // namespace eventsvc::host

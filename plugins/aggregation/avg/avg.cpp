@@ -1,0 +1,26 @@
+#include "avg.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+sdk::Manifest Avg::manifest() {
+  return {"avg", sdk::PluginKind::aggregation, "1.0.0", "Mean of the numeric values of a field", {}};
+}
+
+void Avg::accumulate(AvgState& state, const sdk::AggregationSpec&, const sdk::Sample& sample) const {
+  if (const auto number = sdk::take_number(state.counts, sample)) {
+    state.sum += *number;
+    ++state.numbers;
+  }
+}
+
+void Avg::combine(AvgState& into, const AvgState& from) const {
+  into.sum += from.sum;
+  into.numbers += from.numbers;
+}
+
+sdk::json::value Avg::value(const AvgState& state, const sdk::AggregationSpec&) const {
+  if (state.numbers == 0) return nullptr;
+  return state.sum / static_cast<double>(state.numbers);
+}
+
+}  // namespace eventsvc::plugins::aggregation

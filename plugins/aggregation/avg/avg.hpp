@@ -1,0 +1,28 @@
+// avg: the mean of a field's numeric values (null when there are none).
+#pragma once
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+struct AvgState {
+  sdk::SampleCounts counts;
+  double sum = 0;
+  std::uint64_t numbers = 0;
+};
+
+class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
+ public:
+  static sdk::Manifest manifest();
+  explicit Avg(const sdk::PluginContext&) {}
+  std::string_view op() const override { return "avg"; }
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(AvgState& state, const sdk::AggregationSpec& spec,
+                  const sdk::Sample& sample) const override;
+  void combine(AvgState& into, const AvgState& from) const override;
+  sdk::json::value value(const AvgState& state, const sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace eventsvc::plugins::aggregation

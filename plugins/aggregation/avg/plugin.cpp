@@ -1,0 +1,3 @@
+#include "avg.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Avg)

@@ -1,0 +1,19 @@
+#include "count.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+sdk::Manifest Count::manifest() {
+  return {"count", sdk::PluginKind::aggregation, "1.0.0",
+          "Number of records, or of records that have the field", {}};
+}
+
+void Count::accumulate(CountState& state, const sdk::AggregationSpec& spec,
+                       const sdk::Sample& sample) const {
+  if (!spec.field || sample.value != nullptr) ++state.counts.count;
+}
+
+sdk::json::value Count::value(const CountState& state, const sdk::AggregationSpec&) const {
+  return state.counts.count;
+}
+
+}  // namespace eventsvc::plugins::aggregation

@@ -1,0 +1,26 @@
+// count: the number of records; with a field, the number of records that have it.
+#pragma once
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+struct CountState {
+  sdk::SampleCounts counts;
+};
+
+class Count final : public sdk::AggregationOperatorHelper<CountState> {
+ public:
+  static sdk::Manifest manifest();
+  explicit Count(const sdk::PluginContext&) {}
+  std::string_view op() const override { return "count"; }
+  bool requires_field() const override { return false; }
+
+ protected:
+  void accumulate(CountState& state, const sdk::AggregationSpec& spec,
+                  const sdk::Sample& sample) const override;
+  void combine(CountState&, const CountState&) const override {}
+  sdk::json::value value(const CountState& state, const sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace eventsvc::plugins::aggregation

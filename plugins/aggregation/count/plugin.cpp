@@ -1,0 +1,3 @@
+#include "count.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Count)

@@ -1,0 +1,27 @@
+#include "distinct.hpp"
+
+#include "eventsvc/sdk/digest.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+sdk::Manifest Distinct::manifest() {
+  return {"distinct", sdk::PluginKind::aggregation, "1.0.0",
+          "Number of different values of a field", {}};
+}
+
+void Distinct::accumulate(DistinctState& state, const sdk::AggregationSpec&,
+                          const sdk::Sample& sample) const {
+  if (sample.value == nullptr) return;
+  ++state.counts.count;
+  state.values.insert(sdk::canonical_json(*sample.value));
+}
+
+void Distinct::combine(DistinctState& into, const DistinctState& from) const {
+  into.values.insert(from.values.begin(), from.values.end());
+}
+
+sdk::json::value Distinct::value(const DistinctState& state, const sdk::AggregationSpec&) const {
+  return state.values.size();
+}
+
+}  // namespace eventsvc::plugins::aggregation

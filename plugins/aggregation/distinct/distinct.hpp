@@ -1,0 +1,31 @@
+// distinct: the number of different values of a field (compared by canonical JSON, so 1 and 1.0
+// are one value).
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+struct DistinctState {
+  sdk::SampleCounts counts;
+  std::set<std::string> values;  // canonical JSON of each value seen
+};
+
+class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
+ public:
+  static sdk::Manifest manifest();
+  explicit Distinct(const sdk::PluginContext&) {}
+  std::string_view op() const override { return "distinct"; }
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(DistinctState& state, const sdk::AggregationSpec& spec,
+                  const sdk::Sample& sample) const override;
+  void combine(DistinctState& into, const DistinctState& from) const override;
+  sdk::json::value value(const DistinctState& state, const sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace eventsvc::plugins::aggregation

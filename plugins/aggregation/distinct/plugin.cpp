@@ -1,0 +1,3 @@
+#include "distinct.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Distinct)

@@ -1,0 +1,41 @@
+#include "integral.hpp"
+
+#include <algorithm>
+
+namespace eventsvc::plugins::aggregation {
+
+sdk::Manifest Integral::manifest() {
+  return {"integral", sdk::PluginKind::aggregation, "1.0.0",
+          "Time-weighted sum of a field: each value held until the next sample, at most "
+          "max_gap_ms, in `unit`",
+          {}};
+}
+
+void Integral::accumulate(IntegralState& state, const sdk::AggregationSpec&,
+                          const sdk::Sample& sample) const {
+  const auto number = sdk::take_number(state.counts, sample);
+  if (!number) return;
+  if (!sample.time) {
+    ++state.counts.skipped;  // a value without a usable time cannot be placed
+    return;
+  }
+  state.samples.emplace_back(*sample.time, *number);
+}
+
+void Integral::combine(IntegralState& into, const IntegralState& from) const {
+  into.samples.insert(into.samples.end(), from.samples.begin(), from.samples.end());
+}
+
+sdk::json::value Integral::value(const IntegralState& state, const sdk::AggregationSpec& spec) const {
+  auto samples = state.samples;
+  std::sort(samples.begin(), samples.end());  // by time, then value: deterministic
+  double area = 0;  // value × milliseconds
+  for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
+    const sdk::Millis held = std::min(samples[i + 1].first - samples[i].first, spec.max_gap_ms);
+    area += samples[i].second * static_cast<double>(held);
+  }
+  const sdk::Millis unit = sdk::unit_millis(spec.unit);
+  return area / static_cast<double>(unit > 0 ? unit : 3600000);
+}
+
+}  // namespace eventsvc::plugins::aggregation

@@ -1,0 +1,33 @@
+// integral: the time-weighted sum of a field (DESIGN §5). Samples are ordered by time_field; each
+// value holds until the next sample, credited at most max_gap_ms; the last sample is credited
+// nothing. The result is value × duration in `unit` (h by default): a power reading in kW
+// integrates to kWh.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+struct IntegralState {
+  sdk::SampleCounts counts;
+  std::vector<std::pair<sdk::Millis, double>> samples;  // (time, value); sorted when finalised
+};
+
+class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
+ public:
+  static sdk::Manifest manifest();
+  explicit Integral(const sdk::PluginContext&) {}
+  std::string_view op() const override { return "integral"; }
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(IntegralState& state, const sdk::AggregationSpec& spec,
+                  const sdk::Sample& sample) const override;
+  void combine(IntegralState& into, const IntegralState& from) const override;
+  sdk::json::value value(const IntegralState& state, const sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace eventsvc::plugins::aggregation

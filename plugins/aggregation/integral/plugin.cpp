@@ -1,0 +1,3 @@
+#include "integral.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Integral)

@@ -1,0 +1,3 @@
+#include "max.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Max)

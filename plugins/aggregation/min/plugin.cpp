@@ -1,0 +1,3 @@
+#include "min.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Min)

@@ -1,0 +1,3 @@
+#include "sum.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::aggregation::Sum)

@@ -1,0 +1,27 @@
+// sum: the sum of a field's numeric values (0 when there are none).
+#pragma once
+
+#include "eventsvc/sdk/aggregation.hpp"
+
+namespace eventsvc::plugins::aggregation {
+
+struct SumState {
+  sdk::SampleCounts counts;
+  double sum = 0;
+};
+
+class Sum final : public sdk::AggregationOperatorHelper<SumState> {
+ public:
+  static sdk::Manifest manifest();
+  explicit Sum(const sdk::PluginContext&) {}
+  std::string_view op() const override { return "sum"; }
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(SumState& state, const sdk::AggregationSpec& spec,
+                  const sdk::Sample& sample) const override;
+  void combine(SumState& into, const SumState& from) const override;
+  sdk::json::value value(const SumState& state, const sdk::AggregationSpec& spec) const override;
+};
+
+}  // namespace eventsvc::plugins::aggregation

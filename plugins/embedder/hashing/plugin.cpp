@@ -1,0 +1,3 @@
+#include "hashing_embedder.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::embedder::HashingEmbedder)

@@ -1,0 +1,75 @@
+// Helpers for aggregation operator tests: feed samples, and check that merging partial states gives
+// the same result as one state fed everything, for every split point.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
+
+#include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/sdk/digest.hpp"
+
+namespace eventsvc::testing {
+
+struct TestSample {
+  std::optional<sdk::json::value> value;  // nullopt: the record lacks the field
+  std::optional<sdk::Millis> time;
+};
+
+inline sdk::AggregationSpec spec_of(std::string op, const char* field = "payload.x") {
+  sdk::AggregationSpec spec;
+  spec.name = "a";
+  spec.op = std::move(op);
+  if (field != nullptr) spec.field = sdk::FieldPath::parse(field);
+  spec.time_field = *sdk::FieldPath::parse("timestamp");
+  return spec;
+}
+
+inline void feed(const sdk::AggregationOperator& op, sdk::AggregationState& state,
+                 const sdk::AggregationSpec& spec, const std::vector<TestSample>& samples,
+                 std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto& sample = samples[i];
+    op.add(state, spec, sdk::Sample{sample.value ? &*sample.value : nullptr, sample.time});
+  }
+}
+
+inline sdk::json::object aggregate(const sdk::AggregationOperator& op,
+                                   const sdk::AggregationSpec& spec,
+                                   const std::vector<TestSample>& samples) {
+  auto state = op.create_state(spec);
+  feed(op, *state, spec, samples, 0, samples.size());
+  return op.finalize(*state, spec);
+}
+
+// merge(first part, second part) == one state fed everything, at every split point, and merging
+// into an empty state changes nothing.
+inline void expect_merge_equals_single(const sdk::AggregationOperator& op,
+                                       const sdk::AggregationSpec& spec,
+                                       const std::vector<TestSample>& samples) {
+  const auto whole = sdk::canonical_json(aggregate(op, spec, samples));
+  for (std::size_t split = 0; split <= samples.size(); ++split) {
+    auto left = op.create_state(spec);
+    auto right = op.create_state(spec);
+    feed(op, *left, spec, samples, 0, split);
+    feed(op, *right, spec, samples, split, samples.size());
+    op.merge(*left, *right);
+    EXPECT_EQ(sdk::canonical_json(op.finalize(*left, spec)), whole) << "split at " << split;
+  }
+  auto empty = op.create_state(spec);
+  auto full = op.create_state(spec);
+  feed(op, *full, spec, samples, 0, samples.size());
+  op.merge(*empty, *full);
+  EXPECT_EQ(sdk::canonical_json(op.finalize(*empty, spec)), whole);
+}
+
+// A mixed sample set: numbers, a string, a missing field, a null.
+inline std::vector<TestSample> mixed_samples() {
+  using sdk::json::value;
+  return {{value(4), 1000},       {value(2.5), 2000},     {value("n/a"), 3000},
+          {std::nullopt, 4000},   {value(-1), 5000},      {value(nullptr), 6000},
+          {value(10), 7000},      {value(2.5), 8000}};
+}
+
+}  // namespace eventsvc::testing
