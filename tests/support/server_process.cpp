@@ -142,7 +142,9 @@ std::string default_plugins() {
   std::string plugins =
       "  apikey:\n    library: eventsvc-auth-apikey\n"
       "  rocksdb:\n    library: eventsvc-storage-rocksdb\n"
-      "  hashing:\n    library: eventsvc-embedder-hashing\n";
+      "  hashing:\n    library: eventsvc-embedder-hashing\n"
+      "  documents:\n    library: eventsvc-context-documents\n"
+      "  decision:\n    library: eventsvc-context-decision\n";
   for (const char* op : {"count", "distinct", "sum", "avg", "min", "max", "integral"}) {
     plugins += std::string("  ") + op + ":\n    library: eventsvc-aggregation-" + op + "\n";
   }

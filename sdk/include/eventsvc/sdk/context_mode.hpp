@@ -67,8 +67,17 @@ class ContextMode : public Plugin {
   virtual ContextOutput build(const ContextInput& input) const = 0;
 };
 
-// The token estimate every mode uses: ceil(UTF-8 bytes of the compact JSON / 4).
+// The token estimate every mode uses: ceil(UTF-8 bytes of the compact JSON / 4), the JSON being
+// what the answer carries (to_json).
 std::size_t estimate_tokens(const json::value& value);
 std::size_t estimate_tokens_of_json_text(std::size_t json_bytes);
+
+// Sets `context[member]` to the token estimate of the whole `context`, that member included, and
+// returns it. (The count's own digits are part of what it counts.)
+std::size_t settle_token_count(json::object& context, std::string_view member);
+
+// Removes items from the back of `items` until `overshoot_tokens` worth of them is gone (at least
+// one when overshoot_tokens > 0). Returns how many were removed.
+std::size_t drop_from_back(json::array& items, std::size_t overshoot_tokens);
 
 }  // namespace eventsvc::sdk

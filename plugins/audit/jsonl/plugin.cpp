@@ -1,0 +1,3 @@
+#include "jsonl_audit.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::audit::JsonlAudit)

@@ -1,0 +1,20 @@
+// `decision` Context Pack mode (API-SPEC 2.8, 4.5 rule 3, DESIGN §6): a compact, deterministic
+// packet of admitted facts, state transitions, contradictions, missing evidence, decision
+// readiness, compaction metrics, confidence and proof references. docs/context-pack.md describes
+// every member.
+#pragma once
+
+#include "eventsvc/sdk/context_mode.hpp"
+
+namespace eventsvc::plugins::context {
+
+class DecisionMode final : public sdk::ContextMode {
+ public:
+  static sdk::Manifest manifest();
+  explicit DecisionMode(const sdk::PluginContext&) {}
+
+  std::string_view mode() const override { return "decision"; }
+  sdk::ContextOutput build(const sdk::ContextInput& input) const override;
+};
+
+}  // namespace eventsvc::plugins::context

@@ -1,0 +1,107 @@
+#include "findings.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace eventsvc::plugins::context {
+
+namespace {
+
+template <class T>
+void cap(std::vector<T>& items, std::size_t limit, Exclusions& exclusions) {
+  if (items.size() <= limit) return;
+  exclusions.over_limit += items.size() - limit;
+  items.resize(limit);
+}
+
+}  // namespace
+
+Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Millis now) {
+  Findings findings;
+  const auto& observations = evidence.observations;
+  std::map<std::string, sdk::Millis> last_seen;  // per subject
+  std::set<std::pair<std::string, std::string>> observed;
+
+  std::size_t begin = 0;
+  while (begin < observations.size()) {
+    // One (subject, attribute): observations[begin, end) in time order.
+    std::size_t end = begin;
+    while (end < observations.size() && observations[end].subject == observations[begin].subject &&
+           observations[end].attribute == observations[begin].attribute) {
+      ++end;
+    }
+    const Observation& latest = observations[end - 1];
+    observed.emplace(latest.subject, latest.attribute);
+    last_seen[latest.subject] = std::max(last_seen[latest.subject], latest.at);
+
+    // Collapse every value's repeats; the latest value becomes the fact.
+    std::map<std::string, std::size_t> per_value;
+    for (std::size_t i = begin; i < end; ++i) ++per_value[observations[i].value_key];
+    for (const auto& [value, count] : per_value) evidence.exclusions.collapsed += count - 1;
+    Fact fact{latest.subject, latest.attribute, latest.value, latest.at, latest.at, 0, {}, {}, latest.record};
+    for (std::size_t i = begin; i < end; ++i) {
+      const Observation& o = observations[i];
+      if (o.value_key != latest.value_key) continue;
+      fact.first_seen = std::min(fact.first_seen, o.at);
+      ++fact.observations;
+      if (std::find(fact.event_ids.begin(), fact.event_ids.end(), o.event_id) == fact.event_ids.end()) {
+        fact.event_ids.push_back(o.event_id);
+      }
+      fact.source_records.push_back(o.record);
+    }
+    findings.facts.push_back(std::move(fact));
+
+    // Changes between consecutive observations: a contradiction when two events disagree within
+    // the window, else a transition.
+    for (std::size_t i = begin + 1; i < end; ++i) {
+      const Observation& before = observations[i - 1];
+      const Observation& after = observations[i];
+      if (before.value_key == after.value_key) continue;
+      if (after.at - before.at <= request.contradiction_window_ms && before.event_id != after.event_id) {
+        findings.contradictions.push_back({after.subject, after.attribute, &before, &after});
+      } else {
+        findings.timeline.push_back(
+            {after.at, after.subject, after.attribute, before.value, after.value, after.event_id, after.record});
+      }
+    }
+    begin = end;
+  }
+  findings.observed_pairs = observed.size();
+  findings.contradictions_found = findings.contradictions.size();
+
+  // Missing evidence: named attributes never observed for a subject; subjects gone quiet.
+  for (const auto& subject : evidence.subjects) {
+    for (const auto& attribute : evidence.named_attributes) {
+      if (!observed.contains({subject, attribute})) {
+        findings.missing.push_back({subject, attribute, "never_observed", 0});
+        ++findings.never_observed;
+      }
+    }
+    const auto seen = last_seen.find(subject);
+    if (seen != last_seen.end() && now - seen->second > request.expected_freshness_ms) {
+      findings.missing.push_back({subject, "", "stale", seen->second});
+      ++findings.stale_subjects;
+    }
+  }
+
+  std::sort(findings.facts.begin(), findings.facts.end(), [](const Fact& a, const Fact& b) {
+    if (a.last_seen != b.last_seen) return a.last_seen > b.last_seen;
+    return std::tie(a.subject, a.attribute) < std::tie(b.subject, b.attribute);
+  });
+  std::sort(findings.timeline.begin(), findings.timeline.end(), [](const Transition& a, const Transition& b) {
+    return std::tie(b.at, b.subject, b.attribute, b.event_id) < std::tie(a.at, a.subject, a.attribute, a.event_id);
+  });  // newest first, to keep the newest
+  std::sort(findings.contradictions.begin(), findings.contradictions.end(),
+            [](const Contradiction& a, const Contradiction& b) {
+              return std::tie(b.later->at, b.subject, b.attribute, b.later->event_id) <
+                     std::tie(a.later->at, a.subject, a.attribute, a.later->event_id);
+            });
+  cap(findings.facts, request.max_facts, evidence.exclusions);
+  cap(findings.timeline, request.max_timeline, evidence.exclusions);
+  cap(findings.contradictions, request.max_contradictions, evidence.exclusions);
+  std::reverse(findings.timeline.begin(), findings.timeline.end());  // read oldest first
+  return findings;
+}
+
+}  // namespace eventsvc::plugins::context

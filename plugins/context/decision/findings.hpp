@@ -1,0 +1,64 @@
+// What the evidence says (DESIGN §6): facts (the latest value per subject and attribute, repeated
+// observations collapsed), the timeline of value changes, contradictions (different values from
+// different events within contradiction_window_ms) and missing evidence.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "evidence.hpp"
+
+namespace eventsvc::plugins::context {
+
+struct Fact {
+  std::string subject;
+  std::string attribute;
+  json::value value;
+  sdk::Millis first_seen = 0;
+  sdk::Millis last_seen = 0;
+  std::size_t observations = 0;
+  std::vector<std::string> event_ids;       // distinct, in time order
+  std::vector<std::size_t> source_records;  // every observation's record
+  std::size_t latest_record = 0;            // the record of the latest observation
+};
+
+struct Transition {
+  sdk::Millis at = 0;
+  std::string subject;
+  std::string attribute;
+  json::value from;
+  json::value to;
+  std::string event_id;
+  std::size_t record = 0;
+};
+
+struct Contradiction {
+  std::string subject;
+  std::string attribute;
+  const Observation* earlier = nullptr;
+  const Observation* later = nullptr;
+};
+
+struct Missing {
+  std::string subject;
+  std::string attribute;  // empty for stale subjects
+  std::string reason;     // never_observed | stale
+  sdk::Millis last_seen = 0;
+};
+
+struct Findings {
+  std::vector<Fact> facts;                  // newest first (last_seen), then subject, attribute
+  std::vector<Transition> timeline;         // oldest first
+  std::vector<Contradiction> contradictions;  // newest first
+  std::vector<Missing> missing;             // by subject, then attribute
+  std::size_t observed_pairs = 0;           // (subject, attribute) pairs with any observation
+  std::size_t never_observed = 0;
+  std::size_t stale_subjects = 0;
+  std::size_t contradictions_found = 0;     // before max_contradictions
+};
+
+// Applies the max_* caps (counting what they leave out in evidence.exclusions.over_limit) and
+// counts collapsed observations.
+Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Millis now);
+
+}  // namespace eventsvc::plugins::context

@@ -1,0 +1,3 @@
+#include "decision_mode.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::context::DecisionMode)

@@ -1,0 +1,55 @@
+#include "documents_mode.hpp"
+
+#include <algorithm>
+
+namespace eventsvc::plugins::context {
+
+namespace json = sdk::json;
+
+sdk::Manifest DocumentsMode::manifest() {
+  return {"documents", sdk::PluginKind::context_mode, "1.0.0",
+          "Whole source records in result order until the token budget", {}};
+}
+
+namespace {
+
+json::object packet(const sdk::ContextInput& input, const json::array& documents) {
+  json::array ids;
+  for (const auto& document : documents) ids.push_back(document.at("id"));
+  const std::size_t candidates = std::min(input.result_limit, input.records.size());
+  json::object context;
+  context["schema_version"] = sdk::kContextSchemaVersion;
+  context["mode"] = "documents";
+  context["token_budget"] = input.request.token_budget;
+  context["tokens_used"] = 0;
+  context["documents"] = documents;
+  context["omitted"] = candidates - documents.size();
+  context["proof"] = json::object{{"complete", input.scan_complete && documents.size() == candidates},
+                                  {"event_ids", std::move(ids)}};
+  return context;
+}
+
+}  // namespace
+
+sdk::ContextOutput DocumentsMode::build(const sdk::ContextInput& input) const {
+  const std::size_t candidates = std::min(input.result_limit, input.records.size());
+  const std::size_t budget = input.request.token_budget;
+  json::array documents;
+  // Fill greedily by size, then trim against the exact estimate of the whole packet.
+  std::size_t bytes = sdk::to_json(packet(input, documents)).size() + 16;
+  for (std::size_t i = 0; i < candidates; ++i) {
+    json::object document = sdk::record_to_json(*input.records[i]);
+    const std::size_t cost = sdk::to_json(document).size() + input.records[i]->id.size() + 4;
+    if (sdk::estimate_tokens_of_json_text(bytes + cost) > budget) break;
+    bytes += cost;
+    documents.emplace_back(std::move(document));
+  }
+  json::object context = packet(input, documents);
+  while (sdk::settle_token_count(context, "tokens_used") > budget && !documents.empty()) {
+    documents.pop_back();
+    context = packet(input, documents);
+  }
+  return {std::move(context), {}};
+}
+
+}  // namespace eventsvc::plugins::context

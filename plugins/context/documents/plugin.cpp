@@ -1,0 +1,3 @@
+#include "documents_mode.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::context::DocumentsMode)

@@ -1,0 +1,273 @@
+// Context Packs over HTTPS on scenario data with known ground truth (docs/context-pack.md):
+// transitions, contradictions inside and outside the window, unverified and out-of-scope
+// exclusions, collapsed repeats, stale subjects, readiness, proof, determinism across calls and
+// restarts, token budgets, the documents mode and audit traces.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "support/api_client.hpp"
+#include "support/server_process.hpp"
+
+namespace eventsvc::testing {
+namespace {
+
+constexpr std::int64_t kMinute = 60000;
+
+std::string audited_config() {
+  TestConfig config;
+  config.plugins = default_plugins() +
+                   "  audit:\n    library: eventsvc-audit-jsonl\n    config:\n      sample_rate: 1\n";
+  return config.yaml();
+}
+
+class ContextTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess(audited_config());
+    server_->start();
+    key_ = new std::string(server_->create_key("ctx", "test"));
+    ApiClient api(server_->port(), *key_);
+    now_ = now_ms();
+    auto at = [&](std::int64_t minutes_ago) { return now_ - minutes_ago * kMinute; };
+    // A pump whose state changes twice; temp is not asked about.
+    api.ingest_verified(make_batch("pumps", json::array{
+        make_event("pump-1", "state", at(10), {{"state", "idle"}, {"temp", 20}}),
+        make_event("pump-1", "state", at(8), {{"state", "running"}, {"temp", 30}}),
+        make_event("pump-1", "state", at(6), {{"state", "stopped"}, {"temp", 25}})}),
+        "ctx-pump");
+    // Sensors by room: boiler sensors disagree 2 s apart; office sensors 60 s apart; the office
+    // repeats 21 (collapsed); a quiet room last reported two hours ago.
+    json::array rooms{
+        make_event("s-boiler-a", "reading", at(5), {{"room", "boiler"}, {"temp", 70}}),
+        make_event("s-boiler-b", "reading", at(5) + 2000, {{"room", "boiler"}, {"temp", 75}}),
+        make_event("s-office-a", "reading", at(4), {{"room", "office"}, {"temp", 22}}),
+        make_event("s-office-b", "reading", at(3), {{"room", "office"}, {"temp", 21}}),
+        make_event("s-office-c", "reading", at(2), {{"room", "office"}, {"temp", 21}}),
+        make_event("s-cellar-a", "reading", at(120), {{"room", "cellar"}, {"temp", 12}})};
+    api.ingest_verified(make_batch("rooms", rooms), "ctx-rooms");
+    // An unverified record: its write also reuses a stored version with another payload.
+    const auto conflicting = api.ingest(make_batch("rooms", json::array{
+        make_event("s-boiler-a", "reading", at(5), {{"room", "boiler"}, {"temp", 99}}),
+        make_event("s-attic-a", "reading", at(1), {{"room", "attic"}, {"temp", 30}})}),
+        "ctx-conflict");
+    EXPECT_EQ(api.wait_final(std::string(conflicting.json().at("receipt_id").as_string())).at("status"),
+              "conflict");
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete key_;
+  }
+
+  static json::object pump_request() {
+    return {{"where", json::object{{"id", "pump-1"},
+                                   {"payload.state", json::object{{"exists", true}}},
+                                   {"timestamp", json::object{{"gte", "now-1h"}}}}},
+            {"context", json::object{{"mode", "decision"}}}};
+  }
+  static json::object rooms_request(json::object context = {{"mode", "decision"}}) {
+    return {{"where", json::object{{"stream", "rooms"}, {"timestamp", json::object{{"gte", "now-3h"}}}}},
+            {"group_by", json::array{"payload.room"}},
+            {"aggregations", json::object{{"t", json::object{{"op", "max"}, {"field", "payload.temp"}}}}},
+            {"context", std::move(context)}};
+  }
+  static json::object analyze(const json::object& body, int port = 0) {
+    const auto response = ApiClient(port == 0 ? server_->port() : port, *key_).analyze(body);
+    EXPECT_EQ(response.status, 200) << response.body;
+    return response.status == 200 ? response.json().as_object() : json::object();
+  }
+  // The context exactly as the server wrote it (for byte comparisons and token counts).
+  static std::string context_text(json::object body, int port = 0) {
+    body["include_results"] = false;
+    const auto response = ApiClient(port == 0 ? server_->port() : port, *key_).analyze(body);
+    EXPECT_EQ(response.status, 200) << response.body;
+    const std::string marker = "\"context\":";
+    const auto at = response.body.find(marker);
+    EXPECT_NE(at, std::string::npos) << response.body;
+    if (at == std::string::npos) return {};
+    return response.body.substr(at + marker.size(), response.body.size() - at - marker.size() - 1);
+  }
+
+  static ServerProcess* server_;
+  static std::string* key_;
+  static std::int64_t now_;
+};
+
+ServerProcess* ContextTest::server_ = nullptr;
+std::string* ContextTest::key_ = nullptr;
+std::int64_t ContextTest::now_ = 0;
+
+std::string without_audit_id(std::string text) {
+  auto context = json::parse(text).as_object();
+  context.erase("audit_trace_id");
+  return json::serialize(context);
+}
+
+TEST_F(ContextTest, StateChangingTwiceGivesTwoTransitionsAndIsReady) {
+  const auto answer = analyze(pump_request());
+  const auto& context = answer.at("context");
+  EXPECT_EQ(context.at("schema_version"), "1.0");
+  EXPECT_EQ(context.at("mode"), "decision");
+  const auto& timeline = context.at("timeline").as_array();
+  ASSERT_EQ(timeline.size(), 2U);
+  EXPECT_EQ(timeline[0].at("from"), "idle");
+  EXPECT_EQ(timeline[0].at("to"), "running");
+  EXPECT_EQ(timeline[1].at("from"), "running");
+  EXPECT_EQ(timeline[1].at("to"), "stopped");
+  EXPECT_EQ(context.at("facts").as_array().size(), 1U);
+  EXPECT_EQ(context.at("facts").at(0).at("value"), "stopped");
+  EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 3);  // payload.temp of each version
+  EXPECT_EQ(context.at("decision_readiness"), (json::object{{"status", "ready"}, {"reasons", json::array{}}}));
+  EXPECT_EQ(context.at("confidence").to_number<double>(), 1.0);
+  EXPECT_EQ(context.at("proof").at("complete"), true);
+  // The newest version is the latest state; the changes are transitions.
+  std::set<std::string> roles;
+  for (const auto& result : answer.at("results").as_array()) {
+    for (const auto& role : result.at("source_roles").as_array()) roles.emplace(role.as_string());
+  }
+  EXPECT_EQ(roles, (std::set<std::string>{"match", "fact_source", "latest_state", "transition"}));
+}
+
+TEST_F(ContextTest, SensorsScenario) {
+  const auto answer = analyze(rooms_request());
+  const auto& context = answer.at("context");
+  // Boiler sensors 2 s apart disagree: a contradiction, not a transition.
+  ASSERT_EQ(context.at("contradictions").as_array().size(), 1U);
+  const auto& contradiction = context.at("contradictions").at(0);
+  EXPECT_EQ(contradiction.at("subject"), "boiler");
+  EXPECT_EQ(contradiction.at("gap_ms"), 2000);
+  EXPECT_EQ(contradiction.at("observations").at(0).at("event_id"), "s-boiler-a");
+  EXPECT_EQ(contradiction.at("observations").at(0).at("value"), 70);  // the first version stayed
+  // Office sensors 60 s apart: a transition 22 -> 21; then 21 again, collapsed.
+  ASSERT_EQ(context.at("timeline").as_array().size(), 1U);
+  EXPECT_EQ(context.at("timeline").at(0).at("subject"), "office");
+  EXPECT_EQ(context.at("timeline").at(0).at("from"), 22);
+  EXPECT_EQ(context.at("timeline").at(0).at("to"), 21);
+  json::object office;
+  for (const auto& fact : context.at("facts").as_array()) {
+    if (fact.at("subject") == "office") office = fact.as_object();
+  }
+  EXPECT_EQ(office.at("value"), 21);
+  EXPECT_EQ(office.at("observations"), 2);
+  EXPECT_EQ(office.at("event_ids"), (json::array{"s-office-b", "s-office-c"}));
+  EXPECT_EQ(context.at("exclusions").at("collapsed"), 1);
+  // The attic record came with a conflicting write: unverified, excluded, counted.
+  EXPECT_EQ(context.at("exclusions").at("unverified"), 1);
+  for (const auto& fact : context.at("facts").as_array()) EXPECT_NE(fact.at("subject"), "attic");
+  // The cellar last reported two hours ago.
+  EXPECT_EQ(context.at("missing_evidence"),
+            (json::array{json::object{{"subject", "cellar"}, {"reason", "stale"},
+                                      {"last_seen", iso(now_ - 120 * kMinute)}}}));
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "conflicting");
+  EXPECT_EQ(context.at("decision_readiness").at("reasons"), (json::array{"contradictions", "stale_evidence"}));
+  EXPECT_LT(context.at("confidence").to_number<double>(), 1.0);
+  EXPECT_GT(context.at("confidence").to_number<double>(), 0.0);
+}
+
+TEST_F(ContextTest, ProofIdsAreAllInTheData) {
+  for (const auto& body : {pump_request(), rooms_request()}) {
+    const auto answer = analyze(body);
+    const auto& context = answer.at("context");
+    const auto& ids = context.at("proof").at("event_ids").as_array();
+    ASSERT_FALSE(ids.empty());
+    json::array list(ids.begin(), ids.end());
+    const auto found = ApiClient(server_->port(), *key_)
+                           .query(json::object{{"where", json::object{{"id", json::object{{"in", list}}}}}, {"limit", 1000}})
+                           .json();
+    std::set<std::string> present;
+    for (const auto& id : ids_of(found)) present.insert(id);
+    for (const auto& id : ids) EXPECT_TRUE(present.contains(std::string(id.as_string()))) << id;
+  }
+}
+
+TEST_F(ContextTest, IdenticalAcrossCallsAndRestarts) {
+  const std::string first = context_text(rooms_request());
+  const std::string second = context_text(rooms_request());
+  const auto a = json::parse(first);
+  const auto b = json::parse(second);
+  EXPECT_TRUE(a.at("context_id").as_string().starts_with("ctx_"));
+  EXPECT_EQ(a.at("context_id").as_string().size(), 36U);
+  EXPECT_EQ(a.at("context_id"), b.at("context_id"));
+  EXPECT_EQ(without_audit_id(first), without_audit_id(second));
+  EXPECT_NE(a.at("audit_trace_id"), b.at("audit_trace_id"));  // every request sampled here
+
+  // Byte-identical apart from audit_trace_id, whose member sits at the end.
+  auto strip = [](const std::string& text) { return text.substr(0, text.find(",\"audit_trace_id\"")); };
+  EXPECT_EQ(strip(first), strip(second));
+
+  ASSERT_EQ(server_->stop(), 0);
+  server_->start();
+  const std::string after = context_text(rooms_request());
+  EXPECT_EQ(strip(after), strip(first));
+}
+
+TEST_F(ContextTest, BudgetsAreRespected) {
+  for (const int budget : {256, 100000}) {
+    json::object options{{"mode", "decision"}, {"token_budget", budget}, {"include_documents", true}};
+    const std::string text = context_text(rooms_request(options));
+    const auto context = json::parse(text);
+    // The estimate is ceil(bytes / 4) of the compact JSON; audit_trace_id is added afterwards.
+    const std::string counted = text.substr(0, text.find(",\"audit_trace_id\"")) + "}";
+    EXPECT_LE(counted.size(), static_cast<std::size_t>(budget) * 4) << budget;
+    const auto packed = context.at("compaction").at("packed_tokens").to_number<std::size_t>();
+    EXPECT_EQ(packed, (counted.size() + 3) / 4);
+    EXPECT_LE(packed, static_cast<std::size_t>(budget));
+    if (budget == 256) {
+      EXPECT_GT(context.at("exclusions").at("over_budget").to_number<int>(), 0);
+      EXPECT_EQ(context.at("proof").at("complete"), false);
+    } else {
+      EXPECT_EQ(context.at("exclusions").at("over_budget"), 0);
+      EXPECT_FALSE(context.at("documents").as_array().empty());
+    }
+  }
+}
+
+TEST_F(ContextTest, DocumentsMode) {
+  json::object body = rooms_request({{"mode", "documents"}, {"token_budget", 350}});
+  body["limit"] = 5;
+  body["order"] = "asc";
+  const auto answer = analyze(body);
+  const auto& context = answer.at("context");
+  EXPECT_EQ(context.at("mode"), "documents");
+  EXPECT_EQ(context.at("token_budget"), 350);
+  const auto& documents = context.at("documents").as_array();
+  ASSERT_FALSE(documents.empty());
+  EXPECT_LT(documents.size(), 5U);
+  const auto results = ids_of(answer);
+  for (std::size_t i = 0; i < documents.size(); ++i) EXPECT_EQ(documents[i].at("id").as_string(), results[i]);
+  EXPECT_EQ(context.at("omitted").to_number<std::size_t>(), 5 - documents.size());
+  EXPECT_LE(context.at("tokens_used").to_number<int>(), 350);
+  EXPECT_EQ(context.at("proof").at("complete"), false);
+}
+
+TEST_F(ContextTest, AuditTracesArePrivateFiles) {
+  const std::string text = context_text(pump_request());
+  const std::string id(json::parse(text).at("audit_trace_id").as_string());
+  EXPECT_TRUE(id.starts_with("trc_"));
+  bool found = false;
+  for (const auto& entry : std::filesystem::directory_iterator(server_->data_dir() / "audit" / "traces")) {
+    std::ifstream in(entry.path());
+    std::stringstream content;
+    content << in.rdbuf();
+    found = found || content.str().find("\"trace_id\":\"" + id + "\"") != std::string::npos;
+  }
+  EXPECT_TRUE(found);
+  // Nothing serves them.
+  EXPECT_EQ(ApiClient(server_->port(), *key_).http().get("/v1/traces/" + id, *key_).status, 404);
+}
+
+TEST(ContextWithoutAudit, NoAuditTraceId) {
+  ServerProcess server(test_config());
+  server.start();
+  ApiClient api(server.port(), server.create_key("plain", "test"));
+  api.ingest_verified(make_batch("s", json::array{make_event("x", "t", now_ms(), {{"v", 1}})}), "plain-key-1");
+  const auto answer = api.analyze(json::object{{"where", json::object{{"timestamp", json::object{{"gte", "now-1h"}}}}},
+                                               {"context", json::object{{"mode", "decision"}}}});
+  ASSERT_EQ(answer.status, 200) << answer.body;
+  EXPECT_FALSE(answer.json().at("context").as_object().contains("audit_trace_id"));
+}
+
+}  // namespace
+}  // namespace eventsvc::testing
