@@ -26,9 +26,10 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 const sdk::Tenant kTenant{"bench", sdk::Environment::test};
-const char* kWords[] = {"disk",   "network", "timeout", "error", "warning", "kernel", "panic",
-                        "memory", "pressure", "latency", "spike", "restart", "backup", "quota",
-                        "replica", "lag",     "cpu",     "throttle", "retry", "handshake"};
+const char* kWords[] = {"disk",   "network", "timeout",  "error",    "warning",
+                        "kernel", "panic",   "memory",   "pressure", "latency",
+                        "spike",  "restart", "backup",   "quota",    "replica",
+                        "lag",    "cpu",     "throttle", "retry",    "handshake"};
 
 struct Options {
   std::size_t events = 1000000;
@@ -66,8 +67,8 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
                               {"message", text}}},
         {"metrics", json::object{{"cpu", static_cast<double>(random() % 100) / 100.0}}}};
     sdk::IncomingEvent incoming;
-    incoming.version = {std::string(event.at("id").as_string()), base + static_cast<sdk::Millis>(i) * 10,
-                        sdk::event_digest(event)};
+    incoming.version = {std::string(event.at("id").as_string()),
+                        base + static_cast<sdk::Millis>(i) * 10, sdk::event_digest(event)};
     incoming.event = std::move(event);
     pairs.emplace_back(incoming.version.id, incoming.version.digest);
     write.events.push_back(std::move(incoming));
@@ -98,14 +99,16 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(options.dir);
   json::object config{{"block_cache_mb", 512}};
   if (options.accept_only) config["projector"] = json::object{{"enabled", false}};
-  auto context = eventsvc::testing::plugin_context(rs::RocksdbStorage::manifest(), config, options.dir);
+  auto context =
+      eventsvc::testing::plugin_context(rs::RocksdbStorage::manifest(), config, options.dir);
   rs::RocksdbStorage storage(context);
   storage.use_embedder(nullptr);
   storage.start();
 
   // Load: 4 writers, 100 events per write (the API maximum), durable accept; then wait for the
   // projector to drain.
-  const sdk::Millis base = sdk::now_millis() - static_cast<sdk::Millis>(options.events) * 10 - 60000;
+  const sdk::Millis base =
+      sdk::now_millis() - static_cast<sdk::Millis>(options.events) * 10 - 60000;
   const auto render = [](const sdk::AcceptSummary&) { return std::string("{}"); };
   const auto load_started = Clock::now();
   std::atomic<std::size_t> next{0};
@@ -116,24 +119,29 @@ int main(int argc, char** argv) {
       while (true) {
         const std::size_t first = next.fetch_add(100);
         if (first >= options.events) break;
-        storage.accept(make_write(first, std::min<std::size_t>(100, options.events - first), base, random), render);
+        storage.accept(
+            make_write(first, std::min<std::size_t>(100, options.events - first), base, random),
+            render);
       }
     });
   }
-  for (auto& writer : writers) writer.join();
+  for (auto& writer : writers)
+    writer.join();
   const double accept_s = std::chrono::duration<double>(Clock::now() - load_started).count();
   if (options.accept_only) {
-    std::printf("accepted %zu events (fsync'd, 100 per write, 4 writers) in %.1f s = %.0f events/s\n",
-                options.events, accept_s, options.events / accept_s);
+    std::printf(
+        "accepted %zu events (fsync'd, 100 per write, 4 writers) in %.1f s = %.0f events/s\n",
+        options.events, accept_s, options.events / accept_s);
     return 0;
   }
   while (storage.status(kTenant).projection_backlog > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   const double project_s = std::chrono::duration<double>(Clock::now() - load_started).count();
-  std::printf("loaded %zu events: accepted (fsync'd) in %.1f s = %.0f events/s; projected and indexed "
-              "after %.1f s = %.0f events/s\n",
-              options.events, accept_s, options.events / accept_s, project_s, options.events / project_s);
+  std::printf(
+      "loaded %zu events: accepted (fsync'd) in %.1f s = %.0f events/s; projected and indexed "
+      "after %.1f s = %.0f events/s\n",
+      options.events, accept_s, options.events / accept_s, project_s, options.events / project_s);
 
   std::mt19937 random(42);
   auto run = [&](const char* name, auto make_query) {
@@ -156,12 +164,14 @@ int main(int argc, char** argv) {
 
   run("query current id eq", [&](std::size_t) {
     sdk::RecordQuery query;
-    query.where = {{field("id"), sdk::Op::eq, json::value("dev-" + std::to_string(random() % 100000))}};
+    query.where = {
+        {field("id"), sdk::Op::eq, json::value("dev-" + std::to_string(random() % 100000))}};
     return query;
   });
   run("query current payload.site eq, limit 100", [&](std::size_t) {
     sdk::RecordQuery query;
-    query.where = {{field("payload.site"), sdk::Op::eq, json::value("site-" + std::to_string(random() % 200))}};
+    query.where = {{field("payload.site"), sdk::Op::eq,
+                    json::value("site-" + std::to_string(random() % 200))}};
     return query;
   });
   run("query history status=alarm AND type=alert (1h)", [&](std::size_t) {
@@ -211,13 +221,15 @@ int main(int argc, char** argv) {
     return query;
   });
   storage.stop();
-  std::printf("database size: %.0f MiB\n",
-              static_cast<double>([&] {
-                std::uintmax_t total = 0;
-                for (const auto& entry : std::filesystem::recursive_directory_iterator(options.dir)) {
-                  if (entry.is_regular_file()) total += entry.file_size();
-                }
-                return total;
-              }()) / (1 << 20));
+  std::printf(
+      "database size: %.0f MiB\n",
+      static_cast<double>([&] {
+        std::uintmax_t total = 0;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(options.dir)) {
+          if (entry.is_regular_file()) total += entry.file_size();
+        }
+        return total;
+      }()) /
+          (1 << 20));
   return 0;
 }

@@ -16,9 +16,8 @@ std::string abi_incompatibility(const AbiVersion& plugin, const AbiVersion& host
                               std::strcmp(plugin.toolchain, host.toolchain) == 0;
   if (plugin.major == host.major && plugin.minor <= host.minor && same_toolchain) return {};
   return "ABI version mismatch: got " + describe(plugin) + ", but expected " + describe(host) +
-         (plugin.major == host.major && plugin.minor > host.minor
-              ? " or an older minor version"
-              : "");
+         (plugin.major == host.major && plugin.minor > host.minor ? " or an older minor version"
+                                                                  : "");
 }
 
 }  // namespace eventsvc::sdk

@@ -14,13 +14,23 @@ struct OpName {
 };
 
 constexpr OpName kOps[] = {
-    {Op::eq, "eq"},         {Op::ieq, "ieq"},       {Op::neq, "neq"},
-    {Op::in, "in"},         {Op::not_in, "not_in"}, {Op::gt, "gt"},
-    {Op::gte, "gte"},       {Op::lt, "lt"},         {Op::lte, "lte"},
-    {Op::exists, "exists"}, {Op::contains, "contains"}, {Op::prefix, "prefix"},
+    {Op::eq, "eq"},
+    {Op::ieq, "ieq"},
+    {Op::neq, "neq"},
+    {Op::in, "in"},
+    {Op::not_in, "not_in"},
+    {Op::gt, "gt"},
+    {Op::gte, "gte"},
+    {Op::lt, "lt"},
+    {Op::lte, "lte"},
+    {Op::exists, "exists"},
+    {Op::contains, "contains"},
+    {Op::prefix, "prefix"},
 };
 
-int three_way(auto a, auto b) { return a < b ? -1 : (a > b ? 1 : 0); }
+int three_way(auto a, auto b) {
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
 
 // Order of a field value and a scalar operand; nullopt when they are not comparable (different
 // types, or a non-scalar field).
@@ -70,11 +80,16 @@ bool ordered(const FieldValue& value, const json::value& operand, Op op) {
   const auto order = compare(value, operand);
   if (!order) return false;
   switch (op) {
-    case Op::gt: return *order > 0;
-    case Op::gte: return *order >= 0;
-    case Op::lt: return *order < 0;
-    case Op::lte: return *order <= 0;
-    default: return false;
+    case Op::gt:
+      return *order > 0;
+    case Op::gte:
+      return *order >= 0;
+    case Op::lt:
+      return *order < 0;
+    case Op::lte:
+      return *order <= 0;
+    default:
+      return false;
   }
 }
 
@@ -98,10 +113,14 @@ bool matches(const Record& record, const Condition& condition) {
   const FieldValue value = resolve(record, condition.field);
   const json::value& operand = condition.operand;
   switch (condition.op) {
-    case Op::eq: return equals(value, operand);
-    case Op::neq: return !equals(value, operand);
-    case Op::in: return equals_any(value, operand);
-    case Op::not_in: return !equals_any(value, operand);
+    case Op::eq:
+      return equals(value, operand);
+    case Op::neq:
+      return !equals(value, operand);
+    case Op::in:
+      return equals_any(value, operand);
+    case Op::not_in:
+      return !equals_any(value, operand);
     case Op::ieq: {
       const auto text = value.as_string();
       return text && operand.is_string() && fold_case(*text) == fold_case(operand.get_string());
@@ -117,8 +136,9 @@ bool matches(const Record& record, const Condition& condition) {
       if (!operand.is_string()) return false;
       if (value.kind() == FieldValue::Kind::json && value.json_value().is_array()) {
         const auto& list = value.json_value().get_array();
-        return std::any_of(list.begin(), list.end(),
-                           [&](const json::value& element) { return json_equal(element, operand); });
+        return std::any_of(list.begin(), list.end(), [&](const json::value& element) {
+          return json_equal(element, operand);
+        });
       }
       const auto text = text_form(value);
       return text && text->find(operand.get_string()) != std::string::npos;

@@ -62,7 +62,8 @@ json::object check_section(const ConfigSchema& schema, const json::object& raw,
                            const LocationMap& locations, const SourceLocation& location) {
   for (const auto& member : raw) {
     bool known = false;
-    for (const auto& field : schema) known = known || field.key == member.key();
+    for (const auto& field : schema)
+      known = known || field.key == member.key();
     if (!known) {
       std::string allowed;
       for (const auto& field : schema) {
@@ -120,7 +121,8 @@ json::value check_value(const ConfigField& field, const json::value& raw, const 
     case ConfigType::integer:
     case ConfigType::number: {
       const bool integral = raw.is_int64() || raw.is_uint64();
-      if (field.type == ConfigType::integer && !integral) reject(location, path, "must be an integer");
+      if (field.type == ConfigType::integer && !integral)
+        reject(location, path, "must be an integer");
       if (!raw.is_number()) reject(location, path, "must be a number");
       const double number = raw.to_number<double>();
       if (field.minimum && number < *field.minimum) {
@@ -163,7 +165,9 @@ ConfigSection::ConfigSection(std::string path, json::object values, LocationMap 
       locations_(std::move(locations)),
       location_(std::move(location)) {}
 
-bool ConfigSection::has(std::string_view key) const { return values_.contains(key); }
+bool ConfigSection::has(std::string_view key) const {
+  return values_.contains(key);
+}
 
 const json::value& ConfigSection::require(std::string_view key) const {
   const auto* value = values_.if_contains(key);
@@ -183,7 +187,9 @@ std::int64_t ConfigSection::get_int(std::string_view key) const {
 double ConfigSection::get_number(std::string_view key) const {
   return require(key).to_number<double>();
 }
-bool ConfigSection::get_bool(std::string_view key) const { return require(key).as_bool(); }
+bool ConfigSection::get_bool(std::string_view key) const {
+  return require(key).as_bool();
+}
 std::vector<std::string> ConfigSection::get_strings(std::string_view key) const {
   std::vector<std::string> out;
   for (const auto& element : require(key).as_array()) {
@@ -214,9 +220,8 @@ void ConfigSection::fail(std::string_view key, std::string_view reason) const {
   throw Error(500, where(key) + ": " + std::string(reason));
 }
 
-ConfigSection validate_config(const ConfigSchema& schema, const json::object& raw,
-                              std::string path, const LocationMap& locations,
-                              const SourceLocation& location) {
+ConfigSection validate_config(const ConfigSchema& schema, const json::object& raw, std::string path,
+                              const LocationMap& locations, const SourceLocation& location) {
   json::object values = check_section(schema, raw, path, "", locations, location);
   return {std::move(path), std::move(values), locations, location};
 }

@@ -68,13 +68,27 @@ void append_string(std::string& out, std::string_view text) {
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           out += "\\u00";
@@ -129,8 +143,12 @@ std::u16string to_utf16(std::string_view text) {
 void append_value(std::string& out, const json::value& value, bool canonical) {
   const bool sort_members = canonical;
   switch (value.kind()) {
-    case json::kind::null: out += "null"; break;
-    case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
+    case json::kind::null:
+      out += "null";
+      break;
+    case json::kind::bool_:
+      out += value.get_bool() ? "true" : "false";
+      break;
     case json::kind::int64:
       if (canonical) {
         append_number(out, static_cast<double>(value.get_int64()));
@@ -145,8 +163,12 @@ void append_value(std::string& out, const json::value& value, bool canonical) {
         out += std::to_string(value.get_uint64());
       }
       break;
-    case json::kind::double_: append_number(out, value.get_double()); break;
-    case json::kind::string: append_string(out, value.get_string()); break;
+    case json::kind::double_:
+      append_number(out, value.get_double());
+      break;
+    case json::kind::string:
+      append_string(out, value.get_string());
+      break;
     case json::kind::array: {
       out.push_back('[');
       bool first = true;
@@ -172,12 +194,15 @@ void append_value(std::string& out, const json::value& value, bool canonical) {
       if (sort_members) {
         std::vector<std::pair<std::u16string, const json::key_value_pair*>> members;
         members.reserve(object.size());
-        for (const auto& member : object) members.emplace_back(to_utf16(member.key()), &member);
+        for (const auto& member : object)
+          members.emplace_back(to_utf16(member.key()), &member);
         std::sort(members.begin(), members.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& entry : members) append_member(*entry.second);
+        for (const auto& entry : members)
+          append_member(*entry.second);
       } else {
-        for (const auto& member : object) append_member(member);
+        for (const auto& member : object)
+          append_member(member);
       }
       out.push_back('}');
       break;
@@ -216,7 +241,9 @@ std::string sha256_hex(std::string_view data) {
   return hex;
 }
 
-std::string event_digest(const json::value& event) { return sha256_hex(canonical_json(event)); }
+std::string event_digest(const json::value& event) {
+  return sha256_hex(canonical_json(event));
+}
 
 std::string event_set_sha256(std::vector<std::pair<std::string, std::string>> id_digest_pairs) {
   std::sort(id_digest_pairs.begin(), id_digest_pairs.end());

@@ -6,15 +6,24 @@ namespace eventsvc::sdk {
 
 std::string_view canonical_field_name(CanonicalField field) {
   switch (field) {
-    case CanonicalField::id: return "id";
-    case CanonicalField::type: return "type";
-    case CanonicalField::stream: return "stream";
-    case CanonicalField::namespace_name: return "namespace";
-    case CanonicalField::site_id: return "site_id";
-    case CanonicalField::source_id: return "source_id";
-    case CanonicalField::timestamp: return "timestamp";
-    case CanonicalField::ingested_at: return "ingested_at";
-    case CanonicalField::receipt_id: return "receipt_id";
+    case CanonicalField::id:
+      return "id";
+    case CanonicalField::type:
+      return "type";
+    case CanonicalField::stream:
+      return "stream";
+    case CanonicalField::namespace_name:
+      return "namespace";
+    case CanonicalField::site_id:
+      return "site_id";
+    case CanonicalField::source_id:
+      return "source_id";
+    case CanonicalField::timestamp:
+      return "timestamp";
+    case CanonicalField::ingested_at:
+      return "ingested_at";
+    case CanonicalField::receipt_id:
+      return "receipt_id";
   }
   return "";
 }
@@ -83,10 +92,14 @@ FieldValue FieldValue::of_instant(Millis instant) {
 
 json::value FieldValue::to_json() const {
   switch (kind_) {
-    case Kind::absent: return nullptr;
-    case Kind::json: return *json_;
-    case Kind::string: return json::string(string_);
-    case Kind::instant: return json::string(format_rfc3339(instant_));
+    case Kind::absent:
+      return nullptr;
+    case Kind::json:
+      return *json_;
+    case Kind::string:
+      return json::string(string_);
+    case Kind::instant:
+      return json::string(format_rfc3339(instant_));
   }
   return nullptr;
 }
@@ -134,15 +147,24 @@ FieldValue resolve(const Record& record, const FieldPath& path) {
       break;
   }
   switch (path.canonical) {
-    case CanonicalField::id: return FieldValue::of(std::string_view(record.id));
-    case CanonicalField::type: return FieldValue::of(std::string_view(record.type));
-    case CanonicalField::stream: return FieldValue::of(std::string_view(record.stream));
-    case CanonicalField::namespace_name: return optional_string(record.namespace_name);
-    case CanonicalField::site_id: return optional_string(record.site_id);
-    case CanonicalField::source_id: return optional_string(record.source_id);
-    case CanonicalField::timestamp: return FieldValue::of_instant(record.timestamp);
-    case CanonicalField::ingested_at: return FieldValue::of_instant(record.ingested_at);
-    case CanonicalField::receipt_id: return FieldValue::of(std::string_view(record.receipt_id));
+    case CanonicalField::id:
+      return FieldValue::of(std::string_view(record.id));
+    case CanonicalField::type:
+      return FieldValue::of(std::string_view(record.type));
+    case CanonicalField::stream:
+      return FieldValue::of(std::string_view(record.stream));
+    case CanonicalField::namespace_name:
+      return optional_string(record.namespace_name);
+    case CanonicalField::site_id:
+      return optional_string(record.site_id);
+    case CanonicalField::source_id:
+      return optional_string(record.source_id);
+    case CanonicalField::timestamp:
+      return FieldValue::of_instant(record.timestamp);
+    case CanonicalField::ingested_at:
+      return FieldValue::of_instant(record.ingested_at);
+    case CanonicalField::receipt_id:
+      return FieldValue::of(std::string_view(record.receipt_id));
   }
   return FieldValue::absent();
 }

@@ -6,25 +6,38 @@ namespace eventsvc::sdk {
 
 std::string_view kind_name(PluginKind kind) {
   switch (kind) {
-    case PluginKind::auth: return "auth";
-    case PluginKind::storage: return "storage";
-    case PluginKind::aggregation: return "aggregation";
-    case PluginKind::context_mode: return "context";
-    case PluginKind::embedder: return "embedder";
-    case PluginKind::audit: return "audit";
+    case PluginKind::auth:
+      return "auth";
+    case PluginKind::storage:
+      return "storage";
+    case PluginKind::aggregation:
+      return "aggregation";
+    case PluginKind::context_mode:
+      return "context";
+    case PluginKind::embedder:
+      return "embedder";
+    case PluginKind::audit:
+      return "audit";
   }
   return "unknown";
 }
 
 std::string_view type_name(ConfigType type) {
   switch (type) {
-    case ConfigType::string: return "string";
-    case ConfigType::integer: return "integer";
-    case ConfigType::number: return "number";
-    case ConfigType::boolean: return "boolean";
-    case ConfigType::string_list: return "list of strings";
-    case ConfigType::section: return "section";
-    case ConfigType::mapping: return "mapping";
+    case ConfigType::string:
+      return "string";
+    case ConfigType::integer:
+      return "integer";
+    case ConfigType::number:
+      return "number";
+    case ConfigType::boolean:
+      return "boolean";
+    case ConfigType::string_list:
+      return "list of strings";
+    case ConfigType::section:
+      return "section";
+    case ConfigType::mapping:
+      return "mapping";
   }
   return "unknown";
 }
@@ -90,16 +103,16 @@ namespace {
 json::array schema_to_json(const ConfigSchema& schema) {
   json::array fields;
   for (const auto& field : schema) {
-    json::object entry{{"key", field.key},
-                       {"type", type_name(field.type)},
-                       {"description", field.description}};
+    json::object entry{
+        {"key", field.key}, {"type", type_name(field.type)}, {"description", field.description}};
     if (field.required) entry["required"] = true;
     if (!field.default_value.is_null()) entry["default"] = field.default_value;
     if (field.minimum) entry["minimum"] = *field.minimum;
     if (field.maximum) entry["maximum"] = *field.maximum;
     if (!field.one_of.empty()) {
       json::array values;
-      for (const auto& value : field.one_of) values.emplace_back(value);
+      for (const auto& value : field.one_of)
+        values.emplace_back(value);
       entry["one_of"] = std::move(values);
     }
     if (field.type == ConfigType::section) entry["fields"] = schema_to_json(field.fields);

@@ -14,7 +14,9 @@ std::optional<Environment> parse_environment(std::string_view text) {
   return std::nullopt;
 }
 
-bool is_known_scope(std::string_view scope) { return scope == kScopeRead || scope == kScopeWrite; }
+bool is_known_scope(std::string_view scope) {
+  return scope == kScopeRead || scope == kScopeWrite;
+}
 
 bool Principal::has_scope(std::string_view scope) const {
   return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();

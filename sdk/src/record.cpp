@@ -4,9 +4,12 @@ namespace eventsvc::sdk {
 
 std::string_view verification_name(Verification verification) {
   switch (verification) {
-    case Verification::pending: return "pending";
-    case Verification::verified: return "verified";
-    case Verification::conflict: return "conflict";
+    case Verification::pending:
+      return "pending";
+    case Verification::verified:
+      return "verified";
+    case Verification::conflict:
+      return "conflict";
   }
   return "pending";
 }

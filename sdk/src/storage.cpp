@@ -4,11 +4,16 @@ namespace eventsvc::sdk {
 
 std::string_view receipt_state_name(ReceiptState state) {
   switch (state) {
-    case ReceiptState::accepted: return "accepted";
-    case ReceiptState::projecting: return "projecting";
-    case ReceiptState::verified: return "verified";
-    case ReceiptState::conflict: return "conflict";
-    case ReceiptState::verification_unavailable: return "verification-unavailable";
+    case ReceiptState::accepted:
+      return "accepted";
+    case ReceiptState::projecting:
+      return "projecting";
+    case ReceiptState::verified:
+      return "verified";
+    case ReceiptState::conflict:
+      return "conflict";
+    case ReceiptState::verification_unavailable:
+      return "verification-unavailable";
   }
   return "accepted";
 }

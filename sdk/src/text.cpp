@@ -88,7 +88,9 @@ char32_t lower(char32_t cp) {
   return static_cast<char32_t>(Poco::Unicode::toLower(static_cast<int>(cp)));
 }
 
-std::vector<std::string> tokens_of(std::string_view text) { return tokenize(text); }
+std::vector<std::string> tokens_of(std::string_view text) {
+  return tokenize(text);
+}
 
 bool contains_sequence(const std::vector<std::string>& tokens,
                        const std::vector<std::string>& sequence) {
@@ -213,7 +215,8 @@ std::string fold_case(std::string_view text) {
 
 std::vector<std::string> TextQuery::scoring_terms() const {
   std::vector<std::string> terms = words;
-  for (const auto& phrase : phrases) terms.insert(terms.end(), phrase.begin(), phrase.end());
+  for (const auto& phrase : phrases)
+    terms.insert(terms.end(), phrase.begin(), phrase.end());
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
   return terms;
@@ -275,8 +278,9 @@ TextQuery parse_text_query(std::string_view text) {
   dedupe(query.words);
   dedupe(query.prefixes);
   if (query.empty()) {
-    throw Error::bad_request("search text has no word to look for",
-                             {{"hint", "use words, \"phrases\" or prefix* terms; -word only excludes"}});
+    throw Error::bad_request(
+        "search text has no word to look for",
+        {{"hint", "use words, \"phrases\" or prefix* terms; -word only excludes"}});
   }
   return query;
 }
@@ -313,8 +317,9 @@ bool text_matches(const TextQuery& query, const std::vector<std::string>& tokens
     if (!present.contains(word)) return false;
   }
   for (const auto& prefix : query.prefixes) {
-    const bool found = std::any_of(present.begin(), present.end(),
-                                   [&](std::string_view token) { return token.starts_with(prefix); });
+    const bool found = std::any_of(present.begin(), present.end(), [&](std::string_view token) {
+      return token.starts_with(prefix);
+    });
     if (!found) return false;
   }
   for (const auto& phrase : query.phrases) {

@@ -37,7 +37,9 @@ Civil civil_from_days(std::int64_t z) {
   return {y + (m <= 2 ? 1 : 0), m, d};
 }
 
-bool is_leap(std::int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+bool is_leap(std::int64_t year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
 
 unsigned days_in_month(std::int64_t year, unsigned month) {
   static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -103,7 +105,8 @@ std::optional<Millis> parse_rfc3339(std::string_view text) {
       ++pos;
     }
     if (digits == 0) return std::nullopt;
-    for (std::size_t i = digits; i < 3; ++i) millis *= 10;
+    for (std::size_t i = digits; i < 3; ++i)
+      millis *= 10;
   }
   std::int64_t offset_minutes = 0;
   if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {

@@ -30,14 +30,17 @@ constexpr int kEventsPerWrite = 5;
 std::map<std::string, int> present(ApiClient& api, const std::vector<std::string>& ids,
                                    const std::string& source) {
   json::array list;
-  for (const auto& id : ids) list.emplace_back(id);
+  for (const auto& id : ids)
+    list.emplace_back(id);
   json::object where{{"id", json::object{{"in", list}}}};
   if (source == "history") where["timestamp"] = json::object{{"gte", "now-1h"}};
-  const auto response = api.query(json::object{{"source", source}, {"where", where}, {"limit", 1000}});
+  const auto response =
+      api.query(json::object{{"source", source}, {"where", where}, {"limit", 1000}});
   EXPECT_EQ(response.status, 200) << response.body;
   std::map<std::string, int> counts;
   if (response.status != 200) return counts;
-  for (const auto& id : ids_of(response.json())) ++counts[id];
+  for (const auto& id : ids_of(response.json()))
+    ++counts[id];
   return counts;
 }
 
@@ -84,7 +87,8 @@ TEST(Crash, AcknowledgedWritesSurviveSigkill) {
     std::this_thread::sleep_for(std::chrono::milliseconds(150 + random() % 600));
     server.kill();
     stop = true;
-    for (auto& client : clients) client.join();
+    for (auto& client : clients)
+      client.join();
     server.start();
   }
 
@@ -97,10 +101,12 @@ TEST(Crash, AcknowledgedWritesSurviveSigkill) {
     for (std::size_t i = begin; i < end; ++i) {
       if (attempts[i].receipt_body.empty()) continue;
       const auto receipt = json::parse(attempts[i].receipt_body);
-      EXPECT_EQ(api.wait_final(std::string(receipt.at("receipt_id").as_string())).at("status"), "verified");
+      EXPECT_EQ(api.wait_final(std::string(receipt.at("receipt_id").as_string())).at("status"),
+                "verified");
     }
     std::vector<std::string> ids;
-    for (std::size_t i = begin; i < end; ++i) ids.insert(ids.end(), attempts[i].ids.begin(), attempts[i].ids.end());
+    for (std::size_t i = begin; i < end; ++i)
+      ids.insert(ids.end(), attempts[i].ids.begin(), attempts[i].ids.end());
     const auto current = present(api, ids, "current");
     const auto history = present(api, ids, "history");
     for (std::size_t i = begin; i < end; ++i) {
@@ -116,8 +122,10 @@ TEST(Crash, AcknowledgedWritesSurviveSigkill) {
         ++acknowledged;
         EXPECT_EQ(in_current, attempt.ids.size()) << attempt.key;
         EXPECT_EQ(in_history, attempt.ids.size()) << attempt.key;
-        const auto replay = api.ingest(json::object{{"stream", "x"}, {"events", json::array{make_event("r", "t", now_ms(), 1)}}},
-                                       attempt.key);
+        const auto replay =
+            api.ingest(json::object{{"stream", "x"},
+                                    {"events", json::array{make_event("r", "t", now_ms(), 1)}}},
+                       attempt.key);
         EXPECT_EQ(replay.body, attempt.receipt_body) << attempt.key;
         EXPECT_EQ(replay.header("Idempotent-Replayed"), "true");
       } else {

@@ -16,9 +16,9 @@ constexpr std::int64_t kMinute = 60000;
 constexpr std::int64_t kHour = 60 * kMinute;
 
 const std::set<std::string> kResponseProperties = {
-    "success", "execution_mode", "complete",        "scanned",          "elapsed_ms",
-    "source",  "filtered",       "matched",         "freshness",        "aggregations",
-    "groups",  "relationships",  "temporal_windows", "context",         "results"};
+    "success", "execution_mode", "complete",         "scanned",   "elapsed_ms",
+    "source",  "filtered",       "matched",          "freshness", "aggregations",
+    "groups",  "relationships",  "temporal_windows", "context",   "results"};
 
 class AnalyzeTest : public ::testing::Test {
  protected:
@@ -32,10 +32,13 @@ class AnalyzeTest : public ::testing::Test {
     };
     json::object p1 = reading("p1", 0, {{"kw", 2}, {"site", "a"}, {"pump", "p1"}, {"state", "on"}});
     p1["metrics"] = json::object{{"temp", 40}};
-    json::object p2 = reading("p2", 30 * kMinute, {{"kw", 4}, {"site", "a"}, {"pump", "p2"}, {"state", "on"}});
+    json::object p2 =
+        reading("p2", 30 * kMinute, {{"kw", 4}, {"site", "a"}, {"pump", "p2"}, {"state", "on"}});
     p2["metrics"] = json::object{{"temp", 50}};
     const json::array events{
-        p1, p2, reading("p3", 45 * kMinute, {{"kw", 6}, {"site", "b"}, {"pump", "p1"}, {"state", "off"}}),
+        p1,
+        p2,
+        reading("p3", 45 * kMinute, {{"kw", 6}, {"site", "b"}, {"pump", "p1"}, {"state", "off"}}),
         reading("p4", 60 * kMinute, {{"kw", "n/a"}, {"site", "b"}, {"pump", "p1"}}),
         make_event("p5", "alert", base_ + 70 * kMinute,
                    {{"message", "pump pressure low on p1"}, {"site", "b"}, {"pump", "p1"}}),
@@ -79,19 +82,25 @@ json::object op(const char* name, const char* field = nullptr) {
   return spec;
 }
 
-json::object result(const char* op_name, json::value field, json::value value, int count, int skipped) {
-  return {{"op", op_name}, {"field", std::move(field)}, {"value", std::move(value)}, {"count", count}, {"skipped", skipped}};
+json::object result(const char* op_name, json::value field, json::value value, int count,
+                    int skipped) {
+  return {{"op", op_name},
+          {"field", std::move(field)},
+          {"value", std::move(value)},
+          {"count", count},
+          {"skipped", skipped}};
 }
 
 TEST_F(AnalyzeTest, EveryOperatorWithExactValues) {
-  const auto answer = analyze({{"aggregations", json::object{{"records", op("count")},
-                                                              {"with_kw", op("count", "payload.kw")},
-                                                              {"sites", op("distinct", "payload.site")},
-                                                              {"total", op("sum", "payload.kw")},
-                                                              {"mean", op("avg", "payload.kw")},
-                                                              {"low", op("min", "payload.kw")},
-                                                              {"high", op("max", "payload.kw")},
-                                                              {"hottest", op("max", "metrics.temp")}}}});
+  const auto answer =
+      analyze({{"aggregations", json::object{{"records", op("count")},
+                                             {"with_kw", op("count", "payload.kw")},
+                                             {"sites", op("distinct", "payload.site")},
+                                             {"total", op("sum", "payload.kw")},
+                                             {"mean", op("avg", "payload.kw")},
+                                             {"low", op("min", "payload.kw")},
+                                             {"high", op("max", "payload.kw")},
+                                             {"hottest", op("max", "metrics.temp")}}}});
   const auto& aggregations = answer.at("aggregations").as_object();
   EXPECT_EQ(aggregations.at("records"), result("count", nullptr, 6, 6, 0));
   EXPECT_EQ(aggregations.at("with_kw"), result("count", "payload.kw", 5, 5, 0));
@@ -122,7 +131,8 @@ TEST_F(AnalyzeTest, IntegralGapsAndUnits) {
   EXPECT_EQ(integral("s", kHour).at("value").to_number<double>(), 23400.0);
   EXPECT_EQ(integral("ms", kHour).at("value").to_number<double>(), 23400000.0);
   EXPECT_EQ(integral(nullptr, std::nullopt).at("value").to_number<double>(), 1.0);
-  EXPECT_EQ(integral("m", 20 * kMinute).at("value").to_number<double>(), 2 * 20 + 4 * 15 + 6 * 20.0);
+  EXPECT_EQ(integral("m", 20 * kMinute).at("value").to_number<double>(),
+            2 * 20 + 4 * 15 + 6 * 20.0);
   EXPECT_EQ(integral(nullptr, kHour).at("skipped"), 1);
 }
 
@@ -137,9 +147,11 @@ TEST_F(AnalyzeTest, GroupsWithCountsAndAggregations) {
   EXPECT_EQ(groups[1].at("key"), (json::object{{"payload.site", "b"}}));
   EXPECT_EQ(groups[1].at("aggregations").at("kw").at("value").to_number<double>(), 6.0);
   // Largest first, and group_limit caps.
-  const auto by_pump = analyze({{"group_by", json::array{"payload.pump", "type"}}, {"group_limit", 1}});
+  const auto by_pump =
+      analyze({{"group_by", json::array{"payload.pump", "type"}}, {"group_limit", 1}});
   ASSERT_EQ(by_pump.at("groups").as_array().size(), 1U);
-  EXPECT_EQ(by_pump.at("groups").at(0).at("key"), (json::object{{"payload.pump", "p1"}, {"type", "reading"}}));
+  EXPECT_EQ(by_pump.at("groups").at(0).at("key"),
+            (json::object{{"payload.pump", "p1"}, {"type", "reading"}}));
   EXPECT_EQ(by_pump.at("groups").at(0).at("count"), 3);
 }
 
@@ -148,16 +160,19 @@ TEST_F(AnalyzeTest, TimeBucketsAlignToTheInterval) {
                                {"aggregations", json::object{{"kw", op("max", "payload.kw")}}}});
   const auto& groups = answer.at("groups").as_array();
   ASSERT_EQ(groups.size(), 2U);
-  EXPECT_EQ(groups[0].at("key"), (json::object{{"bucket", iso(base_ + kHour)}}));  // desc by default
+  EXPECT_EQ(groups[0].at("key"),
+            (json::object{{"bucket", iso(base_ + kHour)}}));  // desc by default
   EXPECT_EQ(groups[0].at("count"), 3);
   EXPECT_EQ(groups[0].at("aggregations").at("kw").at("value").to_number<double>(), 8.0);
   EXPECT_EQ(groups[1].at("key"), (json::object{{"bucket", iso(base_)}}));
   EXPECT_EQ(groups[1].at("aggregations").at("kw").at("value").to_number<double>(), 6.0);
   const auto asc = analyze({{"time_bucket", json::object{{"interval", "30m"}}}, {"order", "asc"}});
   std::vector<std::string> buckets;
-  for (const auto& group : asc.at("groups").as_array()) buckets.emplace_back(group.at("key").at("bucket").as_string());
-  EXPECT_EQ(buckets, (std::vector<std::string>{iso(base_), iso(base_ + 30 * kMinute),
-                                               iso(base_ + 60 * kMinute), iso(base_ + 90 * kMinute)}));
+  for (const auto& group : asc.at("groups").as_array())
+    buckets.emplace_back(group.at("key").at("bucket").as_string());
+  EXPECT_EQ(buckets,
+            (std::vector<std::string>{iso(base_), iso(base_ + 30 * kMinute),
+                                      iso(base_ + 60 * kMinute), iso(base_ + 90 * kMinute)}));
   const auto with_site = analyze({{"time_bucket", json::object{{"interval", "1h"}}},
                                   {"group_by", json::array{"payload.site"}}});
   EXPECT_EQ(with_site.at("groups").at(0).at("key"),
@@ -166,7 +181,8 @@ TEST_F(AnalyzeTest, TimeBucketsAlignToTheInterval) {
 }
 
 TEST_F(AnalyzeTest, RelationshipsOfCoOccurringValues) {
-  const auto answer = analyze({{"relationship_fields", json::array{"payload.site", "payload.pump"}}});
+  const auto answer =
+      analyze({{"relationship_fields", json::array{"payload.site", "payload.pump"}}});
   const auto& relationships = answer.at("relationships").as_array();
   ASSERT_EQ(relationships.size(), 3U);
   EXPECT_EQ(relationships[0], (json::object{{"fields", json::array{"payload.site", "payload.pump"}},
@@ -178,26 +194,32 @@ TEST_F(AnalyzeTest, RelationshipsOfCoOccurringValues) {
   EXPECT_EQ(relationships[1].at("values"), (json::array{"a", "p2"}));
   EXPECT_EQ(relationships[1].at("count"), 2);
   EXPECT_EQ(relationships[2].at("values"), (json::array{"a", "p1"}));
-  EXPECT_EQ(analyze({{"relationship_fields", json::array{"payload.site", "payload.pump"}}, {"relationship_limit", 1}})
-                .at("relationships").as_array().size(),
+  EXPECT_EQ(analyze({{"relationship_fields", json::array{"payload.site", "payload.pump"}},
+                     {"relationship_limit", 1}})
+                .at("relationships")
+                .as_array()
+                .size(),
             1U);
 }
 
 TEST_F(AnalyzeTest, TemporalWindowsAroundTheLeadingResults) {
-  const auto answer = analyze({{"temporal", json::object{{"before", 1}, {"after", 1}}}, {"limit", 3}});
+  const auto answer =
+      analyze({{"temporal", json::object{{"before", 1}, {"after", 1}}}, {"limit", 3}});
   EXPECT_EQ(ids_of(answer), (std::vector<std::string>{"p6", "p5", "p4"}));
   EXPECT_EQ(answer.at("temporal_windows"),
             json::parse(R"([{"anchor_id":"p6","before":["p5"],"after":[]},
                             {"anchor_id":"p5","before":["p4"],"after":["p6"]},
                             {"anchor_id":"p4","before":["p3"],"after":["p5"]}])"));
-  const auto wide = analyze({{"temporal", json::object{{"before", 3}, {"after", 0}}}, {"limit", 1}});
+  const auto wide =
+      analyze({{"temporal", json::object{{"before", 3}, {"after", 0}}}, {"limit", 1}});
   EXPECT_EQ(wide.at("temporal_windows").at(0).at("before"), (json::array{"p3", "p4", "p5"}));
   const auto& roles = answer.at("results").at(1).at("source_roles").as_array();
   EXPECT_EQ(roles, (json::array{"anchor", "match", "temporal_neighbor"}));
 }
 
 TEST_F(AnalyzeTest, SemanticRankingPutsTheClosestTextFirst) {
-  const auto answer = analyze({{"vector", json::object{{"text", "low pressure at the pump"}}}, {"limit", 2}});
+  const auto answer =
+      analyze({{"vector", json::object{{"text", "low pressure at the pump"}}}, {"limit", 2}});
   EXPECT_EQ(answer.at("execution_mode"), "semantic");
   EXPECT_EQ(ids_of(answer).at(0), "p5");
   const auto& first = answer.at("results").at(0);
@@ -208,7 +230,8 @@ TEST_F(AnalyzeTest, SemanticRankingPutsTheClosestTextFirst) {
 }
 
 TEST_F(AnalyzeTest, ExecutionModesScanLimitsAndCompleteness) {
-  const auto indexed = analyze({{"where", json::object{{"payload.site", "a"}, {"timestamp", window().at("timestamp")}}}});
+  const auto indexed = analyze(
+      {{"where", json::object{{"payload.site", "a"}, {"timestamp", window().at("timestamp")}}}});
   EXPECT_EQ(indexed.at("execution_mode"), "optimized");
   EXPECT_EQ(indexed.at("matched"), 3);
   const auto bounded = analyze({});
@@ -218,8 +241,9 @@ TEST_F(AnalyzeTest, ExecutionModesScanLimitsAndCompleteness) {
   const auto cut = analyze({{"scan_limit", 2}});
   EXPECT_EQ(cut.at("complete"), false);
   EXPECT_EQ(cut.at("scanned"), 2);
-  const auto filtered = analyze({{"where", json::object{{"payload.state", json::object{{"neq", "on"}}},
-                                                        {"timestamp", window().at("timestamp")}}}});
+  const auto filtered =
+      analyze({{"where", json::object{{"payload.state", json::object{{"neq", "on"}}},
+                                      {"timestamp", window().at("timestamp")}}}});
   EXPECT_EQ(filtered.at("scanned"), 6);
   EXPECT_EQ(filtered.at("matched"), 3);
   EXPECT_EQ(filtered.at("filtered"), 3);
@@ -246,7 +270,8 @@ TEST_F(AnalyzeTest, ResultsExclusionsAndFreshness) {
   EXPECT_EQ(freshness.at("projection_backlog"), 0);
   EXPECT_EQ(freshness.at("stale"), true);  // newest is over an hour old, expected 15 minutes
   EXPECT_GE(freshness.at("lag_ms").as_int64(), 60 * kMinute);
-  const auto without = analyze({{"include_results", false}, {"aggregations", json::object{{"n", op("count")}}}});
+  const auto without =
+      analyze({{"include_results", false}, {"aggregations", json::object{{"n", op("count")}}}});
   EXPECT_FALSE(without.contains("results"));
   EXPECT_EQ(analyze({{"limit", 2}}).at("results").as_array().size(), 2U);
 }
@@ -256,18 +281,28 @@ TEST_F(AnalyzeTest, InvalidRequestsAreExplained) {
     if (!body.contains("where")) body["where"] = window();
     const auto response = raw(body);
     EXPECT_EQ(response.status, 400) << response.body;
-    EXPECT_NE(response.body.find(std::string("\"path\":\"") + path + "\""), std::string::npos) << response.body;
+    EXPECT_NE(response.body.find(std::string("\"path\":\"") + path + "\""), std::string::npos)
+        << response.body;
   };
   expect_400({{"sort", 1}}, "/sort");
-  expect_400({{"aggregations", json::object{{"x", op("median", "payload.kw")}}}}, "/aggregations/x/op");
-  expect_400({{"aggregations", json::object{{"x", json::object{{"field", "payload.kw"}}}}}}, "/aggregations/x/op");
+  expect_400({{"aggregations", json::object{{"x", op("median", "payload.kw")}}}},
+             "/aggregations/x/op");
+  expect_400({{"aggregations", json::object{{"x", json::object{{"field", "payload.kw"}}}}}},
+             "/aggregations/x/op");
   expect_400({{"aggregations", json::object{{"x", op("sum")}}}}, "/aggregations/x/field");
-  expect_400({{"aggregations", json::object{{"x", json::object{{"op", "sum"}, {"field", "payload.kw"}, {"unit", "d"}}}}}},
-             "/aggregations/x/unit");
-  expect_400({{"aggregations", json::object{{"x", json::object{{"op", "integral"}, {"field", "payload.kw"}, {"max_gap_ms", 0}}}}}},
-             "/aggregations/x/max_gap_ms");
-  expect_400({{"aggregations", json::object{{"x", json::object{{"op", "count"}, {"bogus", 1}}}}}}, "/aggregations/x/bogus");
-  expect_400({{"aggregations", json::object{{"x", op("sum", "data.kw")}}}}, "/aggregations/x/field");
+  expect_400(
+      {{"aggregations",
+        json::object{{"x", json::object{{"op", "sum"}, {"field", "payload.kw"}, {"unit", "d"}}}}}},
+      "/aggregations/x/unit");
+  expect_400(
+      {{"aggregations",
+        json::object{
+            {"x", json::object{{"op", "integral"}, {"field", "payload.kw"}, {"max_gap_ms", 0}}}}}},
+      "/aggregations/x/max_gap_ms");
+  expect_400({{"aggregations", json::object{{"x", json::object{{"op", "count"}, {"bogus", 1}}}}}},
+             "/aggregations/x/bogus");
+  expect_400({{"aggregations", json::object{{"x", op("sum", "data.kw")}}}},
+             "/aggregations/x/field");
   expect_400({{"time_bucket", json::object{{"interval", "5 minutes"}}}}, "/time_bucket/interval");
   expect_400({{"time_bucket", json::object{}}}, "/time_bucket/interval");
   expect_400({{"group_by", json::array{"a", "b", "c", "d", "e", "f", "g", "h", "i"}}}, "/group_by");
@@ -278,7 +313,8 @@ TEST_F(AnalyzeTest, InvalidRequestsAreExplained) {
   expect_400({{"temporal", json::object{{"before", 51}}}}, "/temporal/before");
   expect_400({{"vector", json::object{{"text", std::string(32769, 'v')}}}}, "/vector/text");
   expect_400({{"text", std::string(501, 't')}}, "/text");
-  expect_400({{"relationship_fields", json::array(17, json::value("payload.site"))}}, "/relationship_fields");
+  expect_400({{"relationship_fields", json::array(17, json::value("payload.site"))}},
+             "/relationship_fields");
   expect_400({{"excluded_document_ids", json::array{""}}}, "/excluded_document_ids/0");
   expect_400({{"context", json::object{{"token_budget", 100}}}}, "/context/token_budget");
   expect_400({{"context", json::object{{"mode", "summary"}}}}, "/context/mode");
@@ -286,17 +322,19 @@ TEST_F(AnalyzeTest, InvalidRequestsAreExplained) {
   // History (the default source) needs a lower time bound within retention.
   const auto unbounded = raw({{"where", json::object{}}});
   EXPECT_EQ(unbounded.status, 400);
-  const auto beyond = raw({{"where", json::object{{"timestamp", json::object{{"gt", "now-31d"}}}}}});
+  const auto beyond =
+      raw({{"where", json::object{{"timestamp", json::object{{"gt", "now-31d"}}}}}});
   EXPECT_EQ(beyond.status, 403);
   EXPECT_EQ(raw({{"source", "current"}}).status, 200);
 }
 
 TEST(AnalyzeModules, DisabledModulesAnswer400NamingThem) {
   TestConfig config;
-  config.plugins = "  apikey:\n    library: eventsvc-auth-apikey\n"
-                   "  rocksdb:\n    library: eventsvc-storage-rocksdb\n"
-                   "  sum:\n    library: eventsvc-aggregation-sum\n"
-                   "  integral:\n    library: eventsvc-aggregation-integral\n    enabled: false\n";
+  config.plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n"
+      "  sum:\n    library: eventsvc-aggregation-sum\n"
+      "  integral:\n    library: eventsvc-aggregation-integral\n    enabled: false\n";
   ServerProcess server(config.yaml());
   server.start();
   ApiClient api(server.port(), server.create_key("mods", "test"));
@@ -304,13 +342,20 @@ TEST(AnalyzeModules, DisabledModulesAnswer400NamingThem) {
   const auto disabled = api.analyze(json::object{
       {"where", where}, {"aggregations", json::object{{"e", op("integral", "payload.kw")}}}});
   EXPECT_EQ(disabled.status, 400);
-  EXPECT_EQ(disabled.json().at("message"), "/aggregations/e/op: aggregation op 'integral' is not enabled");
-  EXPECT_EQ(api.analyze(json::object{{"where", where}, {"aggregations", json::object{{"s", op("sum", "payload.kw")}}}}).status,
-            200);
-  const auto semantic = api.analyze(json::object{{"where", where}, {"vector", json::object{{"text", "x"}}}});
+  EXPECT_EQ(disabled.json().at("message"),
+            "/aggregations/e/op: aggregation op 'integral' is not enabled");
+  EXPECT_EQ(
+      api.analyze(json::object{{"where", where},
+                               {"aggregations", json::object{{"s", op("sum", "payload.kw")}}}})
+          .status,
+      200);
+  const auto semantic =
+      api.analyze(json::object{{"where", where}, {"vector", json::object{{"text", "x"}}}});
   EXPECT_EQ(semantic.status, 400);
-  EXPECT_NE(semantic.json().at("message").as_string().find("needs an embedder plugin"), std::string::npos);
-  const auto context = api.analyze(json::object{{"where", where}, {"context", json::object{{"mode", "decision"}}}});
+  EXPECT_NE(semantic.json().at("message").as_string().find("needs an embedder plugin"),
+            std::string::npos);
+  const auto context =
+      api.analyze(json::object{{"where", where}, {"context", json::object{{"mode", "decision"}}}});
   EXPECT_EQ(context.status, 400);
   EXPECT_EQ(context.json().at("message"), "/context/mode: context mode 'decision' is not enabled");
 }

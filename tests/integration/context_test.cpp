@@ -18,8 +18,9 @@ constexpr std::int64_t kMinute = 60000;
 
 std::string audited_config() {
   TestConfig config;
-  config.plugins = default_plugins() +
-                   "  audit:\n    library: eventsvc-audit-jsonl\n    config:\n      sample_rate: 1\n";
+  config.plugins =
+      default_plugins() +
+      "  audit:\n    library: eventsvc-audit-jsonl\n    config:\n      sample_rate: 1\n";
   return config.yaml();
 }
 
@@ -33,10 +34,12 @@ class ContextTest : public ::testing::Test {
     now_ = now_ms();
     auto at = [&](std::int64_t minutes_ago) { return now_ - minutes_ago * kMinute; };
     // A pump whose state changes twice; temp is not asked about.
-    api.ingest_verified(make_batch("pumps", json::array{
-        make_event("pump-1", "state", at(10), {{"state", "idle"}, {"temp", 20}}),
-        make_event("pump-1", "state", at(8), {{"state", "running"}, {"temp", 30}}),
-        make_event("pump-1", "state", at(6), {{"state", "stopped"}, {"temp", 25}})}),
+    api.ingest_verified(
+        make_batch("pumps",
+                   json::array{
+                       make_event("pump-1", "state", at(10), {{"state", "idle"}, {"temp", 20}}),
+                       make_event("pump-1", "state", at(8), {{"state", "running"}, {"temp", 30}}),
+                       make_event("pump-1", "state", at(6), {{"state", "stopped"}, {"temp", 25}})}),
         "ctx-pump");
     // Sensors by room: boiler sensors disagree 2 s apart; office sensors 60 s apart; the office
     // repeats 21 (collapsed); a quiet room last reported two hours ago.
@@ -49,12 +52,15 @@ class ContextTest : public ::testing::Test {
         make_event("s-cellar-a", "reading", at(120), {{"room", "cellar"}, {"temp", 12}})};
     api.ingest_verified(make_batch("rooms", rooms), "ctx-rooms");
     // An unverified record: its write also reuses a stored version with another payload.
-    const auto conflicting = api.ingest(make_batch("rooms", json::array{
-        make_event("s-boiler-a", "reading", at(5), {{"room", "boiler"}, {"temp", 99}}),
-        make_event("s-attic-a", "reading", at(1), {{"room", "attic"}, {"temp", 30}})}),
-        "ctx-conflict");
-    EXPECT_EQ(api.wait_final(std::string(conflicting.json().at("receipt_id").as_string())).at("status"),
-              "conflict");
+    const auto conflicting =
+        api.ingest(make_batch("rooms", json::array{make_event("s-boiler-a", "reading", at(5),
+                                                              {{"room", "boiler"}, {"temp", 99}}),
+                                                   make_event("s-attic-a", "reading", at(1),
+                                                              {{"room", "attic"}, {"temp", 30}})}),
+                   "ctx-conflict");
+    EXPECT_EQ(
+        api.wait_final(std::string(conflicting.json().at("receipt_id").as_string())).at("status"),
+        "conflict");
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -68,9 +74,11 @@ class ContextTest : public ::testing::Test {
             {"context", json::object{{"mode", "decision"}}}};
   }
   static json::object rooms_request(json::object context = {{"mode", "decision"}}) {
-    return {{"where", json::object{{"stream", "rooms"}, {"timestamp", json::object{{"gte", "now-3h"}}}}},
+    return {{"where",
+             json::object{{"stream", "rooms"}, {"timestamp", json::object{{"gte", "now-3h"}}}}},
             {"group_by", json::array{"payload.room"}},
-            {"aggregations", json::object{{"t", json::object{{"op", "max"}, {"field", "payload.temp"}}}}},
+            {"aggregations",
+             json::object{{"t", json::object{{"op", "max"}, {"field", "payload.temp"}}}}},
             {"context", std::move(context)}};
   }
   static json::object analyze(const json::object& body, int port = 0) {
@@ -119,13 +127,15 @@ TEST_F(ContextTest, StateChangingTwiceGivesTwoTransitionsAndIsReady) {
   EXPECT_EQ(context.at("facts").as_array().size(), 1U);
   EXPECT_EQ(context.at("facts").at(0).at("value"), "stopped");
   EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 3);  // payload.temp of each version
-  EXPECT_EQ(context.at("decision_readiness"), (json::object{{"status", "ready"}, {"reasons", json::array{}}}));
+  EXPECT_EQ(context.at("decision_readiness"),
+            (json::object{{"status", "ready"}, {"reasons", json::array{}}}));
   EXPECT_EQ(context.at("confidence").to_number<double>(), 1.0);
   EXPECT_EQ(context.at("proof").at("complete"), true);
   // The newest version is the latest state; the changes are transitions.
   std::set<std::string> roles;
   for (const auto& result : answer.at("results").as_array()) {
-    for (const auto& role : result.at("source_roles").as_array()) roles.emplace(role.as_string());
+    for (const auto& role : result.at("source_roles").as_array())
+      roles.emplace(role.as_string());
   }
   EXPECT_EQ(roles, (std::set<std::string>{"match", "fact_source", "latest_state", "transition"}));
 }
@@ -155,13 +165,16 @@ TEST_F(ContextTest, SensorsScenario) {
   EXPECT_EQ(context.at("exclusions").at("collapsed"), 1);
   // The attic record came with a conflicting write: unverified, excluded, counted.
   EXPECT_EQ(context.at("exclusions").at("unverified"), 1);
-  for (const auto& fact : context.at("facts").as_array()) EXPECT_NE(fact.at("subject"), "attic");
+  for (const auto& fact : context.at("facts").as_array())
+    EXPECT_NE(fact.at("subject"), "attic");
   // The cellar last reported two hours ago.
-  EXPECT_EQ(context.at("missing_evidence"),
-            (json::array{json::object{{"subject", "cellar"}, {"reason", "stale"},
-                                      {"last_seen", iso(now_ - 120 * kMinute)}}}));
+  EXPECT_EQ(
+      context.at("missing_evidence"),
+      (json::array{json::object{
+          {"subject", "cellar"}, {"reason", "stale"}, {"last_seen", iso(now_ - 120 * kMinute)}}}));
   EXPECT_EQ(context.at("decision_readiness").at("status"), "conflicting");
-  EXPECT_EQ(context.at("decision_readiness").at("reasons"), (json::array{"contradictions", "stale_evidence"}));
+  EXPECT_EQ(context.at("decision_readiness").at("reasons"),
+            (json::array{"contradictions", "stale_evidence"}));
   EXPECT_LT(context.at("confidence").to_number<double>(), 1.0);
   EXPECT_GT(context.at("confidence").to_number<double>(), 0.0);
 }
@@ -173,12 +186,16 @@ TEST_F(ContextTest, ProofIdsAreAllInTheData) {
     const auto& ids = context.at("proof").at("event_ids").as_array();
     ASSERT_FALSE(ids.empty());
     json::array list(ids.begin(), ids.end());
-    const auto found = ApiClient(server_->port(), *key_)
-                           .query(json::object{{"where", json::object{{"id", json::object{{"in", list}}}}}, {"limit", 1000}})
-                           .json();
+    const auto found =
+        ApiClient(server_->port(), *key_)
+            .query(json::object{{"where", json::object{{"id", json::object{{"in", list}}}}},
+                                {"limit", 1000}})
+            .json();
     std::set<std::string> present;
-    for (const auto& id : ids_of(found)) present.insert(id);
-    for (const auto& id : ids) EXPECT_TRUE(present.contains(std::string(id.as_string()))) << id;
+    for (const auto& id : ids_of(found))
+      present.insert(id);
+    for (const auto& id : ids)
+      EXPECT_TRUE(present.contains(std::string(id.as_string()))) << id;
   }
 }
 
@@ -194,7 +211,9 @@ TEST_F(ContextTest, IdenticalAcrossCallsAndRestarts) {
   EXPECT_NE(a.at("audit_trace_id"), b.at("audit_trace_id"));  // every request sampled here
 
   // Byte-identical apart from audit_trace_id, whose member sits at the end.
-  auto strip = [](const std::string& text) { return text.substr(0, text.find(",\"audit_trace_id\"")); };
+  auto strip = [](const std::string& text) {
+    return text.substr(0, text.find(",\"audit_trace_id\""));
+  };
   EXPECT_EQ(strip(first), strip(second));
 
   ASSERT_EQ(server_->stop(), 0);
@@ -205,7 +224,8 @@ TEST_F(ContextTest, IdenticalAcrossCallsAndRestarts) {
 
 TEST_F(ContextTest, BudgetsAreRespected) {
   for (const int budget : {256, 100000}) {
-    json::object options{{"mode", "decision"}, {"token_budget", budget}, {"include_documents", true}};
+    json::object options{
+        {"mode", "decision"}, {"token_budget", budget}, {"include_documents", true}};
     const std::string text = context_text(rooms_request(options));
     const auto context = json::parse(text);
     // The estimate is ceil(bytes / 4) of the compact JSON; audit_trace_id is added afterwards.
@@ -236,7 +256,8 @@ TEST_F(ContextTest, DocumentsMode) {
   ASSERT_FALSE(documents.empty());
   EXPECT_LT(documents.size(), 5U);
   const auto results = ids_of(answer);
-  for (std::size_t i = 0; i < documents.size(); ++i) EXPECT_EQ(documents[i].at("id").as_string(), results[i]);
+  for (std::size_t i = 0; i < documents.size(); ++i)
+    EXPECT_EQ(documents[i].at("id").as_string(), results[i]);
   EXPECT_EQ(context.at("omitted").to_number<std::size_t>(), 5 - documents.size());
   EXPECT_LE(context.at("tokens_used").to_number<int>(), 350);
   EXPECT_EQ(context.at("proof").at("complete"), false);
@@ -247,7 +268,8 @@ TEST_F(ContextTest, AuditTracesArePrivateFiles) {
   const std::string id(json::parse(text).at("audit_trace_id").as_string());
   EXPECT_TRUE(id.starts_with("trc_"));
   bool found = false;
-  for (const auto& entry : std::filesystem::directory_iterator(server_->data_dir() / "audit" / "traces")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(server_->data_dir() / "audit" / "traces")) {
     std::ifstream in(entry.path());
     std::stringstream content;
     content << in.rdbuf();
@@ -262,9 +284,11 @@ TEST(ContextWithoutAudit, NoAuditTraceId) {
   ServerProcess server(test_config());
   server.start();
   ApiClient api(server.port(), server.create_key("plain", "test"));
-  api.ingest_verified(make_batch("s", json::array{make_event("x", "t", now_ms(), {{"v", 1}})}), "plain-key-1");
-  const auto answer = api.analyze(json::object{{"where", json::object{{"timestamp", json::object{{"gte", "now-1h"}}}}},
-                                               {"context", json::object{{"mode", "decision"}}}});
+  api.ingest_verified(make_batch("s", json::array{make_event("x", "t", now_ms(), {{"v", 1}})}),
+                      "plain-key-1");
+  const auto answer = api.analyze(
+      json::object{{"where", json::object{{"timestamp", json::object{{"gte", "now-1h"}}}}},
+                   {"context", json::object{{"mode", "decision"}}}});
   ASSERT_EQ(answer.status, 200) << answer.body;
   EXPECT_FALSE(answer.json().at("context").as_object().contains("audit_trace_id"));
 }

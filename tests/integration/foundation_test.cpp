@@ -1,9 +1,8 @@
 // The request pipeline over real HTTPS: authentication, scopes, rate limits, concurrency leases,
 // JSON errors for unknown routes, environments, connection handling and shutdown.
-#include <gtest/gtest.h>
-
 #include <Poco/Net/Context.h>
 #include <Poco/Net/SecureStreamSocket.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <boost/json/parse.hpp>
@@ -21,10 +20,8 @@ struct Route {
 };
 
 constexpr Route kRoutes[] = {
-    {"POST", "/v1/events"},
-    {"GET", "/v1/receipts/req_0123456789abcdef"},
-    {"POST", "/v1/search"},
-    {"POST", "/v1/query"},
+    {"POST", "/v1/events"},  {"GET", "/v1/receipts/req_0123456789abcdef"},
+    {"POST", "/v1/search"},  {"POST", "/v1/query"},
     {"POST", "/v1/analyze"},
 };
 
@@ -124,7 +121,8 @@ TEST_F(FoundationTest, RateLimitHeadersOnEveryResponse) {
   HttpsClient client(server_->port());
   const std::string key = server_->create_key("wsheaders", "test");
   std::vector<HttpResponse> responses;
-  for (const auto& route : kRoutes) responses.push_back(call(client, route, key));
+  for (const auto& route : kRoutes)
+    responses.push_back(call(client, route, key));
   responses.push_back(client.request("GET", "/nowhere"));
   responses.push_back(client.request("DELETE", "/v1/search"));
   responses.push_back(call(client, kRoutes[2], "bad"));
@@ -159,7 +157,8 @@ TEST_F(FoundationTest, ExhaustedConcurrencyLeasesGive429) {
   // A search whose body trickles in holds the tenant's only lease while the server waits for it.
   Poco::Net::Context::Params params;
   params.verificationMode = Poco::Net::Context::VERIFY_NONE;
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params);
+  Poco::Net::Context::Ptr context =
+      new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params);
   Poco::Net::SecureStreamSocket slow(
       Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(server_->port())), context);
   const std::string head =
@@ -217,7 +216,8 @@ TEST_F(FoundationTest, LiveAndTestKeysResolveToDifferentEnvironments) {
   const std::string live_key = server_->create_key("wsenv", "live", "events:read", "tiny");
   EXPECT_EQ(test_key.substr(0, 9), "key_test_");
   EXPECT_EQ(live_key.substr(0, 9), "key_live_");
-  for (int i = 0; i < 3; ++i) call(client, kRoutes[4], test_key);
+  for (int i = 0; i < 3; ++i)
+    call(client, kRoutes[4], test_key);
   EXPECT_EQ(call(client, kRoutes[4], test_key).status, 429);
   // The same workspace's live environment has its own limits.
   const auto live = call(client, kRoutes[4], live_key);
@@ -230,9 +230,8 @@ TEST_F(FoundationTest, LiveAndTestKeysResolveToDifferentEnvironments) {
 
 TEST_F(FoundationTest, BodiesAreBoundedAndNeedALength) {
   const std::string key = server_->create_key("wsbody", "test");
-  const std::string raw =
-      "POST /v1/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key +
-      "\r\nConnection: close\r\n\r\n";
+  const std::string raw = "POST /v1/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " +
+                          key + "\r\nConnection: close\r\n\r\n";
   const std::string answer = raw_tls_exchange(server_->port(), raw);
   EXPECT_EQ(answer.rfind("HTTP/1.1 411", 0), 0U) << answer;
   EXPECT_NE(answer.find("\"statusCode\":411"), std::string::npos) << answer;
@@ -289,7 +288,8 @@ TEST(Foundation, MoreClientsThanWorkerThreadsAreAllServed) {
       }
     });
   }
-  for (auto& thread : clients) thread.join();
+  for (auto& thread : clients)
+    thread.join();
   EXPECT_EQ(answered.load(), kClients * kRequests);
 }
 

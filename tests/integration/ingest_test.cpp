@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <regex>
 #include <set>
-#include <fstream>
 #include <thread>
 
 #include "support/api_client.hpp"
@@ -66,8 +66,10 @@ void expect_400_at(const HttpResponse& response, const std::string& path) {
 TEST_F(IngestTest, ReceiptHasEveryFieldAndARecomputableEventSetHash) {
   auto api = client();
   // Canonical JSON written by hand: the digest is the SHA-256 of exactly these bytes.
-  const std::string e1 = R"({"data":{"n":1},"id":"alpha","occurred_at":")" + iso(now_ms() - 1000) + R"(","type":"t"})";
-  const std::string e2 = R"({"data":"x","id":"beta","occurred_at":")" + iso(now_ms() - 2000) + R"(","type":"t"})";
+  const std::string e1 =
+      R"({"data":{"n":1},"id":"alpha","occurred_at":")" + iso(now_ms() - 1000) + R"(","type":"t"})";
+  const std::string e2 =
+      R"({"data":"x","id":"beta","occurred_at":")" + iso(now_ms() - 2000) + R"(","type":"t"})";
   const std::string body = R"({"stream":"s","events":[)" + e2 + "," + e1 + "]}";
   const auto response = api.ingest_text(body, "receipt-fields-1");
   ASSERT_EQ(response.status, 202) << response.body;
@@ -90,7 +92,8 @@ TEST_F(IngestTest, ReceiptHasEveryFieldAndARecomputableEventSetHash) {
   EXPECT_EQ(final.at("verified_events"), 2);
   EXPECT_TRUE(final.at("conflicts").as_array().empty());
   EXPECT_EQ(final.at("integrity").at("event_set_sha256").as_string(), expected);
-  for (const char* field : {"created_at", "updated_at", "expires_at"}) EXPECT_TRUE(final.contains(field));
+  for (const char* field : {"created_at", "updated_at", "expires_at"})
+    EXPECT_TRUE(final.contains(field));
   // The digests are what the records carry as proof.
   const auto found = api.query(json::object{{"where", json::object{{"id", "alpha"}}}});
   EXPECT_EQ(found.json().at("results").at(0).at("proof_digest").as_string(), sha256(e1));
@@ -104,7 +107,8 @@ TEST_F(IngestTest, EventsPerWriteOneToOneHundred) {
   }
   const auto too_many = api.ingest(make_batch("s", hundred), "events-101");
   expect_400_at(too_many, "/events");
-  EXPECT_EQ(too_many.json().at("data").at("errors").at(0).at("message"), "must have at most 100 items");
+  EXPECT_EQ(too_many.json().at("data").at("errors").at(0).at("message"),
+            "must have at most 100 items");
   hundred.pop_back();
   EXPECT_EQ(api.ingest(make_batch("s", hundred), "events-100").status, 202);
   expect_400_at(api.ingest(make_batch("s", json::array{}), "events-000"), "/events");
@@ -130,16 +134,18 @@ TEST_F(IngestTest, OneMebibyteIsTheLimit) {
   const std::string exact = head + std::string((1 << 20) - head.size() - tail.size(), 'x') + tail;
   ASSERT_EQ(exact.size(), 1048576U);
   EXPECT_EQ(api.ingest_text(exact, "one-mebibyte").status, 202);
-  const std::string over = head + std::string((1 << 20) - head.size() - tail.size() + 1, 'x') + tail;
+  const std::string over =
+      head + std::string((1 << 20) - head.size() - tail.size() + 1, 'x') + tail;
   const auto refused = api.ingest_text(over, "one-byte-over");
   EXPECT_EQ(refused.status, 413) << refused.body;
   EXPECT_EQ(refused.json().at("statusCode"), 413);
   EXPECT_TRUE(refused.has_header("X-RateLimit-Limit"));
   // A chunked body over the limit is cut off while it streams.
-  const auto chunked = api.http().request(
-      "POST", "/v1/events", over,
-      {{"Authorization", "Bearer " + *key_}, {"Idempotency-Key", "chunked-over"},
-       {"Transfer-Encoding", "chunked"}, {"Content-Type", "application/json"}});
+  const auto chunked = api.http().request("POST", "/v1/events", over,
+                                          {{"Authorization", "Bearer " + *key_},
+                                           {"Idempotency-Key", "chunked-over"},
+                                           {"Transfer-Encoding", "chunked"},
+                                           {"Content-Type", "application/json"}});
   EXPECT_EQ(chunked.status, 413) << chunked.body;
   // Nothing was written under the refused keys.
   const auto batch = make_batch("s", json::array{make_event("after-413", "t", now_ms(), 1)});
@@ -172,11 +178,12 @@ TEST_F(IngestTest, MalformedBodiesListEveryProblem) {
     paths.emplace(error.at("path").as_string());
   }
   EXPECT_EQ(paths, (std::set<std::string>{"/stream", "/namespace", "/events/0/id",
-                                          "/events/0/occurred_at", "/events/1/id",
-                                          "/events/1/type", "/events/1/data", "/events/2"}));
+                                          "/events/0/occurred_at", "/events/1/id", "/events/1/type",
+                                          "/events/1/data", "/events/2"}));
   // Deep nesting is a 400, not a crash.
-  std::string deep = R"({"stream":"s","events":[{"id":"d","type":"t","occurred_at":")" + iso(now_ms()) +
-                     R"(","data":)" + std::string(200, '[') + std::string(200, ']') + "}]}";
+  std::string deep = R"({"stream":"s","events":[{"id":"d","type":"t","occurred_at":")" +
+                     iso(now_ms()) + R"(","data":)" + std::string(200, '[') +
+                     std::string(200, ']') + "}]}";
   EXPECT_EQ(api.ingest_text(deep, "malformed-3").status, 400);
 }
 
@@ -191,10 +198,13 @@ TEST_F(IngestTest, OccurredAtMustLieWithinRetentionAndSkew) {
   expect_400_at(old, "/events/2/occurred_at");
   EXPECT_EQ(old.json().at("data").at("errors").as_array().size(), 2U);
   // A plan with a shorter retention refuses sooner.
-  ApiClient short_plan(server_->port(), server_->create_key("ingest", "test", "events:write", "short"));
-  expect_400_at(short_plan.ingest(make_batch("s", json::array{make_event("d3", "t", now_ms() - 3LL * 86400000, 1)}),
-                                  "retention-2"),
-                "/events/0/occurred_at");
+  ApiClient short_plan(server_->port(),
+                       server_->create_key("ingest", "test", "events:write", "short"));
+  expect_400_at(
+      short_plan.ingest(
+          make_batch("s", json::array{make_event("d3", "t", now_ms() - 3LL * 86400000, 1)}),
+          "retention-2"),
+      "/events/0/occurred_at");
 }
 
 TEST_F(IngestTest, DuplicatesWithinAWriteAndAcrossWrites) {
@@ -205,31 +215,34 @@ TEST_F(IngestTest, DuplicatesWithinAWriteAndAcrossWrites) {
   EXPECT_EQ(first.at("submitted"), 3);
   EXPECT_EQ(first.at("accepted"), 2);
   EXPECT_EQ(first.at("duplicates"), 1);
-  const auto second = api.ingest(make_batch("s", json::array{b, make_event("dup-c", "t", now_ms(), 3)}),
-                                 "duplicates-2")
-                          .json();
+  const auto second =
+      api.ingest(make_batch("s", json::array{b, make_event("dup-c", "t", now_ms(), 3)}),
+                 "duplicates-2")
+          .json();
   EXPECT_EQ(second.at("duplicates"), 1);
   EXPECT_EQ(second.at("accepted"), 1);
-  EXPECT_EQ(api.wait_final(std::string(second.at("receipt_id").as_string())).at("status"), "verified");
-  const auto stored = api.query(json::object{{"source", "history"},
-                                             {"where", json::object{{"id", json::object{{"prefix", "dup-"}}},
-                                                                    {"timestamp", json::object{{"gte", "now-1h"}}}}}});
+  EXPECT_EQ(api.wait_final(std::string(second.at("receipt_id").as_string())).at("status"),
+            "verified");
+  const auto stored = api.query(
+      json::object{{"source", "history"},
+                   {"where", json::object{{"id", json::object{{"prefix", "dup-"}}},
+                                          {"timestamp", json::object{{"gte", "now-1h"}}}}}});
   EXPECT_EQ(stored.json().at("count"), 3);
 }
 
 TEST_F(IngestTest, CompletedKeyReplaysTheOriginalBytes) {
   auto api = client();
-  const auto original = api.ingest(make_batch("s", json::array{make_event("replay-1", "t", now_ms(), 1)}),
-                                   "replay-key-1");
+  const auto original = api.ingest(
+      make_batch("s", json::array{make_event("replay-1", "t", now_ms(), 1)}), "replay-key-1");
   ASSERT_EQ(original.status, 202);
-  const auto replay = api.ingest(make_batch("s", json::array{make_event("replay-1", "t", now_ms(), 1)}),
-                                 "replay-key-1");
+  const auto replay = api.ingest(
+      make_batch("s", json::array{make_event("replay-1", "t", now_ms(), 1)}), "replay-key-1");
   EXPECT_EQ(replay.status, 202);
   EXPECT_EQ(replay.body, original.body);
   EXPECT_EQ(replay.header("Idempotent-Replayed"), "true");
   // A changed payload under the used key replays too and writes nothing.
-  const auto changed = api.ingest(make_batch("s", json::array{make_event("replay-other", "t", now_ms(), 2)}),
-                                  "replay-key-1");
+  const auto changed = api.ingest(
+      make_batch("s", json::array{make_event("replay-other", "t", now_ms(), 2)}), "replay-key-1");
   EXPECT_EQ(changed.body, original.body);
   api.wait_final(std::string(original.json().at("receipt_id").as_string()));
   const auto other = api.query(json::object{{"where", json::object{{"id", "replay-other"}}}});
@@ -242,8 +255,8 @@ TEST_F(IngestTest, ConcurrentRequestsWithOneKeyGet409WhileInFlight) {
     const std::string idempotency = "concurrent-" + std::to_string(round);
     json::array events;
     for (int i = 0; i < 100; ++i) {
-      events.push_back(make_event("c" + std::to_string(round) + "-" + std::to_string(i), "t", now_ms(),
-                                  json::object{{"pad", std::string(2000, 'p')}}));
+      events.push_back(make_event("c" + std::to_string(round) + "-" + std::to_string(i), "t",
+                                  now_ms(), json::object{{"pad", std::string(2000, 'p')}}));
     }
     const std::string body = json::serialize(make_batch("s", events));
     std::vector<HttpResponse> responses(8);
@@ -253,11 +266,13 @@ TEST_F(IngestTest, ConcurrentRequestsWithOneKeyGet409WhileInFlight) {
       threads.emplace_back([&, idempotency] {
         ApiClient api(server_->port(), *key_);
         ++ready;
-        while (ready.load() < 8) std::this_thread::yield();
+        while (ready.load() < 8)
+          std::this_thread::yield();
         response = api.ingest_text(body, idempotency);
       });
     }
-    for (auto& thread : threads) thread.join();
+    for (auto& thread : threads)
+      thread.join();
     std::set<std::string> receipts;
     for (const auto& response : responses) {
       if (response.status == 409) {
@@ -290,20 +305,24 @@ TEST_F(IngestTest, KeysAndReceiptsAreScopedToWorkspaceAndEnvironment) {
   EXPECT_EQ(other.status, 404);
   EXPECT_EQ(other.json().at("statusCode"), 404);
   EXPECT_EQ(test_env.receipt("req_0000000000000000").status, 404);
-  for (const char* bad : {"req_123", "req_0123456789ABCDEF", "xyz_0123456789abcdef", "req_0123456789abcdeg"}) {
+  for (const char* bad :
+       {"req_123", "req_0123456789ABCDEF", "xyz_0123456789abcdef", "req_0123456789abcdeg"}) {
     const auto response = test_env.receipt(bad);
     EXPECT_EQ(response.status, 400) << bad;
-    EXPECT_NE(response.json().at("message").as_string().find("invalid receipt id"), std::string::npos);
+    EXPECT_NE(response.json().at("message").as_string().find("invalid receipt id"),
+              std::string::npos);
   }
 }
 
 TEST_F(IngestTest, ReusedVersionWithAnotherPayloadEndsInConflict) {
   auto api = client();
   const auto at = now_ms() - 5000;
-  api.ingest_verified(make_batch("s", json::array{make_event("versioned", "t", at, json::object{{"v", "first"}})}),
-                      "conflict-1");
-  const auto second = api.ingest(make_batch("s", json::array{make_event("versioned", "t", at, json::object{{"v", "second"}})}),
-                                 "conflict-2");
+  api.ingest_verified(
+      make_batch("s", json::array{make_event("versioned", "t", at, json::object{{"v", "first"}})}),
+      "conflict-1");
+  const auto second = api.ingest(
+      make_batch("s", json::array{make_event("versioned", "t", at, json::object{{"v", "second"}})}),
+      "conflict-2");
   ASSERT_EQ(second.status, 202);
   const auto final = api.wait_final(std::string(second.json().at("receipt_id").as_string()));
   EXPECT_EQ(final.at("status"), "conflict");
@@ -320,18 +339,21 @@ TEST_F(IngestTest, ReusedVersionWithAnotherPayloadEndsInConflict) {
 TEST_F(IngestTest, OlderVersionVerifiesAndStaysOutOfCurrent) {
   auto api = client();
   const auto now = now_ms();
-  api.ingest_verified(make_batch("s", json::array{make_event("device-9", "state", now - 1000, json::object{{"s", "on"}})}),
+  api.ingest_verified(make_batch("s", json::array{make_event("device-9", "state", now - 1000,
+                                                             json::object{{"s", "on"}})}),
                       "versions-1");
-  api.ingest_verified(make_batch("s", json::array{make_event("device-9", "state", now - 60000, json::object{{"s", "off"}})}),
+  api.ingest_verified(make_batch("s", json::array{make_event("device-9", "state", now - 60000,
+                                                             json::object{{"s", "off"}})}),
                       "versions-2");
   const auto current = api.query(json::object{{"where", json::object{{"id", "device-9"}}}}).json();
   ASSERT_EQ(current.at("count"), 1);
   EXPECT_EQ(current.at("results").at(0).at("payload").at("s"), "on");
-  const auto history = api.query(json::object{{"source", "history"},
-                                              {"where", json::object{{"id", "device-9"},
-                                                                     {"timestamp", json::object{{"gt", "now-1h"}}}}},
-                                              {"order", "asc"}})
-                           .json();
+  const auto history =
+      api.query(json::object{{"source", "history"},
+                             {"where", json::object{{"id", "device-9"},
+                                                    {"timestamp", json::object{{"gt", "now-1h"}}}}},
+                             {"order", "asc"}})
+          .json();
   ASSERT_EQ(history.at("count"), 2);
   EXPECT_EQ(history.at("results").at(0).at("payload").at("s"), "off");
 }
@@ -347,7 +369,10 @@ TEST_F(IngestTest, AdditionalPropertiesAreKept) {
   batch["source_id"] = "src-1";
   batch["collector"] = json::object{{"version", "2.1"}};
   api.ingest_verified(batch, "extras-1");
-  const auto record = api.query(json::object{{"where", json::object{{"id", "extra-1"}}}}).json().at("results").at(0);
+  const auto record = api.query(json::object{{"where", json::object{{"id", "extra-1"}}}})
+                          .json()
+                          .at("results")
+                          .at(0);
   EXPECT_EQ(record.at("namespace"), "plant-a");
   EXPECT_EQ(record.at("site_id"), "site-3");
   EXPECT_EQ(record.at("source_id"), "src-1");
@@ -360,14 +385,16 @@ TEST_F(IngestTest, AdditionalPropertiesAreKept) {
 
 TEST(IngestProjectorOff, WritesAreAcceptedButVerificationIsUnavailable) {
   TestConfig config;
-  config.plugins = "  apikey:\n    library: eventsvc-auth-apikey\n"
-                   "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
-                   "      projector:\n        enabled: false\n";
+  config.plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+      "      projector:\n        enabled: false\n";
   ServerProcess server(config.yaml());
   server.start();
   const std::string key = server.create_key("off", "test");
   ApiClient api(server.port(), key);
-  const auto response = api.ingest(make_batch("s", json::array{make_event("p1", "t", now_ms(), 1)}), "projector-off");
+  const auto response =
+      api.ingest(make_batch("s", json::array{make_event("p1", "t", now_ms(), 1)}), "projector-off");
   ASSERT_EQ(response.status, 202);
   EXPECT_EQ(response.json().at("verification_status"), "unavailable");
   const std::string id(response.json().at("receipt_id").as_string());

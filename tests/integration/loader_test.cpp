@@ -15,7 +15,8 @@ CommandResult with_config(const std::string& yaml, std::vector<std::string> args
                           const TempDir& dir) {
   const auto path = dir.path() / "eventsvc.yaml";
   std::ofstream(path) << yaml;
-  args.insert(args.end(), {"--config", path.string(), "--data-dir", (dir.path() / "data").string()});
+  args.insert(args.end(),
+              {"--config", path.string(), "--data-dir", (dir.path() / "data").string()});
   return run_eventsvc(args);
 }
 
@@ -34,7 +35,7 @@ TEST(Loader, WrongAbiVersionIsRefusedNamingBothVersions) {
   TempDir dir;
   TestConfig config;
   config.plugins = default_plugins() + "  future:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
-                   "/libeventsvc-test-wrong-abi.so\n";
+                                       "/libeventsvc-test-wrong-abi.so\n";
   for (const char* command : {"check-config", "serve"}) {
     const auto result = with_config(config.yaml(), {command}, dir);
     EXPECT_EQ(result.exit_code, 1) << command;
@@ -71,7 +72,8 @@ TEST(Loader, WrongPluginConfigTypeNamesFileLineAndKey) {
 TEST(Loader, DisabledPluginIsNotLoaded) {
   TempDir dir;
   TestConfig config;
-  config.plugins = default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
+  config.plugins =
+      default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
   const auto check = with_config(config.yaml(), {"check-config"}, dir);
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_NE(check.out.find("plugins enabled: apikey, rocksdb"), std::string::npos) << check.out;
@@ -89,7 +91,8 @@ TEST(Loader, DisabledPluginIsNotLoaded) {
 
 TEST(Loader, DisabledPluginLetsTheServerStart) {
   TestConfig config;
-  config.plugins = default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
+  config.plugins =
+      default_plugins() + "  ghost:\n    library: no-such-library\n    enabled: false\n";
   ServerProcess server(config.yaml());
   EXPECT_NO_THROW(server.start());
   EXPECT_EQ(server.stop(), 0);
@@ -101,9 +104,10 @@ TEST(Loader, OnlyOneAuthPlugin) {
   config.plugins = default_plugins() + "  second:\n    library: eventsvc-auth-apikey\n";
   const auto result = with_config(config.yaml(), {"check-config"}, dir);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("plugins.second: plugins.apikey is already the auth plugin; enable only "
-                            "one of them"),
-            std::string::npos)
+  EXPECT_NE(
+      result.err.find("plugins.second: plugins.apikey is already the auth plugin; enable only "
+                      "one of them"),
+      std::string::npos)
       << result.err;
 
   config.plugins = "  other:\n    library: eventsvc-auth-apikey\n    enabled: false\n";
@@ -142,8 +146,9 @@ TEST(Loader, PluginsCommandListsManifests) {
 TEST(Keys, CreateListRevokeNeverShowSecrets) {
   TempDir dir;
   const std::string config = test_config();
-  const auto created = with_config(config, {"keys", "create", "--workspace", "acme", "--env",
-                                            "live", "--scopes", "events:read", "--label", "ci"},
+  const auto created = with_config(config,
+                                   {"keys", "create", "--workspace", "acme", "--env", "live",
+                                    "--scopes", "events:read", "--label", "ci"},
                                    dir);
   ASSERT_EQ(created.exit_code, 0) << created.err;
   ASSERT_EQ(line_count(created.out), 1U);
@@ -171,14 +176,17 @@ TEST(Keys, BadArgumentsAreExplained) {
   TempDir dir;
   const std::string config = test_config();
   const auto bad_env = with_config(
-      config, {"keys", "create", "--workspace", "w", "--env", "prod", "--scopes", "events:read"}, dir);
+      config, {"keys", "create", "--workspace", "w", "--env", "prod", "--scopes", "events:read"},
+      dir);
   EXPECT_EQ(bad_env.exit_code, 2);
   EXPECT_NE(bad_env.err.find("--env must be live or test"), std::string::npos) << bad_env.err;
   const auto bad_scope = with_config(
-      config, {"keys", "create", "--workspace", "w", "--env", "test", "--scopes", "events:all"}, dir);
+      config, {"keys", "create", "--workspace", "w", "--env", "test", "--scopes", "events:all"},
+      dir);
   EXPECT_NE(bad_scope.err.find("unknown scope 'events:all'"), std::string::npos) << bad_scope.err;
-  const auto bad_plan = with_config(config, {"keys", "create", "--workspace", "w", "--env", "test",
-                                             "--scopes", "events:read", "--plan", "gold"},
+  const auto bad_plan = with_config(config,
+                                    {"keys", "create", "--workspace", "w", "--env", "test",
+                                     "--scopes", "events:read", "--plan", "gold"},
                                     dir);
   EXPECT_NE(bad_plan.err.find("no plan 'gold'"), std::string::npos) << bad_plan.err;
   const auto bad_option = with_config(config, {"keys", "list", "--color"}, dir);

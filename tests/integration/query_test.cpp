@@ -26,41 +26,58 @@ class QueryTest : public ::testing::Test {
       event["metrics"] = json::object{{"cpu", cpu}};
       return event;
     };
-    json::object sensors_a = make_batch(
-        "sensors",
-        json::array{reading("r1", 50, {{"temp", 21.5}, {"room", "Boiler Room"}, {"status", "ok"},
-                                       {"tags", json::array{"hot", "east"}}, {"level", 3}}, 0.75),
-                    reading("r2", 40, {{"temp", 18}, {"room", "Office"}, {"status", "OK"},
-                                       {"tags", json::array{"cold"}}, {"level", 1}}, 0.25)});
+    json::object sensors_a =
+        make_batch("sensors", json::array{reading("r1", 50,
+                                                  {{"temp", 21.5},
+                                                   {"room", "Boiler Room"},
+                                                   {"status", "ok"},
+                                                   {"tags", json::array{"hot", "east"}},
+                                                   {"level", 3}},
+                                                  0.75),
+                                          reading("r2", 40,
+                                                  {{"temp", 18},
+                                                   {"room", "Office"},
+                                                   {"status", "OK"},
+                                                   {"tags", json::array{"cold"}},
+                                                   {"level", 1}},
+                                                  0.25)});
     sensors_a["namespace"] = "plant-a";
     json::object sensors_b = make_batch(
-        "sensors", json::array{reading("r3", 30, {{"temp", 30.5}, {"room", "Server Room"},
-                                                  {"status", "alarm"}, {"level", 5}}, 0.95)});
+        "sensors",
+        json::array{reading(
+            "r3", 30, {{"temp", 30.5}, {"room", "Server Room"}, {"status", "alarm"}, {"level", 5}},
+            0.95)});
     sensors_b["namespace"] = "plant-b";
     json::object alerts_b = make_batch(
-        "alerts", json::array{make_event("a1", "alert", now - 20 * 60000LL,
-                                         {{"message", "disk full on server"}, {"severity", "high"}})});
+        "alerts",
+        json::array{make_event("a1", "alert", now - 20 * 60000LL,
+                               {{"message", "disk full on server"}, {"severity", "high"}})});
     alerts_b["namespace"] = "plant-b";
     json::object alerts = make_batch(
-        "alerts", json::array{make_event("a2", "alert", now - 10 * 60000LL,
-                                         {{"message", "disk almost full"}, {"severity", "low"},
-                                          {"note", nullptr}})});
+        "alerts", json::array{make_event(
+                      "a2", "alert", now - 10 * 60000LL,
+                      {{"message", "disk almost full"}, {"severity", "low"}, {"note", nullptr}})});
     // A newer version of r1.
-    json::object r1_v2 = make_batch(
-        "sensors", json::array{reading("r1", 5, {{"temp", 22.0}, {"room", "Boiler Room"},
-                                                 {"status", "ok"}, {"tags", json::array{"hot"}},
-                                                 {"level", 3}}, 0.5)});
+    json::object r1_v2 = make_batch("sensors", json::array{reading("r1", 5,
+                                                                   {{"temp", 22.0},
+                                                                    {"room", "Boiler Room"},
+                                                                    {"status", "ok"},
+                                                                    {"tags", json::array{"hot"}},
+                                                                    {"level", 3}},
+                                                                   0.5)});
     r1_v2["namespace"] = "plant-a";
     int n = 0;
     for (const auto& batch : {sensors_a, sensors_b, alerts_b, alerts, r1_v2}) {
       api.ingest_verified(batch, "query-data-" + std::to_string(n++));
     }
     // The same ids in another workspace and in the live environment must never show up.
-    for (const auto& [workspace, env] : {std::pair{"qry-other", "test"}, std::pair{"qry", "live"}}) {
+    for (const auto& [workspace, env] :
+         {std::pair{"qry-other", "test"}, std::pair{"qry", "live"}}) {
       ApiClient other(server_->port(), server_->create_key(workspace, env));
-      other.ingest_verified(make_batch("sensors", json::array{make_event("r1", "reading", now - 60000,
-                                                                         {{"temp", 99}, {"room", "Office"}})}),
-                            "query-other");
+      other.ingest_verified(
+          make_batch("sensors", json::array{make_event("r1", "reading", now - 60000,
+                                                       {{"temp", 99}, {"room", "Office"}})}),
+          "query-other");
     }
   }
   static void TearDownTestSuite() {
@@ -132,7 +149,8 @@ TEST_F(QueryTest, ExistsContainsPrefix) {
             (Ids{"r1", "r3", "r2"}));
   EXPECT_EQ(ids(json::object{{"payload.tags", json::object{{"exists", true}}}}), (Ids{"r1", "r2"}));
   EXPECT_EQ(ids(json::object{{"payload.tags", json::object{{"contains", "cold"}}}}), Ids{"r2"});
-  EXPECT_EQ(ids(json::object{{"payload.message", json::object{{"contains", "almost"}}}}), Ids{"a2"});
+  EXPECT_EQ(ids(json::object{{"payload.message", json::object{{"contains", "almost"}}}}),
+            Ids{"a2"});
   EXPECT_EQ(ids(json::object{{"payload.room", json::object{{"prefix", "Serv"}}}}), Ids{"r3"});
   EXPECT_EQ(ids(json::object{{"id", json::object{{"prefix", "a"}}}}), (Ids{"a2", "a1"}));
   EXPECT_EQ(ids(json::object{{"namespace", json::object{{"exists", false}}}}), Ids{"a2"});
@@ -141,11 +159,14 @@ TEST_F(QueryTest, ExistsContainsPrefix) {
 TEST_F(QueryTest, CanonicalFieldsAndTimeBounds) {
   EXPECT_EQ(ids(json::object{{"stream", "alerts"}}), (Ids{"a2", "a1"}));
   EXPECT_EQ(ids(json::object{{"namespace", "plant-b"}}), (Ids{"a1", "r3"}));
-  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"gte", "now-25m"}}}}), (Ids{"r1", "a2", "a1"}));
+  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"gte", "now-25m"}}}}),
+            (Ids{"r1", "a2", "a1"}));
   EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"gte", "now-45m"}, {"lte", "now-15m"}}}}),
             (Ids{"a1", "r3", "r2"}));
-  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"lt", iso(base_ - 35 * 60000LL)}}}}), Ids{"r2"});
-  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"lt", base_ - 35 * 60000LL}}}}), Ids{"r2"});
+  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"lt", iso(base_ - 35 * 60000LL)}}}}),
+            Ids{"r2"});
+  EXPECT_EQ(ids(json::object{{"timestamp", json::object{{"lt", base_ - 35 * 60000LL}}}}),
+            Ids{"r2"});
   EXPECT_EQ(ids(json::object{{"ingested_at", json::object{{"gt", "now-1h"}}}, {"type", "alert"}}),
             (Ids{"a2", "a1"}));
   EXPECT_EQ(ids(json::object{{"type", "reading"}, {"namespace", "plant-a"}, {"payload.level", 3}}),
@@ -157,9 +178,11 @@ TEST_F(QueryTest, CurrentHoldsTheLatestVersionHistoryHoldsEvery) {
   ASSERT_EQ(current.at("count"), 1);
   EXPECT_EQ(current.at("results").at(0).at("payload").at("temp").to_number<double>(), 22.0);
   EXPECT_EQ(current.at("source"), "current");
-  const auto history = raw(json::object{{"source", "history"},
-                                        {"where", json::object{{"id", "r1"}, {"timestamp", json::object{{"gte", "now-2h"}}}}}})
-                           .json();
+  const auto history =
+      raw(json::object{{"source", "history"},
+                       {"where", json::object{{"id", "r1"},
+                                              {"timestamp", json::object{{"gte", "now-2h"}}}}}})
+          .json();
   EXPECT_EQ(history.at("count"), 2);
   EXPECT_EQ(history.at("source"), "history");
   // The old version still answers history conditions, not current ones.
@@ -172,9 +195,11 @@ TEST_F(QueryTest, CurrentHoldsTheLatestVersionHistoryHoldsEvery) {
 TEST_F(QueryTest, OrderLimitAndFields) {
   EXPECT_EQ(ids(json::object{}, {{"order", "asc"}}), (Ids{"r2", "r3", "a1", "a2", "r1"}));
   EXPECT_EQ(ids(json::object{}, {{"limit", 2}}), (Ids{"r1", "a2"}));
-  const auto trimmed = raw(json::object{{"where", json::object{{"id", "r3"}}},
-                                        {"fields", json::array{"payload.temp", "metrics.cpu", "timestamp", "payload.tags"}}})
-                           .json();
+  const auto trimmed =
+      raw(json::object{
+              {"where", json::object{{"id", "r3"}}},
+              {"fields", json::array{"payload.temp", "metrics.cpu", "timestamp", "payload.tags"}}})
+          .json();
   const auto& record = trimmed.at("results").at(0).as_object();
   EXPECT_EQ(record, (json::object{{"id", "r3"},
                                   {"payload", json::object{{"temp", 30.5}}},
@@ -191,7 +216,12 @@ TEST_F(QueryTest, NothingCrossesWorkspaceOrEnvironment) {
   EXPECT_EQ(ids(json::object{{"payload.temp", 99}}), Ids{});
   EXPECT_EQ(ids(json::object{{"id", "r1"}}), Ids{"r1"});
   EXPECT_EQ(raw(json::object{{"where", json::object{{"id", "r1"}}}})
-                .json().at("results").at(0).at("payload").at("temp").to_number<double>(),
+                .json()
+                .at("results")
+                .at(0)
+                .at("payload")
+                .at("temp")
+                .to_number<double>(),
             22.0);
 }
 
@@ -208,22 +238,33 @@ void expect_400(const HttpResponse& response, const std::string& path) {
 }
 
 TEST_F(QueryTest, InvalidRequestsAreExplained) {
-  expect_400(raw(json::object{{"where", json::object{{"payload.temp", json::object{{"between", 1}}}}}}),
-             "/where/payload.temp/between");
-  expect_400(raw(json::object{{"where", json::object{{"payload.temp", json::object{{"gt", json::array{1}}}}}}}),
+  expect_400(
+      raw(json::object{{"where", json::object{{"payload.temp", json::object{{"between", 1}}}}}}),
+      "/where/payload.temp/between");
+  expect_400(raw(json::object{
+                 {"where", json::object{{"payload.temp", json::object{{"gt", json::array{1}}}}}}}),
              "/where/payload.temp/gt");
-  expect_400(raw(json::object{{"where", json::object{{"payload.temp", json::object{{"gt", 1}, {"eq", 2}}}}}}),
+  expect_400(raw(json::object{
+                 {"where", json::object{{"payload.temp", json::object{{"gt", 1}, {"eq", 2}}}}}}),
              "/where/payload.temp");
-  expect_400(raw(json::object{{"where", json::object{{"payload.temp", json::object{}}}}}), "/where/payload.temp");
-  expect_400(raw(json::object{{"where", json::object{{"payload.x", json::array{1}}}}}), "/where/payload.x");
+  expect_400(raw(json::object{{"where", json::object{{"payload.temp", json::object{}}}}}),
+             "/where/payload.temp");
+  expect_400(raw(json::object{{"where", json::object{{"payload.x", json::array{1}}}}}),
+             "/where/payload.x");
   expect_400(raw(json::object{{"where", json::object{{"data.x", 1}}}}), "/where/data.x");
-  expect_400(raw(json::object{{"where", json::object{{"type", json::object{{"in", json::array{}}}}}}}), "/where/type/in");
-  expect_400(raw(json::object{{"where", json::object{{"type", json::object{{"exists", "yes"}}}}}}), "/where/type/exists");
-  expect_400(raw(json::object{{"where", json::object{{"type", json::object{{"prefix", 5}}}}}}), "/where/type/prefix");
-  expect_400(raw(json::object{{"where", json::object{{"timestamp", json::object{{"gte", "last week"}}}}}}),
-             "/where/timestamp/gte");
+  expect_400(
+      raw(json::object{{"where", json::object{{"type", json::object{{"in", json::array{}}}}}}}),
+      "/where/type/in");
+  expect_400(raw(json::object{{"where", json::object{{"type", json::object{{"exists", "yes"}}}}}}),
+             "/where/type/exists");
+  expect_400(raw(json::object{{"where", json::object{{"type", json::object{{"prefix", 5}}}}}}),
+             "/where/type/prefix");
+  expect_400(
+      raw(json::object{{"where", json::object{{"timestamp", json::object{{"gte", "last week"}}}}}}),
+      "/where/timestamp/gte");
   json::object many;
-  for (int i = 0; i < 33; ++i) many["payload.f" + std::to_string(i)] = i;
+  for (int i = 0; i < 33; ++i)
+    many["payload.f" + std::to_string(i)] = i;
   expect_400(raw(json::object{{"where", many}}), "/where");
   expect_400(raw(json::object{{"where", 5}}), "/where");
   expect_400(raw(json::object{{"fields", json::array{"bogus"}}}), "/fields/0");
@@ -237,23 +278,31 @@ TEST_F(QueryTest, InvalidRequestsAreExplained) {
   expect_400(raw(json::object{{"sort", "x"}}), "/sort");
   // 32 properties are fine.
   json::object allowed;
-  for (int i = 0; i < 32; ++i) allowed["payload.f" + std::to_string(i)] = i;
+  for (int i = 0; i < 32; ++i)
+    allowed["payload.f" + std::to_string(i)] = i;
   EXPECT_EQ(raw(json::object{{"where", allowed}}).status, 200);
 }
 
 TEST_F(QueryTest, HistoryNeedsALowerBoundWithinRetention) {
   const auto unbounded = raw(json::object{{"source", "history"}});
   EXPECT_EQ(unbounded.status, 400);
-  EXPECT_NE(unbounded.json().at("message").as_string().find("where.timestamp.gte"), std::string::npos);
-  EXPECT_EQ(raw(json::object{{"source", "history"}, {"where", json::object{{"timestamp", json::object{{"lte", "now"}}}}}}).status,
+  EXPECT_NE(unbounded.json().at("message").as_string().find("where.timestamp.gte"),
+            std::string::npos);
+  EXPECT_EQ(raw(json::object{{"source", "history"},
+                             {"where", json::object{{"timestamp", json::object{{"lte", "now"}}}}}})
+                .status,
             400);
-  const auto beyond = raw(json::object{{"source", "history"},
-                                       {"where", json::object{{"timestamp", json::object{{"gte", "now-40d"}}}}}});
+  const auto beyond =
+      raw(json::object{{"source", "history"},
+                       {"where", json::object{{"timestamp", json::object{{"gte", "now-40d"}}}}}});
   EXPECT_EQ(beyond.status, 403);
   EXPECT_EQ(beyond.json().at("statusCode"), 403);
   EXPECT_EQ(beyond.json().at("data").at("retention_days"), 30);
-  EXPECT_EQ(raw(json::object{{"source", "history"}, {"where", json::object{{"timestamp", json::object{{"gt", "now-29d"}}}}}}).status,
-            200);
+  EXPECT_EQ(
+      raw(json::object{{"source", "history"},
+                       {"where", json::object{{"timestamp", json::object{{"gt", "now-29d"}}}}}})
+          .status,
+      200);
 }
 
 }  // namespace

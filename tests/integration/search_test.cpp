@@ -31,12 +31,14 @@ class SearchTest : public ::testing::Test {
                                        text("g4", 210000, "signal handler installed"),
                                        text("g5", 220000, "signal mask changed")}),
         "search-data-1");
-    json::object namespaced = make_batch("logs", json::array{text("s3", 30000, "disk quota exceeded on vol7")});
+    json::object namespaced =
+        make_batch("logs", json::array{text("s3", 30000, "disk quota exceeded on vol7")});
     namespaced["namespace"] = "ns-b";
     api.ingest_verified(namespaced, "search-data-2");
     ApiClient other(server_->port(), server_->create_key("srch-other", "test"));
-    other.ingest_verified(make_batch("logs", json::array{text("x1", 1000, "kernel panic elsewhere")}),
-                          "search-other");
+    other.ingest_verified(
+        make_batch("logs", json::array{text("x1", 1000, "kernel panic elsewhere")}),
+        "search-other");
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -112,8 +114,10 @@ TEST_F(SearchTest, AnswerShapeAndHighlights) {
   EXPECT_EQ(hit.at("namespace"), "ns-b");
   EXPECT_TRUE(hit.at("timestamp").is_string());
   EXPECT_GT(hit.at("score").to_number<double>(), 0);
-  EXPECT_EQ(hit.at("highlights"),
-            json::parse(R"([{"field":"payload.text","fragment":"disk quota exceeded on vol7","terms":["quota"]}])"));
+  EXPECT_EQ(
+      hit.at("highlights"),
+      json::parse(
+          R"([{"field":"payload.text","fragment":"disk quota exceeded on vol7","terms":["quota"]}])"));
   EXPECT_EQ(hit.at("record").at("payload").at("text"), "disk quota exceeded on vol7");
   EXPECT_EQ(found({{"query", "signal"}, {"limit", 1}}).size(), 1U);
 }

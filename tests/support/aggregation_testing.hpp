@@ -67,9 +67,8 @@ inline void expect_merge_equals_single(const sdk::AggregationOperator& op,
 // A mixed sample set: numbers, a string, a missing field, a null.
 inline std::vector<TestSample> mixed_samples() {
   using sdk::json::value;
-  return {{value(4), 1000},       {value(2.5), 2000},     {value("n/a"), 3000},
-          {std::nullopt, 4000},   {value(-1), 5000},      {value(nullptr), 6000},
-          {value(10), 7000},      {value(2.5), 8000}};
+  return {{value(4), 1000},  {value(2.5), 2000},     {value("n/a"), 3000}, {std::nullopt, 4000},
+          {value(-1), 5000}, {value(nullptr), 6000}, {value(10), 7000},    {value(2.5), 8000}};
 }
 
 }  // namespace eventsvc::testing

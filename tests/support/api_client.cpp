@@ -44,7 +44,8 @@ HttpResponse ApiClient::receipt(const std::string& receipt_id) {
   return http_.get("/v1/receipts/" + receipt_id, key_);
 }
 
-json::object ApiClient::wait_final(const std::string& receipt_id, std::chrono::milliseconds timeout) {
+json::object ApiClient::wait_final(const std::string& receipt_id,
+                                   std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   json::object last;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -56,11 +57,13 @@ json::object ApiClient::wait_final(const std::string& receipt_id, std::chrono::m
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  ADD_FAILURE() << "receipt " << receipt_id << " did not reach a final state: " << json::serialize(last);
+  ADD_FAILURE() << "receipt " << receipt_id
+                << " did not reach a final state: " << json::serialize(last);
   return last;
 }
 
-std::string ApiClient::ingest_verified(const json::value& batch, const std::string& idempotency_key) {
+std::string ApiClient::ingest_verified(const json::value& batch,
+                                       const std::string& idempotency_key) {
   const auto response = ingest(batch, idempotency_key);
   EXPECT_EQ(response.status, 202) << response.body;
   if (response.status != 202) return {};

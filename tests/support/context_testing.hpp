@@ -32,7 +32,8 @@ class RecordSet {
   // Every record in insertion order, as the engine hands them over.
   sdk::ContextInput input(sdk::ContextRequest request, sdk::Millis now) const {
     sdk::ContextInput input;
-    for (const auto& record : records_) input.records.push_back(record.get());
+    for (const auto& record : records_)
+      input.records.push_back(record.get());
     input.result_limit = records_.size();
     input.request = std::move(request);
     input.now = now;
@@ -45,7 +46,8 @@ class RecordSet {
 
 inline std::vector<sdk::FieldPath> fields(std::initializer_list<const char*> names) {
   std::vector<sdk::FieldPath> out;
-  for (const char* name : names) out.push_back(*sdk::FieldPath::parse(name));
+  for (const char* name : names)
+    out.push_back(*sdk::FieldPath::parse(name));
   return out;
 }
 

@@ -21,7 +21,8 @@ Poco::Net::Context::Ptr client_context() {
     Poco::Net::Context::Params params;
     params.verificationMode = Poco::Net::Context::VERIFY_NONE;  // the server's cert is self-signed
     params.loadDefaultCAs = false;
-    return Poco::Net::Context::Ptr(new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params));
+    return Poco::Net::Context::Ptr(
+        new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params));
   }();
   return context;
 }
@@ -34,7 +35,9 @@ std::string lower(std::string text) {
 
 }  // namespace
 
-boost::json::value HttpResponse::json() const { return boost::json::parse(body); }
+boost::json::value HttpResponse::json() const {
+  return boost::json::parse(body);
+}
 
 bool HttpResponse::has_header(const std::string& name) const {
   return headers.contains(lower(name));
@@ -46,9 +49,8 @@ std::string HttpResponse::header(const std::string& name) const {
 }
 
 HttpsClient::HttpsClient(int port)
-    : session_(std::make_unique<Poco::Net::HTTPSClientSession>("127.0.0.1",
-                                                               static_cast<Poco::UInt16>(port),
-                                                               client_context())) {
+    : session_(std::make_unique<Poco::Net::HTTPSClientSession>(
+          "127.0.0.1", static_cast<Poco::UInt16>(port), client_context())) {
   session_->setKeepAlive(true);
   session_->setTimeout(Poco::Timespan(60, 0));
 }
@@ -62,7 +64,8 @@ HttpResponse HttpsClient::request(const std::string& method, const std::string& 
   bool has_length = false;
   for (const auto& [name, value] : headers) {
     request.set(name, value);
-    has_length = has_length || lower(name) == "content-length" || lower(name) == "transfer-encoding";
+    has_length =
+        has_length || lower(name) == "content-length" || lower(name) == "transfer-encoding";
   }
   if (!body.empty() || method == "POST") {
     if (!has_length) request.setContentLength(static_cast<std::streamsize>(body.size()));
@@ -77,7 +80,8 @@ HttpResponse HttpsClient::request(const std::string& method, const std::string& 
       std::ostringstream text;
       Poco::StreamCopier::copyStream(in, text);
       result.status = static_cast<int>(response.getStatus());
-      for (const auto& [name, value] : response) result.headers[lower(name)] = value;
+      for (const auto& [name, value] : response)
+        result.headers[lower(name)] = value;
       result.body = text.str();
       return result;
     } catch (const Poco::Exception&) {

@@ -41,7 +41,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& o
   std::string binary = EVENTSVC_BINARY;
   argv.push_back(binary.data());
   std::vector<std::string> copies = args;
-  for (auto& arg : copies) argv.push_back(arg.data());
+  for (auto& arg : copies)
+    argv.push_back(arg.data());
   argv.push_back(nullptr);
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
@@ -81,13 +82,17 @@ ServerProcess::~ServerProcess() {
   if (pid_ > 0) kill();
 }
 
-std::string ServerProcess::log() const { return read_file(dir_.path() / "server.log"); }
+std::string ServerProcess::log() const {
+  return read_file(dir_.path() / "server.log");
+}
 
 void ServerProcess::start(const std::vector<std::string>& extra_args) {
   const auto log_path = dir_.path() / "server.log";
-  const std::size_t offset = std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
-  std::vector<std::string> args = {"serve", "--config", config_path().string(), "--data-dir",
-                                   data_dir().string(), "--listen", "127.0.0.1:0"};
+  const std::size_t offset =
+      std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
+  std::vector<std::string> args = {"serve",      "--config",          config_path().string(),
+                                   "--data-dir", data_dir().string(), "--listen",
+                                   "127.0.0.1:0"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = spawn(args, log_path, log_path, true);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -156,6 +161,8 @@ std::string TestConfig::yaml() const {
          (plugins.empty() ? default_plugins() : plugins) + other;
 }
 
-std::string test_config() { return TestConfig{}.yaml(); }
+std::string test_config() {
+  return TestConfig{}.yaml();
+}
 
 }  // namespace eventsvc::testing

@@ -31,8 +31,8 @@ class ServerProcess {
   // Spawns `eventsvc serve` (plus `extra_args`) and waits until it is ready; throws on failure or
   // timeout with the log in the message.
   void start(const std::vector<std::string>& extra_args = {});
-  int stop();                    // SIGTERM, waits, returns the exit status
-  void kill();                   // SIGKILL, waits
+  int stop();   // SIGTERM, waits, returns the exit status
+  void kill();  // SIGKILL, waits
   bool running() const { return pid_ > 0; }
 
   int port() const { return port_; }

@@ -37,9 +37,8 @@ void AggregationSet::add(const sdk::Record& record) {
       }
     }
     const sdk::Sample sample{value, instant_of(record, aggregation.spec.time_field)};
-    aggregation.op->call([&](const sdk::AggregationOperator& op) {
-      op.add(*states_[i], aggregation.spec, sample);
-    });
+    aggregation.op->call(
+        [&](const sdk::AggregationOperator& op) { op.add(*states_[i], aggregation.spec, sample); });
   }
 }
 

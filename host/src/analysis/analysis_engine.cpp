@@ -23,11 +23,14 @@ constexpr std::size_t kMaxTemporalAnchors = 20;
 
 std::vector<BoundAggregation> bind(const AnalyzeRequest& request, const ModuleRegistry& modules) {
   std::vector<BoundAggregation> bound;
-  for (const auto& spec : request.aggregations) bound.push_back({spec, modules.aggregation(spec.op)});
+  for (const auto& spec : request.aggregations)
+    bound.push_back({spec, modules.aggregation(spec.op)});
   return bound;
 }
 
-double rounded(double value, double scale = 1e6) { return std::round(value * scale) / scale; }
+double rounded(double value, double scale = 1e6) {
+  return std::round(value * scale) / scale;
+}
 
 // Payload and metrics paths the request names: the attributes a decision packet is about.
 std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
@@ -36,12 +39,15 @@ std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
     if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
     if (std::find(named.begin(), named.end(), field) == named.end()) named.push_back(field);
   };
-  for (const auto& condition : request.where.conditions) add(condition.field);
-  for (const auto& field : request.group_by) add(field);
+  for (const auto& condition : request.where.conditions)
+    add(condition.field);
+  for (const auto& field : request.group_by)
+    add(field);
   for (const auto& spec : request.aggregations) {
     if (spec.field) add(*spec.field);
   }
-  for (const auto& field : request.relationship_fields) add(field);
+  for (const auto& field : request.relationship_fields)
+    add(field);
   return named;
 }
 
@@ -54,7 +60,8 @@ void AnalysisEngine::require_modules(const AnalyzeRequest& request) const {
     const auto* op = modules_.aggregation(spec.op);
     if (op == nullptr) {
       errors.add(path + "/op", "aggregation op '" + spec.op + "' is not enabled");
-    } else if (!spec.field && op->call([](const sdk::AggregationOperator& o) { return o.requires_field(); })) {
+    } else if (!spec.field &&
+               op->call([](const sdk::AggregationOperator& o) { return o.requires_field(); })) {
       errors.add(path + "/field", "is required for op " + spec.op);
     }
   }
@@ -96,7 +103,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
 
   // Authoritative order: semantic similarity, else BM25 (as storage delivered it), else time.
   std::vector<std::size_t> order(records.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   const bool semantic = request.vector_text.has_value();
   const bool ranked = semantic || query.rank_by_text;
   if (semantic) {
@@ -107,7 +115,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       if (scores[a] != scores[b]) return scores[a] > scores[b];
-      if (records[a].timestamp != records[b].timestamp) return records[a].timestamp > records[b].timestamp;
+      if (records[a].timestamp != records[b].timestamp)
+        return records[a].timestamp > records[b].timestamp;
       return records[a].id < records[b].id;
     });
   }
@@ -136,31 +145,37 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
   }
   const std::size_t shown = std::min(kept.size(), request.limit);
   std::vector<std::set<std::string>> roles(records.size());
-  for (std::size_t i = 0; i < shown; ++i) roles[kept[i]].insert("match");
+  for (std::size_t i = 0; i < shown; ++i)
+    roles[kept[i]].insert("match");
 
   json::array temporal_windows;
   if (request.temporal) {
     std::unordered_map<std::string, std::vector<std::size_t>> shown_by_id;
-    for (std::size_t i = 0; i < shown; ++i) shown_by_id[records[kept[i]].id].push_back(kept[i]);
+    for (std::size_t i = 0; i < shown; ++i)
+      shown_by_id[records[kept[i]].id].push_back(kept[i]);
     for (std::size_t i = 0; i < std::min(shown, kMaxTemporalAnchors); ++i) {
       const sdk::Record& anchor = records[kept[i]];
       const auto neighbors = storage.call([&](sdk::Storage& s) {
-        return s.neighbors(tenant, request.source, anchor, request.temporal->before, request.temporal->after);
+        return s.neighbors(tenant, request.source, anchor, request.temporal->before,
+                           request.temporal->after);
       });
       roles[kept[i]].insert("anchor");
       json::array before;
       json::array after;
-      for (const auto& id : neighbors.before) before.emplace_back(id);
-      for (const auto& id : neighbors.after) after.emplace_back(id);
+      for (const auto& id : neighbors.before)
+        before.emplace_back(id);
+      for (const auto& id : neighbors.after)
+        after.emplace_back(id);
       for (const auto* list : {&neighbors.before, &neighbors.after}) {
         for (const auto& id : *list) {
           if (const auto it = shown_by_id.find(id); it != shown_by_id.end()) {
-            for (const auto index : it->second) roles[index].insert("temporal_neighbor");
+            for (const auto index : it->second)
+              roles[index].insert("temporal_neighbor");
           }
         }
       }
-      temporal_windows.emplace_back(
-          json::object{{"anchor_id", anchor.id}, {"before", std::move(before)}, {"after", std::move(after)}});
+      temporal_windows.emplace_back(json::object{
+          {"anchor_id", anchor.id}, {"before", std::move(before)}, {"after", std::move(after)}});
     }
   }
 
@@ -168,11 +183,12 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
   const sdk::Millis expected_freshness =
       request.context ? request.context->expected_freshness_ms : 900000;
   json::object freshness;
-  freshness["newest_timestamp"] =
-      status.newest_timestamp ? json::value(sdk::format_rfc3339(*status.newest_timestamp)) : json::value(nullptr);
-  freshness["newest_ingested_at"] = status.newest_ingested_at
-                                        ? json::value(sdk::format_rfc3339(*status.newest_ingested_at))
-                                        : json::value(nullptr);
+  freshness["newest_timestamp"] = status.newest_timestamp
+                                      ? json::value(sdk::format_rfc3339(*status.newest_timestamp))
+                                      : json::value(nullptr);
+  freshness["newest_ingested_at"] =
+      status.newest_ingested_at ? json::value(sdk::format_rfc3339(*status.newest_ingested_at))
+                                : json::value(nullptr);
   if (status.newest_timestamp) {
     const sdk::Millis lag = http.now - *status.newest_timestamp;
     freshness["lag_ms"] = lag;
@@ -186,7 +202,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
   json::object context;
   if (request.context) {
     sdk::ContextInput input;
-    for (const auto index : kept) input.records.push_back(&records[index]);
+    for (const auto index : kept)
+      input.records.push_back(&records[index]);
     input.result_limit = shown;
     input.request = *request.context;
     input.subject_fields = request.group_by;
@@ -232,7 +249,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
       json::object result = sdk::record_to_json(records[index]);
       result["evidence_rank"] = i + 1;
       json::array role_list;
-      for (const auto& role : roles[index]) role_list.emplace_back(role);
+      for (const auto& role : roles[index])
+        role_list.emplace_back(role);
       result["source_roles"] = std::move(role_list);
       if (ranked) result["relevance"] = json::object{{"score", rounded(scores[index])}};
       results.emplace_back(std::move(result));

@@ -14,30 +14,35 @@ Schema field_list(std::size_t max_items) {
 
 Schema analyze_schema() {
   Schema aggregation = Schema::object()
-                           .property("op", Schema::string().one_of({"count", "distinct", "sum", "avg",
-                                                                    "min", "max", "integral"}),
+                           .property("op",
+                                     Schema::string().one_of({"count", "distinct", "sum", "avg",
+                                                              "min", "max", "integral"}),
                                      true)
                            .property("field", Schema::string().length(1, 256))
                            .property("time_field", Schema::string().length(1, 256))
                            .property("unit", Schema::string().one_of({"ms", "s", "m", "h"}))
                            .property("max_gap_ms", Schema::integer().range(1, 86400000))
                            .closed();
-  Schema aggregations = Schema::object().max_properties(kMaxAggregations).check(
-      [aggregation](const json::value& value, const std::string& path, ValidationErrors& errors) {
-        for (const auto& member : value.get_object()) {
-          aggregation.validate(member.value(), sdk::pointer_append(path, member.key()), errors);
-        }
-      });
-  Schema context = Schema::object()
-                       .property("token_budget", Schema::integer().range(256, 100000))
-                       .property("mode", Schema::string().one_of({"documents", "decision"}))
-                       .property("include_documents", Schema::boolean())
-                       .property("max_facts", Schema::integer().range(1, 100))
-                       .property("max_timeline", Schema::integer().range(1, 100))
-                       .property("max_contradictions", Schema::integer().range(1, 50))
-                       .property("contradiction_window_ms", Schema::integer().range(0, 120000))
-                       .property("expected_freshness_ms", Schema::integer().range(1000, 31536000000.0))
-                       .closed();
+  Schema aggregations =
+      Schema::object()
+          .max_properties(kMaxAggregations)
+          .check([aggregation](const json::value& value, const std::string& path,
+                               ValidationErrors& errors) {
+            for (const auto& member : value.get_object()) {
+              aggregation.validate(member.value(), sdk::pointer_append(path, member.key()), errors);
+            }
+          });
+  Schema context =
+      Schema::object()
+          .property("token_budget", Schema::integer().range(256, 100000))
+          .property("mode", Schema::string().one_of({"documents", "decision"}))
+          .property("include_documents", Schema::boolean())
+          .property("max_facts", Schema::integer().range(1, 100))
+          .property("max_timeline", Schema::integer().range(1, 100))
+          .property("max_contradictions", Schema::integer().range(1, 50))
+          .property("contradiction_window_ms", Schema::integer().range(0, 120000))
+          .property("expected_freshness_ms", Schema::integer().range(1000, 31536000000.0))
+          .closed();
   static const std::regex kInterval(R"(^\d+(?:ms|s|m|h|d)$)");
   Schema interval = Schema::string().check(
       [](const json::value& value, const std::string& path, ValidationErrors& errors) {
@@ -60,9 +65,8 @@ Schema analyze_schema() {
                                    .property("interval", std::move(interval), true)
                                    .property("field", Schema::string().length(1, 256))
                                    .closed())
-      .property("vector", Schema::object()
-                              .property("text", Schema::string().length(1, 32768), true)
-                              .closed())
+      .property("vector",
+                Schema::object().property("text", Schema::string().length(1, 32768), true).closed())
       .property("temporal", Schema::object()
                                 .property("before", Schema::integer().range(0, 50))
                                 .property("after", Schema::integer().range(0, 50))
@@ -92,7 +96,8 @@ std::vector<sdk::FieldPath> fields_at(const json::object& object, std::string_vi
   if (list == nullptr || !list->is_array()) return fields;
   std::size_t index = 0;
   for (const auto& name : list->get_array()) {
-    if (auto field = parse_field(name, sdk::pointer_append(sdk::pointer_append("", key), index++), errors)) {
+    if (auto field =
+            parse_field(name, sdk::pointer_append(sdk::pointer_append("", key), index++), errors)) {
       fields.push_back(std::move(*field));
     }
   }
@@ -106,14 +111,15 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
   analyze_schema().validate(body, "", errors);
   AnalyzeRequest request;
   const json::object& object = body.get_object();
-  if (const auto* source = object.if_contains("source"); source != nullptr && *source == "current") {
+  if (const auto* source = object.if_contains("source");
+      source != nullptr && *source == "current") {
     request.source = sdk::Source::current;
   }
   if (const auto* where = object.if_contains("where")) {
     request.where = parse_where(*where, "/where", now, errors);
   }
-  if (const auto* text = object.if_contains("text"); text != nullptr && text->is_string() &&
-                                                      !text->get_string().empty()) {
+  if (const auto* text = object.if_contains("text");
+      text != nullptr && text->is_string() && !text->get_string().empty()) {
     try {
       request.text = sdk::parse_text_query(text->get_string());
     } catch (const sdk::Error& error) {
@@ -128,9 +134,11 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
       const auto& raw = member.value().get_object();
       sdk::AggregationSpec spec;
       spec.name = member.key();
-      if (const auto* op = raw.if_contains("op"); op != nullptr && op->is_string()) spec.op = op->get_string();
+      if (const auto* op = raw.if_contains("op"); op != nullptr && op->is_string())
+        spec.op = op->get_string();
       if (const auto* field = raw.if_contains("field")) {
-        if (auto parsed = parse_field(*field, path + "/field", errors)) spec.field = std::move(*parsed);
+        if (auto parsed = parse_field(*field, path + "/field", errors))
+          spec.field = std::move(*parsed);
       }
       spec.time_field = *sdk::FieldPath::parse("timestamp");
       if (const auto* time_field = raw.if_contains("time_field")) {
@@ -147,37 +155,44 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
   }
   request.group_by = fields_at(object, "group_by", errors);
   request.group_limit = number_or<std::size_t>(object, "group_limit", 100);
-  if (const auto* bucket = object.if_contains("time_bucket"); bucket != nullptr && bucket->is_object()) {
+  if (const auto* bucket = object.if_contains("time_bucket");
+      bucket != nullptr && bucket->is_object()) {
     TimeBucket time_bucket;
     const auto& raw = bucket->get_object();
-    if (const auto* interval = raw.if_contains("interval"); interval != nullptr && interval->is_string()) {
+    if (const auto* interval = raw.if_contains("interval");
+        interval != nullptr && interval->is_string()) {
       time_bucket.interval = sdk::parse_duration(interval->get_string()).value_or(0);
     }
     time_bucket.field = *sdk::FieldPath::parse("timestamp");
     if (const auto* field = raw.if_contains("field")) {
-      if (auto parsed = parse_field(*field, "/time_bucket/field", errors)) time_bucket.field = std::move(*parsed);
+      if (auto parsed = parse_field(*field, "/time_bucket/field", errors))
+        time_bucket.field = std::move(*parsed);
     }
     request.time_bucket = std::move(time_bucket);
   }
   if (const auto* vector = object.if_contains("vector"); vector != nullptr && vector->is_object()) {
-    if (const auto* text = vector->get_object().if_contains("text"); text != nullptr && text->is_string()) {
+    if (const auto* text = vector->get_object().if_contains("text");
+        text != nullptr && text->is_string()) {
       request.vector_text = std::string(text->get_string());
     }
   }
-  if (const auto* temporal = object.if_contains("temporal"); temporal != nullptr && temporal->is_object()) {
+  if (const auto* temporal = object.if_contains("temporal");
+      temporal != nullptr && temporal->is_object()) {
     request.temporal = TemporalWindow{number_or<std::size_t>(temporal->get_object(), "before", 0),
                                       number_or<std::size_t>(temporal->get_object(), "after", 0)};
   }
   request.relationship_fields = fields_at(object, "relationship_fields", errors);
   request.relationship_limit = number_or<std::size_t>(object, "relationship_limit", 100);
-  if (const auto* context = object.if_contains("context"); context != nullptr && context->is_object()) {
+  if (const auto* context = object.if_contains("context");
+      context != nullptr && context->is_object()) {
     const auto& raw = context->get_object();
     sdk::ContextRequest options;
     if (const auto* mode = raw.if_contains("mode"); mode != nullptr && mode->is_string()) {
       options.mode = mode->get_string();
     }
     options.token_budget = number_or<std::size_t>(raw, "token_budget", 4000);
-    if (const auto* include = raw.if_contains("include_documents"); include != nullptr && include->is_bool()) {
+    if (const auto* include = raw.if_contains("include_documents");
+        include != nullptr && include->is_bool()) {
       options.include_documents = include->get_bool();
     }
     options.max_facts = number_or<std::size_t>(raw, "max_facts", 20);
@@ -198,7 +213,8 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
       if (id.is_string()) request.excluded_ids.emplace(id.get_string());
     }
   }
-  if (const auto* include = object.if_contains("include_results"); include != nullptr && include->is_bool()) {
+  if (const auto* include = object.if_contains("include_results");
+      include != nullptr && include->is_bool()) {
     request.include_results = include->get_bool();
   }
   return request;

@@ -37,7 +37,8 @@ void GroupBuilder::add(const sdk::Record& record) {
 sdk::json::array GroupBuilder::results() const {
   std::vector<const std::pair<const std::string, Group>*> ordered;
   ordered.reserve(groups_.size());
-  for (const auto& entry : groups_) ordered.push_back(&entry);
+  for (const auto& entry : groups_)
+    ordered.push_back(&entry);
   const bool by_count = !request_.group_by.empty();
   const bool ascending = request_.order == sdk::Order::asc;
   auto by_time = [&](const Group& a, const Group& b) {

@@ -31,8 +31,10 @@ void RelationshipBuilder::count(std::vector<std::size_t> members,
                                 const std::vector<sdk::json::value>& values,
                                 const sdk::Record& record) {
   sdk::json::array key;
-  for (const auto member : members) key.emplace_back(fields_[member].text);
-  for (const auto member : members) key.push_back(values[member]);
+  for (const auto member : members)
+    key.emplace_back(fields_[member].text);
+  for (const auto member : members)
+    key.push_back(values[member]);
   auto [it, inserted] = relationships_.try_emplace(sdk::canonical_json(key));
   Relationship& relationship = it->second;
   if (inserted) {
@@ -55,10 +57,12 @@ void RelationshipBuilder::count(std::vector<std::size_t> members,
 
 sdk::json::array RelationshipBuilder::results() const {
   std::vector<const std::pair<const std::string, Relationship>*> ordered;
-  for (const auto& entry : relationships_) ordered.push_back(&entry);
+  for (const auto& entry : relationships_)
+    ordered.push_back(&entry);
   std::sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
     if (a->second.count != b->second.count) return a->second.count > b->second.count;
-    if (a->second.first_seen != b->second.first_seen) return a->second.first_seen < b->second.first_seen;
+    if (a->second.first_seen != b->second.first_seen)
+      return a->second.first_seen < b->second.first_seen;
     return a->first < b->first;
   });
   if (ordered.size() > limit_) ordered.resize(limit_);
@@ -66,9 +70,11 @@ sdk::json::array RelationshipBuilder::results() const {
   for (const auto* entry : ordered) {
     const Relationship& relationship = entry->second;
     sdk::json::array fields;
-    for (const auto& field : relationship.fields) fields.emplace_back(field);
+    for (const auto& field : relationship.fields)
+      fields.emplace_back(field);
     sdk::json::array ids;
-    for (const auto& [at, id] : relationship.events) ids.emplace_back(id);
+    for (const auto& [at, id] : relationship.events)
+      ids.emplace_back(id);
     out.emplace_back(sdk::json::object{{"fields", std::move(fields)},
                                        {"values", relationship.values},
                                        {"count", relationship.count},

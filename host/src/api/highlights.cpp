@@ -36,9 +36,11 @@ json::array highlights(const sdk::Record& record, const sdk::TextQuery& query) {
     // Fragment around the first matched term (case-folded search in the folded text).
     const std::string folded = sdk::fold_case(text);
     std::size_t first = std::string::npos;
-    for (const auto& token : matched) first = std::min(first, folded.find(token));
+    for (const auto& token : matched)
+      first = std::min(first, folded.find(token));
     std::string fragment(text);
-    if (text.size() > kFragmentBytes && first != std::string::npos && folded.size() == text.size()) {
+    if (text.size() > kFragmentBytes && first != std::string::npos &&
+        folded.size() == text.size()) {
       std::size_t begin = first > kFragmentBytes / 4 ? first - kFragmentBytes / 4 : 0;
       begin = char_start(text, begin);
       const std::size_t end = char_start(text, std::min(text.size(), begin + kFragmentBytes));
@@ -48,8 +50,10 @@ json::array highlights(const sdk::Record& record, const sdk::TextQuery& query) {
       fragment = std::string(text.substr(0, char_start(text, kFragmentBytes))) + "…";
     }
     json::array terms_array;
-    for (const auto& token : matched) terms_array.emplace_back(token);
-    out.emplace_back(json::object{{"field", path}, {"fragment", fragment}, {"terms", std::move(terms_array)}});
+    for (const auto& token : matched)
+      terms_array.emplace_back(token);
+    out.emplace_back(
+        json::object{{"field", path}, {"fragment", fragment}, {"terms", std::move(terms_array)}});
   });
   return out;
 }

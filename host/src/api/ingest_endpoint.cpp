@@ -11,8 +11,8 @@ namespace eventsvc::host {
 
 namespace {
 
-constexpr std::size_t kMaxNameLength = 256;   // type, stream, namespace, site_id, source_id
-constexpr std::size_t kMaxIdLength = 1024;    // event ids (as excluded_document_ids allow)
+constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
+constexpr std::size_t kMaxIdLength = 1024;   // event ids (as excluded_document_ids allow)
 
 void check_idempotency_key(const Poco::Net::HTTPServerRequest& request) {
   if (!request.has("Idempotency-Key")) {
@@ -28,8 +28,9 @@ void check_idempotency_key(const Poco::Net::HTTPServerRequest& request) {
     throw sdk::Error::bad_request(
         "the Idempotency-Key header must be 8 to 128 printable ASCII characters (got " +
             std::to_string(key.size()) + ")",
-        {{"errors", json::array{json::object{{"path", "header:Idempotency-Key"},
-                                             {"message", "must be 8 to 128 printable ASCII characters"}}}}});
+        {{"errors",
+          json::array{json::object{{"path", "header:Idempotency-Key"},
+                                   {"message", "must be 8 to 128 printable ASCII characters"}}}}});
   }
 }
 
@@ -71,7 +72,8 @@ std::optional<std::string> optional_string(const json::object& object, std::stri
 
 std::string new_receipt_id() {
   unsigned char bytes[8];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) throw sdk::Error::internal("the random number generator failed");
+  if (RAND_bytes(bytes, sizeof bytes) != 1)
+    throw sdk::Error::internal("the random number generator failed");
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "req_";
   for (const unsigned char byte : bytes) {
@@ -85,7 +87,9 @@ std::string verify_url(const HostConfig& config, std::string_view receipt_id) {
   return config.server.public_base_url + "/v1/receipts/" + std::string(receipt_id);
 }
 
-std::size_t IngestEndpoint::max_body_bytes() const { return kIngestBodyLimit; }
+std::size_t IngestEndpoint::max_body_bytes() const {
+  return kIngestBodyLimit;
+}
 
 ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   check_idempotency_key(request.http);

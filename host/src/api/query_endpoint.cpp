@@ -30,7 +30,8 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   ValidationErrors errors;
   query_schema().validate(body, "", errors);
   ParsedWhere where;
-  if (const auto* raw = object.if_contains("where")) where = parse_where(*raw, "/where", request.now, errors);
+  if (const auto* raw = object.if_contains("where"))
+    where = parse_where(*raw, "/where", request.now, errors);
   std::vector<sdk::FieldPath> fields;
   if (const auto* raw = object.if_contains("fields"); raw != nullptr && raw->is_array()) {
     std::size_t index = 0;
@@ -43,8 +44,9 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   errors.throw_if_any();
 
   sdk::RecordQuery query;
-  query.source = object.contains("source") && object.at("source") == "history" ? sdk::Source::history
-                                                                               : sdk::Source::current;
+  query.source = object.contains("source") && object.at("source") == "history"
+                     ? sdk::Source::history
+                     : sdk::Source::current;
   const sdk::Millis horizon = retention_horizon(request.plan, request.now);
   if (query.source == sdk::Source::history) {
     require_history_bound(where, horizon, request.plan.retention_days);
@@ -52,7 +54,8 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   query.where = std::move(where.conditions);
   // Records older than the plan's retention are not visible.
   query.where.push_back({*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(horizon)});
-  query.order = object.contains("order") && object.at("order") == "asc" ? sdk::Order::asc : sdk::Order::desc;
+  query.order =
+      object.contains("order") && object.at("order") == "asc" ? sdk::Order::asc : sdk::Order::desc;
   query.limit = object.contains("limit") ? object.at("limit").to_number<std::size_t>() : 100;
   query.scan_limit = kQueryScanLimit;
 

@@ -19,10 +19,10 @@ bool valid_receipt_id(std::string_view id) {
 ApiResponse ReceiptEndpoint::handle(const ApiRequest& request) {
   const std::string& id = request.path_params.at(0);
   if (!valid_receipt_id(id)) {
-    throw sdk::Error::bad_request("invalid receipt id: expected req_ followed by 16 lowercase hex digits",
-                                  {{"errors", sdk::json::array{sdk::json::object{
-                                                  {"path", "receiptId"},
-                                                  {"message", "must match ^req_[a-f0-9]{16}$"}}}}});
+    throw sdk::Error::bad_request(
+        "invalid receipt id: expected req_ followed by 16 lowercase hex digits",
+        {{"errors", sdk::json::array{sdk::json::object{
+                        {"path", "receiptId"}, {"message", "must match ^req_[a-f0-9]{16}$"}}}}});
   }
   const auto receipt = storage_.call(
       [&](sdk::Storage& storage) { return storage.receipt(request.principal.tenant, id); });
@@ -32,12 +32,13 @@ ApiResponse ReceiptEndpoint::handle(const ApiRequest& request) {
   }
   sdk::json::array conflicts;
   for (const auto& conflict : receipt->conflicts) {
-    conflicts.emplace_back(sdk::json::object{
-        {"id", conflict.id},
-        {"occurred_at", sdk::format_rfc3339(conflict.occurred_at)},
-        {"submitted_digest", conflict.submitted_digest},
-        {"stored_digest", conflict.stored_digest.empty() ? sdk::json::value(nullptr)
-                                                         : sdk::json::value(conflict.stored_digest)}});
+    conflicts.emplace_back(
+        sdk::json::object{{"id", conflict.id},
+                          {"occurred_at", sdk::format_rfc3339(conflict.occurred_at)},
+                          {"submitted_digest", conflict.submitted_digest},
+                          {"stored_digest", conflict.stored_digest.empty()
+                                                ? sdk::json::value(nullptr)
+                                                : sdk::json::value(conflict.stored_digest)}});
   }
   sdk::json::object body;
   body["receipt_id"] = receipt->receipt_id;

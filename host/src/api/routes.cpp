@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "api/ingest_endpoint.hpp"
 #include "api/analyze_endpoint.hpp"
+#include "api/ingest_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
 #include "api/search_endpoint.hpp"

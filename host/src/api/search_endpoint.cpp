@@ -22,9 +22,8 @@ std::optional<sdk::Millis> time_field(const json::object& body, std::string_view
                                       std::string_view fallback, sdk::Millis now,
                                       ValidationErrors& errors) {
   const auto* value = body.if_contains(key);
-  const std::string_view text = value != nullptr && value->is_string()
-                                    ? std::string_view(value->get_string())
-                                    : fallback;
+  const std::string_view text =
+      value != nullptr && value->is_string() ? std::string_view(value->get_string()) : fallback;
   if (value != nullptr && !value->is_string()) return std::nullopt;  // reported by the schema
   auto instant = sdk::parse_time_expression(text, now);
   if (!instant) {
@@ -47,16 +46,16 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   const auto to = time_field(object, "to", "now", request.now, errors);
   errors.throw_if_any();
   if (*from > *to) {
-    throw sdk::Error::bad_request("from (" + sdk::format_rfc3339(*from) + ") is after to (" +
-                                      sdk::format_rfc3339(*to) + ")",
-                                  {{"errors", json::array{json::object{
-                                                  {"path", "/from"}, {"message", "must not be after to"}}}}});
+    throw sdk::Error::bad_request(
+        "from (" + sdk::format_rfc3339(*from) + ") is after to (" + sdk::format_rfc3339(*to) + ")",
+        {{"errors",
+          json::array{json::object{{"path", "/from"}, {"message", "must not be after to"}}}}});
   }
   const sdk::Millis horizon = retention_horizon(request.plan, request.now);
   if (*from < horizon && object.contains("from")) {
     throw sdk::Error::forbidden("from is beyond the plan's retention of " +
-                                    std::to_string(request.plan.retention_days) + " days (earliest: " +
-                                    sdk::format_rfc3339(horizon) + ")",
+                                    std::to_string(request.plan.retention_days) +
+                                    " days (earliest: " + sdk::format_rfc3339(horizon) + ")",
                                 {{"retention_days", request.plan.retention_days},
                                  {"earliest", sdk::format_rfc3339(horizon)}});
   }
@@ -76,19 +75,21 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
 
   json::array results;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
-    return storage.scan(request.principal.tenant, query, [&](const sdk::Record& record, double score) {
-      json::object hit;
-      hit["id"] = record.id;
-      hit["timestamp"] = sdk::format_rfc3339(record.timestamp);
-      hit["stream"] = record.stream;
-      hit["type"] = record.type;
-      hit["namespace"] = record.namespace_name ? json::value(*record.namespace_name) : json::value(nullptr);
-      hit["score"] = std::round(score * 1e6) / 1e6;
-      hit["highlights"] = highlights(record, *query.text);
-      hit["record"] = sdk::record_to_json(record);
-      results.emplace_back(std::move(hit));
-      return true;
-    });
+    return storage.scan(
+        request.principal.tenant, query, [&](const sdk::Record& record, double score) {
+          json::object hit;
+          hit["id"] = record.id;
+          hit["timestamp"] = sdk::format_rfc3339(record.timestamp);
+          hit["stream"] = record.stream;
+          hit["type"] = record.type;
+          hit["namespace"] =
+              record.namespace_name ? json::value(*record.namespace_name) : json::value(nullptr);
+          hit["score"] = std::round(score * 1e6) / 1e6;
+          hit["highlights"] = highlights(record, *query.text);
+          hit["record"] = sdk::record_to_json(record);
+          results.emplace_back(std::move(hit));
+          return true;
+        });
   });
   json::object answer;
   answer["count"] = results.size();

@@ -10,13 +10,20 @@ namespace {
 
 std::string_view kind_word(Schema::Type type) {
   switch (type) {
-    case Schema::Type::string: return "a string";
-    case Schema::Type::integer: return "an integer";
-    case Schema::Type::number: return "a number";
-    case Schema::Type::boolean: return "true or false";
-    case Schema::Type::object: return "an object";
-    case Schema::Type::array: return "an array";
-    case Schema::Type::any: return "a value";
+    case Schema::Type::string:
+      return "a string";
+    case Schema::Type::integer:
+      return "an integer";
+    case Schema::Type::number:
+      return "a number";
+    case Schema::Type::boolean:
+      return "true or false";
+    case Schema::Type::object:
+      return "an object";
+    case Schema::Type::array:
+      return "an array";
+    case Schema::Type::any:
+      return "a value";
   }
   return "a value";
 }
@@ -49,8 +56,9 @@ void ValidationErrors::throw_if_any() const {
   for (const auto& [path, message] : errors_) {
     list.emplace_back(json::object{{"path", path}, {"message", message}});
   }
-  std::string summary = (errors_.front().first.empty() ? std::string("body") : errors_.front().first) +
-                        ": " + errors_.front().second;
+  std::string summary =
+      (errors_.front().first.empty() ? std::string("body") : errors_.front().first) + ": " +
+      errors_.front().second;
   if (errors_.size() > 1) {
     summary += "; and " + std::to_string(errors_.size() - 1) + " more problem" +
                (errors_.size() > 2 ? "s" : "");
@@ -58,7 +66,9 @@ void ValidationErrors::throw_if_any() const {
   throw sdk::Error::bad_request(summary, {{"errors", std::move(list)}});
 }
 
-Schema Schema::any() { return {}; }
+Schema Schema::any() {
+  return {};
+}
 Schema Schema::string() {
   Schema s;
   s.type_ = Type::string;
@@ -166,7 +176,8 @@ void Schema::validate(const json::value& value, const std::string& path,
       if (!value.is_number() || (type_ == Type::integer && !is_integer(value))) return wrong_type();
       const double number = value.to_number<double>();
       if ((minimum_ && number < *minimum_) || (maximum_ && number > *maximum_)) {
-        errors.add(path, "must be between " + number_text(*minimum_) + " and " + number_text(*maximum_));
+        errors.add(path,
+                   "must be between " + number_text(*minimum_) + " and " + number_text(*maximum_));
         return;
       }
       break;
@@ -210,7 +221,8 @@ void Schema::validate(const json::value& value, const std::string& path,
       if (closed_) {
         for (const auto& member : object) {
           bool known = false;
-          for (const auto& property : properties_) known = known || property.name == member.key();
+          for (const auto& property : properties_)
+            known = known || property.name == member.key();
           if (!known) {
             std::string allowed;
             for (const auto& property : properties_) {
@@ -225,16 +237,17 @@ void Schema::validate(const json::value& value, const std::string& path,
       break;
     }
   }
-  for (const auto& check : checks_) check(value, path, errors);
+  for (const auto& check : checks_)
+    check(value, path, errors);
 }
 
 json::value parse_body(std::string_view body) {
   if (body.empty()) throw sdk::Error::bad_request("the request needs a JSON body");
   json::value value = sdk::parse_json(body);
   if (!value.is_object()) {
-    throw sdk::Error::bad_request("the request body must be a JSON object",
-                                  {{"errors", json::array{json::object{
-                                                  {"path", ""}, {"message", "must be an object"}}}}});
+    throw sdk::Error::bad_request(
+        "the request body must be a JSON object",
+        {{"errors", json::array{json::object{{"path", ""}, {"message", "must be an object"}}}}});
   }
   return value;
 }

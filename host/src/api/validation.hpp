@@ -41,14 +41,14 @@ class Schema {
   static Schema array(Schema items);
   static Schema object();
 
-  Schema& length(std::size_t min, std::size_t max);    // strings, in characters
-  Schema& range(double min, double max);                // numbers
-  Schema& items(std::size_t min, std::size_t max);      // arrays
-  Schema& one_of(std::vector<std::string> values);      // strings
-  Schema& max_properties(std::size_t max);              // objects
+  Schema& length(std::size_t min, std::size_t max);  // strings, in characters
+  Schema& range(double min, double max);             // numbers
+  Schema& items(std::size_t min, std::size_t max);   // arrays
+  Schema& one_of(std::vector<std::string> values);   // strings
+  Schema& max_properties(std::size_t max);           // objects
   Schema& property(std::string name, Schema schema, bool required = false);
-  Schema& closed();                                     // objects: no other properties
-  Schema& check(Check check);                           // extra rule, run when the type is right
+  Schema& closed();            // objects: no other properties
+  Schema& check(Check check);  // extra rule, run when the type is right
 
   void validate(const json::value& value, const std::string& path, ValidationErrors& errors) const;
 

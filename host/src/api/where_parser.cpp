@@ -88,7 +88,8 @@ void add_condition(const sdk::FieldPath& field, sdk::Op op, const json::value& o
         errors.add(path, "must be a number or a string");
         return;
       }
-      if ((op == sdk::Op::gt || op == sdk::Op::gte) && field.is_canonical(sdk::CanonicalField::timestamp)) {
+      if ((op == sdk::Op::gt || op == sdk::Op::gte) &&
+          field.is_canonical(sdk::CanonicalField::timestamp)) {
         out.lower_bound = value.get_int64();
       }
       break;
@@ -110,8 +111,12 @@ void add_condition(const sdk::FieldPath& field, sdk::Op op, const json::value& o
   out.conditions.push_back(sdk::Condition{field, op, std::move(value)});
 }
 
-bool is_lower(sdk::Op op) { return op == sdk::Op::gt || op == sdk::Op::gte; }
-bool is_upper(sdk::Op op) { return op == sdk::Op::lt || op == sdk::Op::lte; }
+bool is_lower(sdk::Op op) {
+  return op == sdk::Op::gt || op == sdk::Op::gte;
+}
+bool is_upper(sdk::Op op) {
+  return op == sdk::Op::lt || op == sdk::Op::lte;
+}
 
 }  // namespace
 
@@ -127,7 +132,8 @@ std::optional<sdk::FieldPath> parse_field(const json::value& name, const std::st
     return std::nullopt;
   }
   auto field = sdk::FieldPath::parse(name.get_string());
-  if (!field) errors.add(path, "'" + std::string(name.get_string()) + "' " + unknown_field_message());
+  if (!field)
+    errors.add(path, "'" + std::string(name.get_string()) + "' " + unknown_field_message());
   return field;
 }
 

@@ -25,8 +25,10 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
     }
     if (!options.contains(name)) {
       std::string known;
-      for (const auto& option : options) known += " --" + option;
-      for (const auto& option : flags) known += " --" + option;
+      for (const auto& option : options)
+        known += " --" + option;
+      for (const auto& option : flags)
+        known += " --" + option;
       throw std::invalid_argument("unknown option --" + name + "; known:" + known);
     }
     if (!value) {

@@ -58,7 +58,8 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
   request.plan = arguments.get("plan").value_or("default");
   if (config.plan(request.plan) == nullptr) {
     std::vector<std::string> plans;
-    for (const auto& [name, plan] : config.plans) plans.push_back(name);
+    for (const auto& [name, plan] : config.plans)
+      plans.push_back(name);
     throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
                                 "; plans: " + join(plans, ", "));
   }
@@ -82,7 +83,8 @@ int list(ModuleRegistry& modules, bool as_json) {
     sdk::json::array out;
     for (const auto& key : keys) {
       sdk::json::array scopes;
-      for (const auto& scope : key.scopes) scopes.emplace_back(scope);
+      for (const auto& scope : key.scopes)
+        scopes.emplace_back(scope);
       out.emplace_back(sdk::json::object{
           {"id", key.id},
           {"workspace", key.tenant.workspace},
@@ -100,13 +102,13 @@ int list(ModuleRegistry& modules, bool as_json) {
   std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %s\n", "ID", "WORKSPACE", "ENV", "SCOPES", "PLAN",
               "CREATED", "STATUS");
   for (const auto& key : keys) {
-    std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(),
-                key.tenant.workspace.c_str(),
-                std::string(sdk::environment_name(key.tenant.environment)).c_str(),
-                join(key.scopes, ",").c_str(), key.plan.c_str(),
-                sdk::format_rfc3339(key.created_at).c_str(),
-                key.revoked_at ? ("revoked " + sdk::format_rfc3339(*key.revoked_at)).c_str()
-                               : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
+    std::printf(
+        "%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(), key.tenant.workspace.c_str(),
+        std::string(sdk::environment_name(key.tenant.environment)).c_str(),
+        join(key.scopes, ",").c_str(), key.plan.c_str(),
+        sdk::format_rfc3339(key.created_at).c_str(),
+        key.revoked_at ? ("revoked " + sdk::format_rfc3339(*key.revoked_at)).c_str()
+                       : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
   }
   return 0;
 }
@@ -124,7 +126,8 @@ int run_keys(const std::vector<std::string>& args) {
   } else if (sub == "list") {
     flags.insert("json");
   } else if (sub != "revoke") {
-    throw std::invalid_argument("unknown keys command '" + sub + "'; expected create, list or revoke");
+    throw std::invalid_argument("unknown keys command '" + sub +
+                                "'; expected create, list or revoke");
   }
   const Arguments arguments(rest, options, flags);
   const HostConfig config = config_from(arguments);

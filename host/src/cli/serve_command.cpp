@@ -88,17 +88,20 @@ int run_serve(const std::vector<std::string>& args) {
   HttpsServer server(config, pipeline);
   server.start();
 
-  const std::string base =
-      "https://" + display_host(config.server.listen.host) + ":" + std::to_string(server.https_port());
+  const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
+                           std::to_string(server.https_port());
   if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
   std::printf("eventsvc ready: %s\n", base.c_str());
   std::fflush(stdout);
-  sdk::json::object ready{{"level", "info"}, {"module", "host"}, {"message", "listening"},
-                          {"https", base},   {"data_dir", config.data_dir.string()},
+  sdk::json::object ready{{"level", "info"},
+                          {"module", "host"},
+                          {"message", "listening"},
+                          {"https", base},
+                          {"data_dir", config.data_dir.string()},
                           {"config", config.origin}};
   if (const auto http = server.http_port()) {
-    ready["http"] = "http://" + display_host(config.server.http_listen->host) + ":" +
-                    std::to_string(*http);
+    ready["http"] =
+        "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
   }
   log.write(std::move(ready));
 

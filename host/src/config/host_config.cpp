@@ -9,7 +9,9 @@ namespace eventsvc::host {
 namespace json = sdk::json;
 using sdk::ConfigField;
 
-std::string ListenAddress::to_string() const { return host + ":" + std::to_string(port); }
+std::string ListenAddress::to_string() const {
+  return host + ":" + std::to_string(port);
+}
 
 std::optional<ListenAddress> parse_listen_address(std::string_view text) {
   const std::size_t colon = text.rfind(':');
@@ -36,24 +38,36 @@ sdk::ConfigSchema top_level_schema() {
       ConfigField::section(
           "server", "HTTPS listener and connection handling",
           {
-              ConfigField::string("listen", "HTTPS address, host:port").default_to("127.0.0.1:8443"),
+              ConfigField::string("listen", "HTTPS address, host:port")
+                  .default_to("127.0.0.1:8443"),
               ConfigField::string("http_listen",
                                   "Plain-HTTP address for running behind a TLS-terminating proxy; "
                                   "empty: off")
                   .default_to(""),
-              ConfigField::string("public_base_url",
-                                  "Prefix of verify_url in receipts, e.g. https://events.example.com")
+              ConfigField::string(
+                  "public_base_url",
+                  "Prefix of verify_url in receipts, e.g. https://events.example.com")
                   .default_to(""),
               ConfigField::integer("threads", "Worker threads (one per busy connection)")
-                  .default_to(16).at_least(1).at_most(1024),
+                  .default_to(16)
+                  .at_least(1)
+                  .at_most(1024),
               ConfigField::integer("queue", "Accepted connections waiting for a worker")
-                  .default_to(64).at_least(1).at_most(65536),
+                  .default_to(64)
+                  .at_least(1)
+                  .at_most(65536),
               ConfigField::integer("keep_alive_timeout_s", "Idle keep-alive connection timeout")
-                  .default_to(5).at_least(1).at_most(300),
-              ConfigField::integer("max_keep_alive_requests", "Requests per connection; 0: no limit")
-                  .default_to(1000).at_least(0),
+                  .default_to(5)
+                  .at_least(1)
+                  .at_most(300),
+              ConfigField::integer("max_keep_alive_requests",
+                                   "Requests per connection; 0: no limit")
+                  .default_to(1000)
+                  .at_least(0),
               ConfigField::integer("read_timeout_s", "Socket read timeout while reading a request")
-                  .default_to(30).at_least(1).at_most(600),
+                  .default_to(30)
+                  .at_least(1)
+                  .at_most(600),
               ConfigField::boolean("access_log", "One structured line per request")
                   .default_to(true),
               ConfigField::section(
@@ -78,11 +92,14 @@ sdk::ConfigSchema top_level_schema() {
               ConfigField::integer("anonymous_per_minute",
                                    "Requests per minute per client IP that fail authentication or "
                                    "name no route")
-                  .default_to(60).at_least(1),
+                  .default_to(60)
+                  .at_least(1),
               ConfigField::integer("max_body_bytes",
                                    "Largest body of search, query and analyze (ingest is fixed at "
                                    "1 MiB by the API)")
-                  .default_to(8 << 20).at_least(1024).at_most(256 << 20),
+                  .default_to(8 << 20)
+                  .at_least(1024)
+                  .at_most(256 << 20),
           }),
       ConfigField::section(
           "ingest", "Ingest rules",
@@ -98,20 +115,24 @@ sdk::ConfigSchema plan_schema() {
   std::vector<ConfigField> rates;
   const int defaults[] = {600, 1200, 600, 600, 300};
   for (const auto operation : kOperations) {
-    rates.push_back(ConfigField::integer(std::string(operation_name(operation)),
-                                         "Requests per minute")
-                        .default_to(defaults[static_cast<std::size_t>(operation)])
-                        .at_least(1)
-                        .at_most(1000000000));
+    rates.push_back(
+        ConfigField::integer(std::string(operation_name(operation)), "Requests per minute")
+            .default_to(defaults[static_cast<std::size_t>(operation)])
+            .at_least(1)
+            .at_most(1000000000));
   }
   return {
       ConfigField::section("requests_per_minute", "Rate limit per operation", std::move(rates)),
       ConfigField::integer("concurrency",
                            "Concurrent search, query, analyze and receipt requests per workspace "
                            "and environment")
-          .default_to(8).at_least(1).at_most(100000),
+          .default_to(8)
+          .at_least(1)
+          .at_most(100000),
       ConfigField::integer("retention_days", "How long events are kept and may be queried")
-          .default_to(30).at_least(1).at_most(36500),
+          .default_to(30)
+          .at_least(1)
+          .at_most(36500),
   };
 }
 
@@ -146,8 +167,8 @@ ListenAddress require_listen(const sdk::ConfigSection& section, std::string_view
 }  // namespace
 
 HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides& overrides) {
-  const sdk::ConfigSection top = sdk::validate_config(
-      top_level_schema(), document.root, "", document.locations, {document.origin, 0});
+  const sdk::ConfigSection top = sdk::validate_config(top_level_schema(), document.root, "",
+                                                      document.locations, {document.origin, 0});
   HostConfig config;
   config.origin = document.origin;
 
@@ -158,9 +179,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   }
 
   const auto server = top.get_section("server");
-  config.server.listen = require_listen(server, "listen",
-                                        overrides.listen ? *overrides.listen
-                                                         : server.get_string("listen"));
+  config.server.listen = require_listen(
+      server, "listen", overrides.listen ? *overrides.listen : server.get_string("listen"));
   if (const auto http = server.get_string("http_listen"); !http.empty()) {
     config.server.http_listen = require_listen(server, "http_listen", http);
   }
@@ -211,7 +231,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
         throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
                                   ": must be a mapping of keys to values");
       }
-      const json::object raw = entry.value().is_object() ? entry.value().get_object() : json::object();
+      const json::object raw =
+          entry.value().is_object() ? entry.value().get_object() : json::object();
       const auto section = validate_at(document, plan_schema(), raw, path);
       Plan plan;
       plan.name = entry.key();

@@ -61,9 +61,9 @@ struct PluginInstanceConfig {
   std::string instance;
   std::string library;
   bool enabled = true;
-  sdk::json::object config;         // raw; validated against the plugin's schema when loaded
-  sdk::LocationMap locations;       // of keys inside `config`
-  sdk::SourceLocation location;     // of the instance
+  sdk::json::object config;      // raw; validated against the plugin's schema when loaded
+  sdk::LocationMap locations;    // of keys inside `config`
+  sdk::SourceLocation location;  // of the instance
   std::string path() const { return "plugins." + instance + ".config"; }
 };
 

@@ -10,9 +10,9 @@
 namespace eventsvc::host {
 
 struct YamlDocument {
-  std::string origin;                // file name, or "<embedded default config>"
-  sdk::json::object root;            // the top-level mapping
-  sdk::LocationMap locations;        // dotted key path -> file:line
+  std::string origin;          // file name, or "<embedded default config>"
+  sdk::json::object root;      // the top-level mapping
+  sdk::LocationMap locations;  // dotted key path -> file:line
 };
 
 // Plain scalars are typed as YAML 1.2's core schema says (null, true/false, integers, floats,

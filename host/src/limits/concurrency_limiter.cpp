@@ -19,7 +19,9 @@ ConcurrencyLimiter::Lease& ConcurrencyLimiter::Lease::operator=(Lease&& other) n
   return *this;
 }
 
-ConcurrencyLimiter::Lease::~Lease() { release(); }
+ConcurrencyLimiter::Lease::~Lease() {
+  release();
+}
 
 void ConcurrencyLimiter::Lease::release() {
   if (owner_ != nullptr) owner_->release(key_);

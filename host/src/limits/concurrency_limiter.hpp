@@ -21,7 +21,9 @@ class ConcurrencyLimiter {
     Lease& operator=(Lease&& other) noexcept;
     ~Lease();
 
-    int active() const { return active_; }  // leases held when this one was acquired, itself included
+    int active() const {
+      return active_;
+    }  // leases held when this one was acquired, itself included
 
    private:
     friend class ConcurrencyLimiter;

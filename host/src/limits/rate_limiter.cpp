@@ -9,7 +9,9 @@
 namespace eventsvc::host {
 
 namespace {
-double refill_per_ms(int limit_per_minute) { return limit_per_minute / 60000.0; }
+double refill_per_ms(int limit_per_minute) {
+  return limit_per_minute / 60000.0;
+}
 }  // namespace
 
 RateLimiter::Shard& RateLimiter::shard_for(std::string_view key) {
@@ -27,15 +29,16 @@ RateDecision RateLimiter::charge_at(std::string_view key, int limit_per_minute,
   if (shard.buckets.size() >= kSweepThreshold) sweep(shard, now);
   auto it = shard.buckets.find(std::string(key));
   if (it == shard.buckets.end()) {
-    it = shard.buckets.emplace(std::string(key), Bucket{static_cast<double>(limit_per_minute), now,
-                                                        limit_per_minute})
+    it = shard.buckets
+             .emplace(std::string(key),
+                      Bucket{static_cast<double>(limit_per_minute), now, limit_per_minute})
              .first;
   }
   Bucket& bucket = it->second;
   const double rate = refill_per_ms(limit_per_minute);
-  const double elapsed_ms =
-      std::chrono::duration<double, std::milli>(now - bucket.updated).count();
-  bucket.tokens = std::min<double>(limit_per_minute, bucket.tokens + std::max(0.0, elapsed_ms) * rate);
+  const double elapsed_ms = std::chrono::duration<double, std::milli>(now - bucket.updated).count();
+  bucket.tokens =
+      std::min<double>(limit_per_minute, bucket.tokens + std::max(0.0, elapsed_ms) * rate);
   bucket.updated = now;
   bucket.limit = limit_per_minute;
 

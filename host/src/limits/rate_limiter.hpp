@@ -15,10 +15,10 @@ namespace eventsvc::host {
 
 struct RateDecision {
   bool allowed = true;
-  int limit = 0;             // X-RateLimit-Limit
-  int remaining = 0;         // X-RateLimit-Remaining
-  std::int64_t reset = 0;    // X-RateLimit-Reset: Unix seconds when the bucket is full again
-  int retry_after = 0;       // seconds until one token is back (set when not allowed)
+  int limit = 0;           // X-RateLimit-Limit
+  int remaining = 0;       // X-RateLimit-Remaining
+  std::int64_t reset = 0;  // X-RateLimit-Reset: Unix seconds when the bucket is full again
+  int retry_after = 0;     // seconds until one token is back (set when not allowed)
 };
 
 class RateLimiter {

@@ -66,10 +66,9 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
   const sdk::Manifest& manifest = library->manifest();
 
   // One auth, one storage, at most one embedder and one audit plugin.
-  const bool single = manifest.kind == sdk::PluginKind::auth ||
-                      manifest.kind == sdk::PluginKind::storage ||
-                      manifest.kind == sdk::PluginKind::embedder ||
-                      manifest.kind == sdk::PluginKind::audit;
+  const bool single =
+      manifest.kind == sdk::PluginKind::auth || manifest.kind == sdk::PluginKind::storage ||
+      manifest.kind == sdk::PluginKind::embedder || manifest.kind == sdk::PluginKind::audit;
   if (single) {
     const auto [it, inserted] = single_instances_.emplace(manifest.kind, instance.instance);
     if (!inserted) {
@@ -92,8 +91,8 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
   std::error_code ec;
   std::filesystem::create_directories(context.data_dir, ec);
   if (ec) {
-    refuse(instance, "cannot create its data directory " + context.data_dir.string() + ": " +
-                         ec.message());
+    refuse(instance,
+           "cannot create its data directory " + context.data_dir.string() + ": " + ec.message());
   }
   ::chmod(context.data_dir.c_str(), 0700);
 
@@ -133,8 +132,8 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
       const auto* mode = as<const sdk::ContextMode>(raw, instance, manifest);
       const std::string name(mode->mode());
       if (context_modes_.contains(name)) {
-        refuse(instance, "context mode '" + name + "' is already served by " +
-                             context_modes_.at(name).label);
+        refuse(instance,
+               "context mode '" + name + "' is already served by " + context_modes_.at(name).label);
       }
       context_modes_.emplace(name, Module<const sdk::ContextMode>{mode, label});
       break;
@@ -178,7 +177,8 @@ void ModuleRegistry::stop() {
 
 ModuleRegistry::~ModuleRegistry() {
   stop();
-  while (!loaded_.empty()) loaded_.pop_back();  // reverse creation order
+  while (!loaded_.empty())
+    loaded_.pop_back();  // reverse creation order
 }
 
 }  // namespace eventsvc::host

@@ -36,8 +36,8 @@ std::vector<std::filesystem::path> plugin_search_dirs(
   boost::system::error_code ec;
   const auto program = boost::dll::program_location(ec);
   if (!ec) {
-    dirs.push_back((program.parent_path().parent_path() / "lib" / "eventsvc" / "plugins")
-                       .lexically_normal());
+    dirs.push_back(
+        (program.parent_path().parent_path() / "lib" / "eventsvc" / "plugins").lexically_normal());
   }
   return dirs;
 }
@@ -58,7 +58,8 @@ std::filesystem::path resolve_library(const std::string& library,
     if (!searched.empty()) searched += ", ";
     searched += dir.string();
   }
-  throw sdk::Error(500, "plugin library '" + library + "' (" + file + ") not found in: " + searched);
+  throw sdk::Error(500,
+                   "plugin library '" + library + "' (" + file + ") not found in: " + searched);
 }
 
 }  // namespace eventsvc::host

@@ -18,7 +18,8 @@ void send_json(Poco::Net::HTTPServerResponse& response, int status, std::string_
   try {
     response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status),
                                 std::string(sdk::status_message(status)));
-    for (const auto& [name, value] : headers) response.set(name, value);
+    for (const auto& [name, value] : headers)
+      response.set(name, value);
     response.setContentType("application/json");
     response.setContentLength64(static_cast<Poco::Int64>(body.size()));
     response.sendBuffer(body.data(), body.size());

@@ -59,8 +59,8 @@ Poco::Net::SocketAddress socket_address(const ListenAddress& address) {
   try {
     return Poco::Net::SocketAddress(address.host, address.port);
   } catch (const Poco::Exception& error) {
-    throw sdk::Error(500, "cannot resolve listen address " + address.to_string() + ": " +
-                              error.displayText());
+    throw sdk::Error(
+        500, "cannot resolve listen address " + address.to_string() + ": " + error.displayText());
   }
 }
 
@@ -71,7 +71,9 @@ HttpsServer::HttpsServer(const HostConfig& config, RequestPipeline& pipeline)
       pipeline_(pipeline),
       pool_("http", 2, config.server.threads * (config.server.http_listen ? 2 : 1) + 2, 60) {}
 
-HttpsServer::~HttpsServer() { stop(0); }
+HttpsServer::~HttpsServer() {
+  stop(0);
+}
 
 void HttpsServer::start() {
   Poco::Net::Context::Params tls;
@@ -128,7 +130,9 @@ void HttpsServer::stop(int grace_seconds) {
   https_.reset();
 }
 
-std::uint16_t HttpsServer::https_port() const { return https_->port(); }
+std::uint16_t HttpsServer::https_port() const {
+  return https_->port();
+}
 
 std::optional<std::uint16_t> HttpsServer::http_port() const {
   if (!http_) return std::nullopt;

@@ -24,10 +24,14 @@ class ModuleLogger final : public sdk::Logger {
 
 std::string_view level_name(sdk::LogLevel level) {
   switch (level) {
-    case sdk::LogLevel::debug: return "debug";
-    case sdk::LogLevel::info: return "info";
-    case sdk::LogLevel::warning: return "warning";
-    case sdk::LogLevel::error: return "error";
+    case sdk::LogLevel::debug:
+      return "debug";
+    case sdk::LogLevel::info:
+      return "info";
+    case sdk::LogLevel::warning:
+      return "warning";
+    case sdk::LogLevel::error:
+      return "error";
   }
   return "info";
 }
@@ -36,7 +40,8 @@ void LogSink::write(sdk::json::object fields) {
   sdk::json::object line;
   line.reserve(fields.size() + 1);
   line["at"] = sdk::format_rfc3339(sdk::now_millis());
-  for (auto& field : fields) line[field.key()] = std::move(field.value());
+  for (auto& field : fields)
+    line[field.key()] = std::move(field.value());
   std::string text = sdk::to_json(line);
   text.push_back('\n');
   const std::lock_guard lock(mutex_);

@@ -30,14 +30,13 @@ bool drain(std::istream& in, std::size_t budget) {
 
 sdk::Error too_large(std::size_t limit) {
   return sdk::Error::payload_too_large(
-      "request body is larger than " + std::to_string(limit) + " bytes",
-      {{"limit_bytes", limit}});
+      "request body is larger than " + std::to_string(limit) + " bytes", {{"limit_bytes", limit}});
 }
 
 }  // namespace
 
 std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
-                         bool& connection_reusable) {
+                      bool& connection_reusable) {
   std::string body;
   const bool chunked = request.getChunkedTransferEncoding();
   const bool has_length = request.hasContentLength();
@@ -74,8 +73,7 @@ std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
     connection_reusable = false;
     throw sdk::Error::bad_request("could not read the request body: " + error.displayText());
   }
-  if (has_length &&
-      body.size() != static_cast<std::size_t>(request.getContentLength64())) {
+  if (has_length && body.size() != static_cast<std::size_t>(request.getContentLength64())) {
     connection_reusable = false;
     throw sdk::Error::bad_request("the request body ended before Content-Length bytes arrived");
   }

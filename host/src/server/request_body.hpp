@@ -10,11 +10,11 @@
 namespace eventsvc::host {
 
 // Returns the body. Sets `connection_reusable` to false when unread bytes remain, so the caller
-// closes the connection after answering. Throws sdk::Error: 413 when the body exceeds `limit` bytes (after draining what is cheap to
-// drain, so the client sees the answer), 411 for a POST without Content-Length or chunked
-// encoding, 400 when the client stops sending mid-body.
+// closes the connection after answering. Throws sdk::Error: 413 when the body exceeds `limit` bytes
+// (after draining what is cheap to drain, so the client sees the answer), 411 for a POST without
+// Content-Length or chunked encoding, 400 when the client stops sending mid-body.
 std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
-                         bool& connection_reusable);
+                      bool& connection_reusable);
 
 // For answers given before the body was read (auth failures, limits): reads and drops up to
 // `budget` bytes of it. Returns whether the connection can carry another request.

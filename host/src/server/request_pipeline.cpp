@@ -31,12 +31,15 @@ std::string bearer_credential(const Poco::Net::HTTPServerRequest& request) {
   const std::string& header = request.get("Authorization", "");
   if (header.size() < 7) return {};
   std::string scheme = header.substr(0, 6);
-  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : scheme)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (scheme != "bearer" || header[6] != ' ') return {};
   std::size_t begin = 7;
-  while (begin < header.size() && header[begin] == ' ') ++begin;
+  while (begin < header.size() && header[begin] == ' ')
+    ++begin;
   std::size_t end = header.size();
-  while (end > begin && (header[end - 1] == ' ' || header[end - 1] == '\t')) --end;
+  while (end > begin && (header[end - 1] == ' ' || header[end - 1] == '\t'))
+    --end;
   return header.substr(begin, end - begin);
 }
 
@@ -59,7 +62,8 @@ struct RequestPipeline::Exchange {
   void fail(const sdk::Error& error) {
     status = error.status();
     body = error_body(error);
-    if (error.retry_after()) headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
+    if (error.retry_after())
+      headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
   }
 };
 
@@ -151,9 +155,9 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
         allow += method;
       }
       exchange.headers.emplace_back("Allow", allow);
-      throw sdk::Error(405, "method " + request.getMethod() + " is not allowed on " + path +
-                                "; use " + allow,
-                       {{"allowed_methods", allow}});
+      throw sdk::Error(
+          405, "method " + request.getMethod() + " is not allowed on " + path + "; use " + allow,
+          {{"allowed_methods", allow}});
     }
     throw sdk::Error::not_found("no such endpoint: " + request.getMethod() + " " + path);
   }
@@ -163,8 +167,8 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
   const std::string credential = bearer_credential(request);
   std::optional<sdk::Principal> principal;
   if (!credential.empty()) {
-    principal =
-        modules_.auth().call([&](sdk::AuthProvider& auth) { return auth.authenticate(credential); });
+    principal = modules_.auth().call(
+        [&](sdk::AuthProvider& auth) { return auth.authenticate(credential); });
   }
   if (!principal) {
     charge_anonymous(request, exchange);
@@ -201,13 +205,13 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
                                 {{"required_scopes", std::move(needed_list)}});
   }
   if (!decision.allowed) {
-    throw sdk::Error::too_many_requests(
-        "rate limit of " + std::to_string(decision.limit) + " " +
-            std::string(operation_name(operation)) + " requests per minute exceeded",
-        decision.retry_after,
-        {{"retry_after", decision.retry_after},
-         {"limit", decision.limit},
-         {"operation", operation_name(operation)}});
+    throw sdk::Error::too_many_requests("rate limit of " + std::to_string(decision.limit) + " " +
+                                            std::string(operation_name(operation)) +
+                                            " requests per minute exceeded",
+                                        decision.retry_after,
+                                        {{"retry_after", decision.retry_after},
+                                         {"limit", decision.limit},
+                                         {"operation", operation_name(operation)}});
   }
 
   std::optional<ConcurrencyLimiter::Lease> lease;
@@ -232,8 +236,8 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
   std::string body;
   exchange.body_read = true;
   try {
-    body = read_body(request, endpoint.max_body_bytes() == 0 ? kDiscardBudget
-                                                             : endpoint.max_body_bytes(),
+    body = read_body(request,
+                     endpoint.max_body_bytes() == 0 ? kDiscardBudget : endpoint.max_body_bytes(),
                      reusable);
   } catch (...) {
     exchange.keep_alive = reusable;
@@ -245,7 +249,8 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
   ApiResponse response = endpoint.handle(api_request);
   exchange.status = response.status;
   exchange.body = std::move(response.body);
-  for (auto& header : response.headers) exchange.headers.push_back(std::move(header));
+  for (auto& header : response.headers)
+    exchange.headers.push_back(std::move(header));
 }
 
 }  // namespace eventsvc::host

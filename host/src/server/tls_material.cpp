@@ -56,12 +56,12 @@ bool ensure_tls_material(const TlsConfig& tls) {
   const bool have_key = std::filesystem::exists(tls.private_key);
   if (have_cert && have_key) return false;
   if (have_cert != have_key || !tls.self_signed) {
-    throw sdk::Error(500, "server.tls: " +
-                              (have_cert ? tls.private_key : tls.certificate).string() +
-                              " does not exist" +
-                              (tls.self_signed ? " (a self-signed pair is only created when both "
-                                                 "files are absent)"
-                                               : ""));
+    throw sdk::Error(500,
+                     "server.tls: " + (have_cert ? tls.private_key : tls.certificate).string() +
+                         " does not exist" +
+                         (tls.self_signed ? " (a self-signed pair is only created when both "
+                                            "files are absent)"
+                                          : ""));
   }
   KeyPtr key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
   if (!key) fail("key generation");

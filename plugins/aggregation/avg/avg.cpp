@@ -3,10 +3,12 @@
 namespace eventsvc::plugins::aggregation {
 
 sdk::Manifest Avg::manifest() {
-  return {"avg", sdk::PluginKind::aggregation, "1.0.0", "Mean of the numeric values of a field", {}};
+  return {
+      "avg", sdk::PluginKind::aggregation, "1.0.0", "Mean of the numeric values of a field", {}};
 }
 
-void Avg::accumulate(AvgState& state, const sdk::AggregationSpec&, const sdk::Sample& sample) const {
+void Avg::accumulate(AvgState& state, const sdk::AggregationSpec&,
+                     const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) {
     state.sum += *number;
     ++state.numbers;

@@ -3,8 +3,11 @@
 namespace eventsvc::plugins::aggregation {
 
 sdk::Manifest Count::manifest() {
-  return {"count", sdk::PluginKind::aggregation, "1.0.0",
-          "Number of records, or of records that have the field", {}};
+  return {"count",
+          sdk::PluginKind::aggregation,
+          "1.0.0",
+          "Number of records, or of records that have the field",
+          {}};
 }
 
 void Count::accumulate(CountState& state, const sdk::AggregationSpec& spec,

@@ -25,7 +25,8 @@ class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
   void accumulate(DistinctState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(DistinctState& into, const DistinctState& from) const override;
-  sdk::json::value value(const DistinctState& state, const sdk::AggregationSpec& spec) const override;
+  sdk::json::value value(const DistinctState& state,
+                         const sdk::AggregationSpec& spec) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

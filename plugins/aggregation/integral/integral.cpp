@@ -5,7 +5,9 @@
 namespace eventsvc::plugins::aggregation {
 
 sdk::Manifest Integral::manifest() {
-  return {"integral", sdk::PluginKind::aggregation, "1.0.0",
+  return {"integral",
+          sdk::PluginKind::aggregation,
+          "1.0.0",
           "Time-weighted sum of a field: each value held until the next sample, at most "
           "max_gap_ms, in `unit`",
           {}};
@@ -26,10 +28,11 @@ void Integral::combine(IntegralState& into, const IntegralState& from) const {
   into.samples.insert(into.samples.end(), from.samples.begin(), from.samples.end());
 }
 
-sdk::json::value Integral::value(const IntegralState& state, const sdk::AggregationSpec& spec) const {
+sdk::json::value Integral::value(const IntegralState& state,
+                                 const sdk::AggregationSpec& spec) const {
   auto samples = state.samples;
   std::sort(samples.begin(), samples.end());  // by time, then value: deterministic
-  double area = 0;  // value × milliseconds
+  double area = 0;                            // value × milliseconds
   for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
     const sdk::Millis held = std::min(samples[i + 1].first - samples[i].first, spec.max_gap_ms);
     area += samples[i].second * static_cast<double>(held);

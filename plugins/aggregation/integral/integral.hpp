@@ -27,7 +27,8 @@ class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
   void accumulate(IntegralState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(IntegralState& into, const IntegralState& from) const override;
-  sdk::json::value value(const IntegralState& state, const sdk::AggregationSpec& spec) const override;
+  sdk::json::value value(const IntegralState& state,
+                         const sdk::AggregationSpec& spec) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -8,7 +8,8 @@ sdk::Manifest Max::manifest() {
   return {"max", sdk::PluginKind::aggregation, "1.0.0", "Largest numeric value of a field", {}};
 }
 
-void Max::accumulate(MaxState& state, const sdk::AggregationSpec&, const sdk::Sample& sample) const {
+void Max::accumulate(MaxState& state, const sdk::AggregationSpec&,
+                     const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) {
     state.max = state.max ? std::max(*state.max, *number) : *number;
   }

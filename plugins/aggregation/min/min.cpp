@@ -8,7 +8,8 @@ sdk::Manifest Min::manifest() {
   return {"min", sdk::PluginKind::aggregation, "1.0.0", "Smallest numeric value of a field", {}};
 }
 
-void Min::accumulate(MinState& state, const sdk::AggregationSpec&, const sdk::Sample& sample) const {
+void Min::accumulate(MinState& state, const sdk::AggregationSpec&,
+                     const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) {
     state.min = state.min ? std::min(*state.min, *number) : *number;
   }

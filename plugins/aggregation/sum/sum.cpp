@@ -6,11 +6,14 @@ sdk::Manifest Sum::manifest() {
   return {"sum", sdk::PluginKind::aggregation, "1.0.0", "Sum of the numeric values of a field", {}};
 }
 
-void Sum::accumulate(SumState& state, const sdk::AggregationSpec&, const sdk::Sample& sample) const {
+void Sum::accumulate(SumState& state, const sdk::AggregationSpec&,
+                     const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) state.sum += *number;
 }
 
-void Sum::combine(SumState& into, const SumState& from) const { into.sum += from.sum; }
+void Sum::combine(SumState& into, const SumState& from) const {
+  into.sum += from.sum;
+}
 
 sdk::json::value Sum::value(const SumState& state, const sdk::AggregationSpec&) const {
   return state.sum;

@@ -19,7 +19,8 @@ sdk::Manifest JsonlAudit::manifest() {
                   .default_to(0.01)
                   .at_least(0)
                   .at_most(1),
-              sdk::ConfigField::string("directory", "Trace directory, relative to the instance's data directory")
+              sdk::ConfigField::string("directory",
+                                       "Trace directory, relative to the instance's data directory")
                   .default_to("traces"),
           }};
 }
@@ -30,16 +31,19 @@ JsonlAudit::JsonlAudit(const sdk::PluginContext& context)
   directory_ = directory.is_absolute() ? directory : context.data_dir / directory;
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
-  if (ec) context.config.fail("directory", "cannot create " + directory_.string() + ": " + ec.message());
+  if (ec)
+    context.config.fail("directory", "cannot create " + directory_.string() + ": " + ec.message());
 }
 
 std::optional<std::string> JsonlAudit::record(const sdk::AuditEvent& event) {
   const std::lock_guard lock(mutex_);
-  if (std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= sample_rate_) return std::nullopt;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= sample_rate_)
+    return std::nullopt;
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "trc_";
   std::uint64_t bits = random_();
-  for (int i = 0; i < 16; ++i, bits >>= 4U) id.push_back(kHex[bits & 0xFU]);
+  for (int i = 0; i < 16; ++i, bits >>= 4U)
+    id.push_back(kHex[bits & 0xFU]);
 
   const json::object trace{{"trace_id", id},
                            {"at", sdk::format_rfc3339(event.at)},

@@ -32,7 +32,8 @@ ApiKeyAuth::ApiKeyAuth(const sdk::PluginContext& context)
     : word_(context.config.get_string("key_word")),
       store_(context.data_dir / context.config.get_string("keys_file")) {
   if (!valid_key_word(word_)) {
-    context.config.fail("key_word", "must be 1-16 lowercase letters or digits, starting with a letter");
+    context.config.fail("key_word",
+                        "must be 1-16 lowercase letters or digits, starting with a letter");
   }
 }
 
@@ -88,7 +89,8 @@ sdk::CreatedKey ApiKeyAuth::create_key(const sdk::KeyRequest& request) {
 std::vector<sdk::KeyInfo> ApiKeyAuth::list_keys() {
   const auto keys = store_.snapshot();
   std::vector<sdk::KeyInfo> out;
-  for (const auto& [id, key] : *keys) out.push_back(key.info);
+  for (const auto& [id, key] : *keys)
+    out.push_back(key.info);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.created_at != b.created_at ? a.created_at < b.created_at : a.id < b.id;
   });

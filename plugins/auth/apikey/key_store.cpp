@@ -19,7 +19,8 @@ namespace {
 
 json::object to_json(const StoredKey& key) {
   json::array scopes;
-  for (const auto& scope : key.info.scopes) scopes.emplace_back(scope);
+  for (const auto& scope : key.info.scopes)
+    scopes.emplace_back(scope);
   json::object out{{"id", key.info.id},
                    {"sha256", key.sha256},
                    {"workspace", key.info.tenant.workspace},
@@ -28,7 +29,8 @@ json::object to_json(const StoredKey& key) {
                    {"plan", key.info.plan},
                    {"label", key.info.label},
                    {"created_at", key.info.created_at}};
-  out["revoked_at"] = key.info.revoked_at ? json::value(*key.info.revoked_at) : json::value(nullptr);
+  out["revoked_at"] =
+      key.info.revoked_at ? json::value(*key.info.revoked_at) : json::value(nullptr);
   return out;
 }
 
@@ -100,13 +102,15 @@ KeyIndex KeyStore::read() const {
 
 void KeyStore::write(const KeyIndex& keys) const {
   std::vector<const StoredKey*> ordered;
-  for (const auto& [id, key] : keys) ordered.push_back(&key);
+  for (const auto& [id, key] : keys)
+    ordered.push_back(&key);
   std::sort(ordered.begin(), ordered.end(), [](const StoredKey* a, const StoredKey* b) {
     return a->info.created_at != b->info.created_at ? a->info.created_at < b->info.created_at
                                                     : a->info.id < b->info.id;
   });
   json::array list;
-  for (const auto* key : ordered) list.emplace_back(to_json(*key));
+  for (const auto* key : ordered)
+    list.emplace_back(to_json(*key));
   const std::string text = sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}});
 
   const std::string temporary = file_.string() + ".tmp";

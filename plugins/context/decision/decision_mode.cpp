@@ -7,7 +7,9 @@
 namespace eventsvc::plugins::context {
 
 sdk::Manifest DecisionMode::manifest() {
-  return {"decision", sdk::PluginKind::context_mode, "1.0.0",
+  return {"decision",
+          sdk::PluginKind::context_mode,
+          "1.0.0",
           "Verified facts, transitions, contradictions, missing evidence and readiness within a "
           "token budget",
           {}};

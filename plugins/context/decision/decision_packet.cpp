@@ -14,7 +14,8 @@ const std::string kContextIdPlaceholder = "ctx_" + std::string(32, '0');
 
 json::array strings(const std::vector<std::string>& values) {
   json::array out;
-  for (const auto& value : values) out.emplace_back(value);
+  for (const auto& value : values)
+    out.emplace_back(value);
   return out;
 }
 
@@ -44,10 +45,11 @@ json::object render(const Observation& observation) {
 }
 
 json::object render(const Contradiction& contradiction) {
-  return {{"subject", contradiction.subject},
-          {"attribute", contradiction.attribute},
-          {"observations", json::array{render(*contradiction.earlier), render(*contradiction.later)}},
-          {"gap_ms", contradiction.later->at - contradiction.earlier->at}};
+  return {
+      {"subject", contradiction.subject},
+      {"attribute", contradiction.attribute},
+      {"observations", json::array{render(*contradiction.earlier), render(*contradiction.later)}},
+      {"gap_ms", contradiction.later->at - contradiction.earlier->at}};
 }
 
 json::object render(const Missing& missing) {
@@ -58,7 +60,9 @@ json::object render(const Missing& missing) {
   return out;
 }
 
-double rounded(double value, double scale) { return std::round(value * scale) / scale; }
+double rounded(double value, double scale) {
+  return std::round(value * scale) / scale;
+}
 
 struct Readiness {
   std::string status;
@@ -90,8 +94,10 @@ Readiness readiness_of(const Findings& findings, bool scan_complete, bool proof_
 // The records the packet's items rest on, in input order.
 std::vector<std::size_t> cited_records(const Findings& findings) {
   std::set<std::size_t> records;
-  for (const auto& fact : findings.facts) records.insert(fact.source_records.begin(), fact.source_records.end());
-  for (const auto& transition : findings.timeline) records.insert(transition.record);
+  for (const auto& fact : findings.facts)
+    records.insert(fact.source_records.begin(), fact.source_records.end());
+  for (const auto& transition : findings.timeline)
+    records.insert(transition.record);
   for (const auto& contradiction : findings.contradictions) {
     records.insert(contradiction.earlier->record);
     records.insert(contradiction.later->record);
@@ -104,15 +110,15 @@ std::vector<std::size_t> cited_records(const Findings& findings) {
 double confidence_of(const Evidence& evidence, const Findings& findings, bool scan_complete,
                      bool proof_complete) {
   if (findings.facts.empty()) return 0;
-  const double verified_share =
-      static_cast<double>(evidence.admitted) / static_cast<double>(evidence.admitted + evidence.unverified);
+  const double verified_share = static_cast<double>(evidence.admitted) /
+                                static_cast<double>(evidence.admitted + evidence.unverified);
   const double agreement = 1.0 / (1.0 + static_cast<double>(findings.contradictions_found));
   const double coverage = static_cast<double>(findings.observed_pairs) /
                           static_cast<double>(findings.observed_pairs + findings.never_observed);
-  const double freshness =
-      evidence.subjects.empty()
-          ? 1.0
-          : 1.0 - 0.5 * static_cast<double>(findings.stale_subjects) / static_cast<double>(evidence.subjects.size());
+  const double freshness = evidence.subjects.empty()
+                               ? 1.0
+                               : 1.0 - 0.5 * static_cast<double>(findings.stale_subjects) /
+                                           static_cast<double>(evidence.subjects.size());
   const double completeness = (scan_complete ? 1.0 : 0.5) * (proof_complete ? 1.0 : 0.8);
   return rounded(verified_share * agreement * coverage * freshness * completeness, 1000);
 }
@@ -121,7 +127,8 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
                                    Findings& findings) {
   const auto& request = input.request;
   std::size_t source_tokens = 0;
-  for (const auto* record : input.records) source_tokens += sdk::estimate_tokens(sdk::record_to_json(*record));
+  for (const auto* record : input.records)
+    source_tokens += sdk::estimate_tokens(sdk::record_to_json(*record));
   std::vector<std::size_t> documents;
   if (request.include_documents) documents = cited_records(findings);
 
@@ -146,7 +153,8 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
       proof_ids.insert(contradiction.earlier->event_id);
       proof_ids.insert(contradiction.later->event_id);
     }
-    for (const auto& entry : findings.missing) missing.emplace_back(render(entry));
+    for (const auto& entry : findings.missing)
+      missing.emplace_back(render(entry));
     const Exclusions& x = evidence.exclusions;
     json::object packet;
     packet["schema_version"] = sdk::kContextSchemaVersion;
@@ -158,12 +166,10 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
     packet["timeline"] = std::move(timeline);
     packet["contradictions"] = std::move(contradictions);
     packet["missing_evidence"] = std::move(missing);
-    packet["exclusions"] = json::object{{"unverified", x.unverified},
-                                        {"out_of_scope", x.out_of_scope},
-                                        {"collapsed", x.collapsed},
-                                        {"excluded_by_request", x.excluded_by_request},
-                                        {"over_limit", x.over_limit},
-                                        {"over_budget", x.over_budget}};
+    packet["exclusions"] =
+        json::object{{"unverified", x.unverified}, {"out_of_scope", x.out_of_scope},
+                     {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
+                     {"over_limit", x.over_limit}, {"over_budget", x.over_budget}};
     packet["compaction"] = json::object{{"source_records", evidence.admitted + evidence.unverified},
                                         {"source_tokens", source_tokens},
                                         {"packed_tokens", 0},
@@ -173,7 +179,8 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
                                    {"event_ids", strings({proof_ids.begin(), proof_ids.end()})}};
     if (request.include_documents) {
       json::array records;
-      for (const auto index : documents) records.emplace_back(sdk::record_to_json(*input.records[index]));
+      for (const auto index : documents)
+        records.emplace_back(sdk::record_to_json(*input.records[index]));
       packet["documents"] = std::move(records);
     }
     // packed_tokens counts the packet it is part of: settle it (and the ratio) together.
@@ -183,7 +190,9 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
       if (compaction["packed_tokens"] == tokens) break;
       compaction["packed_tokens"] = tokens;
       compaction["ratio"] =
-          source_tokens == 0 ? 0.0 : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens), 1e4);
+          source_tokens == 0
+              ? 0.0
+              : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens), 1e4);
     }
     return packet;
   };
@@ -209,9 +218,12 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
     };
     auto rendered_size = [](const auto& item) { return sdk::to_json(render(item)).size(); };
     if (!documents.empty()) {
-      drop_until(documents, [&](std::size_t index) {
-        return sdk::to_json(sdk::record_to_json(*input.records[index])).size();
-      }, false);
+      drop_until(
+          documents,
+          [&](std::size_t index) {
+            return sdk::to_json(sdk::record_to_json(*input.records[index])).size();
+          },
+          false);
     } else if (!findings.timeline.empty()) {
       drop_until(findings.timeline, rendered_size, true);
     } else if (!findings.contradictions.empty()) {
@@ -235,10 +247,12 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
   sdk::ContextOutput output;
   output.context = std::move(packet);
   for (const auto& fact : findings.facts) {
-    for (const auto record : fact.source_records) output.citations.push_back({record, "fact_source"});
+    for (const auto record : fact.source_records)
+      output.citations.push_back({record, "fact_source"});
     output.citations.push_back({fact.latest_record, "latest_state"});
   }
-  for (const auto& transition : findings.timeline) output.citations.push_back({transition.record, "transition"});
+  for (const auto& transition : findings.timeline)
+    output.citations.push_back({transition.record, "transition"});
   for (const auto& contradiction : findings.contradictions) {
     output.citations.push_back({contradiction.earlier->record, "contradiction"});
     output.citations.push_back({contradiction.later->record, "contradiction"});

@@ -31,10 +31,12 @@ void walk_leaves(const json::value& value, std::string& path, std::size_t depth,
       path.resize(size);
     };
     if (value.is_object()) {
-      for (const auto& member : value.get_object()) descend(member.key(), member.value());
+      for (const auto& member : value.get_object())
+        descend(member.key(), member.value());
     } else {
       std::size_t index = 0;
-      for (const auto& element : value.get_array()) descend(std::to_string(index++), element);
+      for (const auto& element : value.get_array())
+        descend(std::to_string(index++), element);
     }
     return;
   }
@@ -65,7 +67,8 @@ Evidence gather_evidence(const sdk::ContextInput& input) {
   evidence.exclusions.excluded_by_request = input.excluded_by_request;
   // The subject's own fields identify it; they are neither facts about it nor out of scope.
   std::vector<std::string> subject_fields;
-  for (const auto& field : input.subject_fields) subject_fields.push_back(field.text);
+  for (const auto& field : input.subject_fields)
+    subject_fields.push_back(field.text);
   std::vector<const sdk::FieldPath*> attributes;
   for (const auto& attribute : input.attributes) {
     if (covered_by(attribute.text, subject_fields)) continue;
@@ -85,8 +88,8 @@ Evidence gather_evidence(const sdk::ContextInput& input) {
     subjects.insert(subject);
     auto observe = [&](const std::string& attribute, const json::value& value) {
       if (covered_by(attribute, subject_fields)) return;
-      evidence.observations.push_back(
-          {subject, attribute, value, sdk::canonical_json(value), record.timestamp, record.id, index});
+      evidence.observations.push_back({subject, attribute, value, sdk::canonical_json(value),
+                                       record.timestamp, record.id, index});
     };
     auto out_of_scope = [&] { ++evidence.exclusions.out_of_scope; };
     const bool named = !input.attributes.empty();
@@ -96,16 +99,17 @@ Evidence gather_evidence(const sdk::ContextInput& input) {
     }
     for (const auto* root : {&record.payload, &record.metrics}) {
       std::string path = root == &record.payload ? "payload" : "metrics";
-      walk_leaves(*root, path, 0,
-                  [&](const std::string& leaf, const json::value& value) {
-                    if (covered_by(leaf, subject_fields)) return;
-                    if (!named) {
-                      observe(leaf, value);
-                    } else if (!covered_by(leaf, evidence.named_attributes)) {
-                      out_of_scope();
-                    }
-                  },
-                  out_of_scope);
+      walk_leaves(
+          *root, path, 0,
+          [&](const std::string& leaf, const json::value& value) {
+            if (covered_by(leaf, subject_fields)) return;
+            if (!named) {
+              observe(leaf, value);
+            } else if (!covered_by(leaf, evidence.named_attributes)) {
+              out_of_scope();
+            }
+          },
+          out_of_scope);
     }
   }
   evidence.subjects.assign(subjects.begin(), subjects.end());

@@ -35,7 +35,7 @@ struct Exclusions {
 struct Evidence {
   // Sorted by (subject, attribute, at, event_id).
   std::vector<Observation> observations;
-  std::vector<std::string> subjects;  // of admitted records, sorted
+  std::vector<std::string> subjects;          // of admitted records, sorted
   std::vector<std::string> named_attributes;  // the explicit scope; empty: every scalar leaf
   std::size_t admitted = 0;
   std::size_t unverified = 0;

@@ -37,15 +37,19 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
 
     // Collapse every value's repeats; the latest value becomes the fact.
     std::map<std::string, std::size_t> per_value;
-    for (std::size_t i = begin; i < end; ++i) ++per_value[observations[i].value_key];
-    for (const auto& [value, count] : per_value) evidence.exclusions.collapsed += count - 1;
-    Fact fact{latest.subject, latest.attribute, latest.value, latest.at, latest.at, 0, {}, {}, latest.record};
+    for (std::size_t i = begin; i < end; ++i)
+      ++per_value[observations[i].value_key];
+    for (const auto& [value, count] : per_value)
+      evidence.exclusions.collapsed += count - 1;
+    Fact fact{latest.subject, latest.attribute, latest.value, latest.at, latest.at, 0, {}, {},
+              latest.record};
     for (std::size_t i = begin; i < end; ++i) {
       const Observation& o = observations[i];
       if (o.value_key != latest.value_key) continue;
       fact.first_seen = std::min(fact.first_seen, o.at);
       ++fact.observations;
-      if (std::find(fact.event_ids.begin(), fact.event_ids.end(), o.event_id) == fact.event_ids.end()) {
+      if (std::find(fact.event_ids.begin(), fact.event_ids.end(), o.event_id) ==
+          fact.event_ids.end()) {
         fact.event_ids.push_back(o.event_id);
       }
       fact.source_records.push_back(o.record);
@@ -58,11 +62,12 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
       const Observation& before = observations[i - 1];
       const Observation& after = observations[i];
       if (before.value_key == after.value_key) continue;
-      if (after.at - before.at <= request.contradiction_window_ms && before.event_id != after.event_id) {
+      if (after.at - before.at <= request.contradiction_window_ms &&
+          before.event_id != after.event_id) {
         findings.contradictions.push_back({after.subject, after.attribute, &before, &after});
       } else {
-        findings.timeline.push_back(
-            {after.at, after.subject, after.attribute, before.value, after.value, after.event_id, after.record});
+        findings.timeline.push_back({after.at, after.subject, after.attribute, before.value,
+                                     after.value, after.event_id, after.record});
       }
     }
     begin = end;
@@ -89,9 +94,11 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
     if (a.last_seen != b.last_seen) return a.last_seen > b.last_seen;
     return std::tie(a.subject, a.attribute) < std::tie(b.subject, b.attribute);
   });
-  std::sort(findings.timeline.begin(), findings.timeline.end(), [](const Transition& a, const Transition& b) {
-    return std::tie(b.at, b.subject, b.attribute, b.event_id) < std::tie(a.at, a.subject, a.attribute, a.event_id);
-  });  // newest first, to keep the newest
+  std::sort(findings.timeline.begin(), findings.timeline.end(),
+            [](const Transition& a, const Transition& b) {
+              return std::tie(b.at, b.subject, b.attribute, b.event_id) <
+                     std::tie(a.at, a.subject, a.attribute, a.event_id);
+            });  // newest first, to keep the newest
   std::sort(findings.contradictions.begin(), findings.contradictions.end(),
             [](const Contradiction& a, const Contradiction& b) {
               return std::tie(b.later->at, b.subject, b.attribute, b.later->event_id) <

@@ -47,14 +47,14 @@ struct Missing {
 };
 
 struct Findings {
-  std::vector<Fact> facts;                  // newest first (last_seen), then subject, attribute
-  std::vector<Transition> timeline;         // oldest first
+  std::vector<Fact> facts;                    // newest first (last_seen), then subject, attribute
+  std::vector<Transition> timeline;           // oldest first
   std::vector<Contradiction> contradictions;  // newest first
-  std::vector<Missing> missing;             // by subject, then attribute
-  std::size_t observed_pairs = 0;           // (subject, attribute) pairs with any observation
+  std::vector<Missing> missing;               // by subject, then attribute
+  std::size_t observed_pairs = 0;             // (subject, attribute) pairs with any observation
   std::size_t never_observed = 0;
   std::size_t stale_subjects = 0;
-  std::size_t contradictions_found = 0;     // before max_contradictions
+  std::size_t contradictions_found = 0;  // before max_contradictions
 };
 
 // Applies the max_* caps (counting what they leave out in evidence.exclusions.over_limit) and

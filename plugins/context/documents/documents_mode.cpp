@@ -7,15 +7,19 @@ namespace eventsvc::plugins::context {
 namespace json = sdk::json;
 
 sdk::Manifest DocumentsMode::manifest() {
-  return {"documents", sdk::PluginKind::context_mode, "1.0.0",
-          "Whole source records in result order until the token budget", {}};
+  return {"documents",
+          sdk::PluginKind::context_mode,
+          "1.0.0",
+          "Whole source records in result order until the token budget",
+          {}};
 }
 
 namespace {
 
 json::object packet(const sdk::ContextInput& input, const json::array& documents) {
   json::array ids;
-  for (const auto& document : documents) ids.push_back(document.at("id"));
+  for (const auto& document : documents)
+    ids.push_back(document.at("id"));
   const std::size_t candidates = std::min(input.result_limit, input.records.size());
   json::object context;
   context["schema_version"] = sdk::kContextSchemaVersion;
@@ -24,8 +28,9 @@ json::object packet(const sdk::ContextInput& input, const json::array& documents
   context["tokens_used"] = 0;
   context["documents"] = documents;
   context["omitted"] = candidates - documents.size();
-  context["proof"] = json::object{{"complete", input.scan_complete && documents.size() == candidates},
-                                  {"event_ids", std::move(ids)}};
+  context["proof"] =
+      json::object{{"complete", input.scan_complete && documents.size() == candidates},
+                   {"event_ids", std::move(ids)}};
   return context;
 }
 

@@ -34,13 +34,18 @@ sdk::Manifest HashingEmbedder::manifest() {
           sdk::PluginKind::embedder,
           "1.0.0",
           "Signed feature hashing of words, word pairs and character trigrams (lexical similarity)",
-          {sdk::ConfigField::integer("dimension", "Vector size").default_to(256).at_least(16).at_most(4096)}};
+          {sdk::ConfigField::integer("dimension", "Vector size")
+               .default_to(256)
+               .at_least(16)
+               .at_most(4096)}};
 }
 
 HashingEmbedder::HashingEmbedder(const sdk::PluginContext& context)
     : dimension_(static_cast<std::size_t>(context.config.get_int("dimension"))) {}
 
-std::string HashingEmbedder::model() const { return "hashing-v1/d" + std::to_string(dimension_); }
+std::string HashingEmbedder::model() const {
+  return "hashing-v1/d" + std::to_string(dimension_);
+}
 
 std::vector<float> HashingEmbedder::embed(std::string_view text) const {
   std::vector<float> vector(dimension_, 0.0F);
@@ -59,10 +64,12 @@ std::vector<float> HashingEmbedder::embed(std::string_view text) const {
     }
   }
   double norm = 0;
-  for (const float value : vector) norm += static_cast<double>(value) * value;
+  for (const float value : vector)
+    norm += static_cast<double>(value) * value;
   if (norm > 0) {
     const auto scale = static_cast<float>(1.0 / std::sqrt(norm));
-    for (float& value : vector) value *= scale;
+    for (float& value : vector)
+      value *= scale;
   }
   return vector;
 }

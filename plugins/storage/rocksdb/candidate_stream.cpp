@@ -69,7 +69,8 @@ class KeyRangeStream final : public CandidateStream {
       iterator_->SeekForPrev(key);
     }
     load();
-    while (valid_ && compare(current_, target, order_) < 0) next();
+    while (valid_ && compare(current_, target, order_) < 0)
+      next();
   }
 
  private:
@@ -108,12 +109,14 @@ class UnionStream final : public CandidateStream {
   void next() override {
     const VersionRef passed = current_;
     for (auto& stream : streams_) {
-      while (stream->valid() && compare(stream->current(), passed, order_) <= 0) stream->next();
+      while (stream->valid() && compare(stream->current(), passed, order_) <= 0)
+        stream->next();
     }
     pick();
   }
   void seek(const VersionRef& target) override {
-    for (auto& stream : streams_) stream->seek(target);
+    for (auto& stream : streams_)
+      stream->seek(target);
     pick();
   }
 
@@ -121,7 +124,8 @@ class UnionStream final : public CandidateStream {
   void pick() {
     best_ = nullptr;
     for (auto& stream : streams_) {
-      if (stream->valid() && (best_ == nullptr || compare(stream->current(), best_->current(), order_) < 0)) {
+      if (stream->valid() &&
+          (best_ == nullptr || compare(stream->current(), best_->current(), order_) < 0)) {
         best_ = stream.get();
       }
     }
@@ -147,7 +151,8 @@ class IntersectionStream final : public CandidateStream {
     align();
   }
   void seek(const VersionRef& target) override {
-    for (auto& stream : streams_) stream->seek(target);
+    for (auto& stream : streams_)
+      stream->seek(target);
     align();
   }
 
@@ -240,6 +245,8 @@ StreamPtr listed_stream(std::vector<VersionRef> refs, sdk::Order order) {
   return std::make_unique<ListedStream>(std::move(refs), order);
 }
 
-StreamPtr empty_stream() { return listed_stream({}, sdk::Order::asc); }
+StreamPtr empty_stream() {
+  return listed_stream({}, sdk::Order::asc);
+}
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -43,9 +43,8 @@ rocksdb::CompressionType compression_of(const std::string& name) {
 
 void check(const rocksdb::Status& status, const char* operation) {
   if (status.ok()) return;
-  throw sdk::Error::unavailable(std::string("storage is unavailable (") + operation +
-                                    "): " + status.ToString(),
-                                5);
+  throw sdk::Error::unavailable(
+      std::string("storage is unavailable (") + operation + "): " + status.ToString(), 5);
 }
 
 Database::Database(const DatabaseOptions& options) {
@@ -109,7 +108,8 @@ Database::Database(const DatabaseOptions& options) {
   };
   std::filesystem::create_directories(options.path);
   rocksdb::DB* raw = nullptr;
-  const auto status = rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
+  const auto status =
+      rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
   if (!status.ok()) {
     throw sdk::Error::internal("cannot open the database at " + options.path.string() + ": " +
                                status.ToString());
@@ -133,7 +133,8 @@ Database::Database(const DatabaseOptions& options) {
 Database::~Database() {
   if (!db_) return;
   db_->FlushWAL(true);
-  for (auto* handle : handles_) db_->DestroyColumnFamilyHandle(handle);
+  for (auto* handle : handles_)
+    db_->DestroyColumnFamilyHandle(handle);
   db_->Close();
 }
 

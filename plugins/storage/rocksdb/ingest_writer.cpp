@@ -57,7 +57,8 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
       if (!duplicate[i]) claimed_digests.push_back(std::move(key));
     }
     pending_keys_.insert(idempotency_key);
-    for (const auto& key : claimed_digests) pending_digests_.insert(key);
+    for (const auto& key : claimed_digests)
+      pending_digests_.insert(key);
     sequence = sequence_.begin();
   }
   // Whatever happens from here, release the claims and the sequence number.
@@ -70,7 +71,8 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
       {
         const std::lock_guard lock(self.mutex_);
         self.pending_keys_.erase(key);
-        for (const auto& digest : digests) self.pending_digests_.erase(digest);
+        for (const auto& digest : digests)
+          self.pending_digests_.erase(digest);
       }
       self.sequence_.end(sequence);
     }
@@ -95,7 +97,8 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
     } else {
       accepted.events.push_back({event.version, event.event});
     }
-    if (versions.emplace(event.version.id, event.version.occurred_at, event.version.digest).second) {
+    if (versions.emplace(event.version.id, event.version.occurred_at, event.version.digest)
+            .second) {
       receipt.events.push_back(event.version);
     }
   }
@@ -127,7 +130,8 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
   batch.Put(database_.inbox, inbox_key, inbox_value);
   batch.Put(database_.idempotency, idempotency_key, encode_idempotency(now, body));
   batch.Put(database_.receipts, tenant + write.receipt_id, encode_receipt(receipt));
-  for (const auto& key : claimed_digests) batch.Put(database_.digests, key, rocksdb::Slice());
+  for (const auto& key : claimed_digests)
+    batch.Put(database_.digests, key, rocksdb::Slice());
   database_.write(batch, true);
 
   backlog_.add(tenant, 1);

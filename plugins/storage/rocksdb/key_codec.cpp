@@ -126,9 +126,11 @@ std::string encode_string(std::string_view text) {
 
 std::optional<std::string> encode_value(const sdk::json::value& value) {
   switch (value.kind()) {
-    case sdk::json::kind::null: return std::string(1, static_cast<char>(ValueTag::null));
+    case sdk::json::kind::null:
+      return std::string(1, static_cast<char>(ValueTag::null));
     case sdk::json::kind::bool_:
-      return std::string(1, static_cast<char>(value.get_bool() ? ValueTag::true_ : ValueTag::false_));
+      return std::string(1,
+                         static_cast<char>(value.get_bool() ? ValueTag::true_ : ValueTag::false_));
     case sdk::json::kind::int64:
     case sdk::json::kind::uint64:
     case sdk::json::kind::double_:

@@ -62,8 +62,8 @@ enum class ValueTag : std::uint8_t {
 // nullopt for arrays and objects (not indexed as values).
 std::optional<std::string> encode_value(const sdk::json::value& value);
 std::string encode_number(double value);
-double decode_number(std::string_view encoded);  // inverse of encode_number
-std::string encode_string(std::string_view text);            // tag + escaped + terminator
-std::string encode_string_prefix(std::string_view text);     // tag + escaped, no terminator
+double decode_number(std::string_view encoded);           // inverse of encode_number
+std::string encode_string(std::string_view text);         // tag + escaped + terminator
+std::string encode_string_prefix(std::string_view text);  // tag + escaped, no terminator
 
 }  // namespace eventsvc::plugins::rocksdb_storage

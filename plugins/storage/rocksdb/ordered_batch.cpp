@@ -27,9 +27,15 @@ void OrderedBatch::move_into(rocksdb::WriteBatch& batch) {
   });
   for (const auto& operation : operations_) {
     switch (operation.kind) {
-      case Kind::put: batch.Put(operation.family, operation.key, operation.value); break;
-      case Kind::remove: batch.Delete(operation.family, operation.key); break;
-      case Kind::merge: batch.Merge(operation.family, operation.key, operation.value); break;
+      case Kind::put:
+        batch.Put(operation.family, operation.key, operation.value);
+        break;
+      case Kind::remove:
+        batch.Delete(operation.family, operation.key);
+        break;
+      case Kind::merge:
+        batch.Merge(operation.family, operation.key, operation.value);
+        break;
     }
   }
   operations_.clear();

@@ -77,7 +77,9 @@ Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters
       indexer_(database),
       cursor_(stored_cursor(database)) {}
 
-Projector::~Projector() { stop(); }
+Projector::~Projector() {
+  stop();
+}
 
 std::uint64_t Projector::stored_cursor(Database& database) {
   const auto value = database.get(database.meta, kCursorKey);
@@ -188,13 +190,13 @@ std::size_t Projector::project_once() {
   batch.Put(database_.meta, kCursorKey, sequence_key(next));
   database_.write(batch, false);
   cursor_ = next;
-  for (const auto& entry : entries) backlog_.add(entry.tenant, -1);
+  for (const auto& entry : entries)
+    backlog_.add(entry.tenant, -1);
   return entries.size();
 }
 
-void Projector::project_write(OrderedBatch& batch, Overlay& overlay,
-                              const std::string& tenant, std::uint64_t sequence,
-                              const AcceptedWrite& write) {
+void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
+                              std::uint64_t sequence, const AcceptedWrite& write) {
   std::uint64_t index = 0;
   for (const auto& event : write.events) {
     sdk::Record record = record_of(event.event, event.version);
@@ -262,7 +264,8 @@ void Projector::verify_queued() {
     for (const auto& version : receipt.events) {
       const auto record =
           database_.get(database_.history, version_key(*tenant, version.occurred_at, version.id));
-      const std::string stored_digest = record ? std::string(record_digest(*record)) : std::string();
+      const std::string stored_digest =
+          record ? std::string(record_digest(*record)) : std::string();
       if (stored_digest == version.digest) {
         ++receipt.receipt.verified_events;
       } else {

@@ -20,7 +20,8 @@ class Scorer {
       : database_(database), tenant_(std::move(tenant)), scope_(scope) {
     documents_ = counter(documents_key(tenant_, scope_));
     const std::uint64_t tokens = counter(length_key(tenant_, scope_));
-    average_length_ = documents_ > 0 ? static_cast<double>(tokens) / static_cast<double>(documents_) : 0;
+    average_length_ =
+        documents_ > 0 ? static_cast<double>(tokens) / static_cast<double>(documents_) : 0;
   }
 
   // Words and phrase words score by their own frequency; a prefix* term by each record token it
@@ -56,8 +57,7 @@ class Scorer {
   double idf(std::string_view token) {
     const auto it = idf_.find(std::string(token));
     if (it != idf_.end()) return it->second;
-    const double value =
-        sdk::Bm25::idf(documents_, counter(frequency_key(tenant_, scope_, token)));
+    const double value = sdk::Bm25::idf(documents_, counter(frequency_key(tenant_, scope_, token)));
     idf_.emplace(std::string(token), value);
     return value;
   }
@@ -121,8 +121,8 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     ++stats.matched;
     record->verification = verdicts_.of(tenant, record->receipt_id);
     if (query.with_embeddings && !embedding_model.empty()) {
-      if (const auto vector = database_.get(
-              database_.vectors, version_key(tenant, record->timestamp, record->id))) {
+      if (const auto vector = database_.get(database_.vectors,
+                                            version_key(tenant, record->timestamp, record->id))) {
         record->embedding = decode_embedding(*vector, embedding_model);
       }
     }
@@ -162,8 +162,8 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
     if (count == 0) return;
     sdk::TimeBounds bounds;
     (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
-    auto stream = planner_.field_equals(tenant, scope, stream_field, sdk::json::string(anchor.stream),
-                                        bounds, order);
+    auto stream = planner_.field_equals(tenant, scope, stream_field,
+                                        sdk::json::string(anchor.stream), bounds, order);
     stream->seek(anchor_ref);
     for (; stream->valid() && out.size() < count; stream->next()) {
       if (compare(stream->current(), anchor_ref, order) == 0) continue;
@@ -193,7 +193,8 @@ std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> QueryEngine::n
   if (const auto key = last_key(database_.history, tenant); key && key->size() >= 8) {
     result.first = read_instant(*key);
   }
-  if (const auto key = last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
+  if (const auto key =
+          last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
       key && key->size() >= 9) {
     result.second = static_cast<sdk::Millis>(decode_number(*key));
   }

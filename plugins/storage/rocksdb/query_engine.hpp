@@ -22,11 +22,12 @@ class QueryEngine {
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit, const std::string& embedding_model);
 
-  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source,
-                           const sdk::Record& anchor, std::size_t before, std::size_t after);
+  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
+                           std::size_t before, std::size_t after);
 
   // The newest timestamp and ingested_at in the tenant's history.
-  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> newest(const sdk::Tenant& tenant);
+  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> newest(
+      const sdk::Tenant& tenant);
 
  private:
   std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref);

@@ -36,7 +36,8 @@ std::optional<std::string> index_value(const sdk::FieldPath& field, const json::
 std::size_t encoded_value_length(std::string_view bytes) {
   if (bytes.empty()) return 0;
   switch (static_cast<ValueTag>(bytes[0])) {
-    case ValueTag::number: return 9;
+    case ValueTag::number:
+      return 9;
     case ValueTag::string:
       for (std::size_t i = 1; i + 1 < bytes.size(); ++i) {
         if (bytes[i] == '\0') {
@@ -110,7 +111,8 @@ StreamPtr QueryPlanner::ordered_source(std::string_view tenant, Scope scope,
   if (condition.op == sdk::Op::eq) {
     operands.push_back(condition.operand);
   } else if (condition.op == sdk::Op::in && condition.operand.is_array()) {
-    for (const auto& operand : condition.operand.get_array()) operands.push_back(operand);
+    for (const auto& operand : condition.operand.get_array())
+      operands.push_back(operand);
   } else {
     return nullptr;
   }
@@ -265,8 +267,10 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   }
 
   std::vector<StreamPtr> streams;
-  for (auto& source : ordered) streams.push_back(source.make());
-  for (auto& refs : collected) streams.push_back(listed_stream(std::move(refs), order));
+  for (auto& source : ordered)
+    streams.push_back(source.make());
+  for (auto& refs : collected)
+    streams.push_back(listed_stream(std::move(refs), order));
   if (!streams.empty()) {
     plan.candidates = intersection_stream(std::move(streams), order);
     plan.indexed = true;

@@ -55,7 +55,8 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
     counter_deltas_[frequency_key(tenant, scope, token)] += adding ? 1 : -1;
   }
   counter_deltas_[documents_key(tenant, scope)] += adding ? 1 : -1;
-  counter_deltas_[length_key(tenant, scope)] += adding ? length : -static_cast<std::int64_t>(length);
+  counter_deltas_[length_key(tenant, scope)] +=
+      adding ? length : -static_cast<std::int64_t>(length);
 }
 
 void RecordIndexer::flush(OrderedBatch& batch) {

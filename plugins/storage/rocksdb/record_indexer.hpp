@@ -3,7 +3,6 @@
 // per key by flush(), which must run before the batch is committed.
 #pragma once
 
-
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,16 +19,14 @@ class RecordIndexer {
  public:
   explicit RecordIndexer(Database& database) : database_(database) {}
 
-  void add(OrderedBatch& batch, std::string_view tenant, Scope scope,
-           const sdk::Record& record);
-  void remove(OrderedBatch& batch, std::string_view tenant, Scope scope,
-              const sdk::Record& record);
+  void add(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record);
+  void remove(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record);
   // Writes the summed counter deltas into `batch` and forgets them.
   void flush(OrderedBatch& batch);
 
  private:
-  void apply(OrderedBatch& batch, std::string_view tenant, Scope scope,
-             const sdk::Record& record, bool adding);
+  void apply(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
+             bool adding);
 
   Database& database_;
   std::unordered_map<std::string, std::int64_t> counter_deltas_;

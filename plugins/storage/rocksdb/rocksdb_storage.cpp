@@ -16,17 +16,26 @@ sdk::Manifest RocksdbStorage::manifest() {
       "Embedded RocksDB: durable inbox, asynchronous projection into current state and history, "
       "field, id and text indexes, verified receipts",
       {
-          ConfigField::string("path", "Database directory, relative to the instance's data directory")
+          ConfigField::string("path",
+                              "Database directory, relative to the instance's data directory")
               .default_to("db"),
-          ConfigField::integer("block_cache_mb", "Shared block cache").default_to(128).at_least(8).at_most(1 << 20),
+          ConfigField::integer("block_cache_mb", "Shared block cache")
+              .default_to(128)
+              .at_least(8)
+              .at_most(1 << 20),
           ConfigField::integer("write_buffer_mb", "Memtable size per column family")
-              .default_to(32).at_least(1).at_most(4096),
+              .default_to(32)
+              .at_least(1)
+              .at_most(4096),
           ConfigField::string("compression", "Block compression")
-              .default_to("lz4").allowed({"none", "snappy", "lz4", "zstd"}),
+              .default_to("lz4")
+              .allowed({"none", "snappy", "lz4", "zstd"}),
           ConfigField::integer("max_range_candidates",
                                "Most index entries a range, prefix or exists condition may select "
                                "before the planner prefers a bounded time scan")
-              .default_to(50000).at_least(100).at_most(10000000),
+              .default_to(50000)
+              .at_least(100)
+              .at_most(10000000),
           ConfigField::section(
               "projector", "Asynchronous projection of accepted writes",
               {
@@ -35,9 +44,13 @@ sdk::Manifest RocksdbStorage::manifest() {
                                        "accepted but receipts report verification-unavailable")
                       .default_to(true),
                   ConfigField::integer("batch_writes", "Accepted writes per projection round")
-                      .default_to(128).at_least(1).at_most(100000),
+                      .default_to(128)
+                      .at_least(1)
+                      .at_most(100000),
                   ConfigField::integer("batch_events", "Events per projection round")
-                      .default_to(4096).at_least(1).at_most(1000000),
+                      .default_to(4096)
+                      .at_least(1)
+                      .at_most(1000000),
               }),
       },
   };
@@ -79,25 +92,32 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   projector_options.enabled = projector.get_bool("enabled");
   projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
   projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
-  projector_ = std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
+  projector_ =
+      std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
       [this] { projector_->wake(); });
   queries_ = std::make_unique<QueryEngine>(
-      *database_, *verdicts_, static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
+      *database_, *verdicts_,
+      static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
   if (!projector_options.enabled) {
-    logger_->warning("the projector is disabled: writes are accepted but not projected or verified");
+    logger_->warning(
+        "the projector is disabled: writes are accepted but not projected or verified");
   }
 }
 
-RocksdbStorage::~RocksdbStorage() { stop(); }
+RocksdbStorage::~RocksdbStorage() {
+  stop();
+}
 
 void RocksdbStorage::use_embedder(const sdk::Embedder* embedder) {
   projector_->use_embedder(embedder);
   embedding_model_ = embedder != nullptr ? embedder->model() : std::string();
 }
 
-void RocksdbStorage::start() { projector_->start(); }
+void RocksdbStorage::start() {
+  projector_->start();
+}
 
 void RocksdbStorage::stop() {
   if (projector_) projector_->stop();
@@ -118,9 +138,10 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
   receipt.receipt_id = std::string(receipt_id);
   receipt.expires_at = receipt.created_at + kReceiptLifetimeMs;
   if (receipt.expires_at <= sdk::now_millis()) return std::nullopt;
-  const bool final = receipt.state == sdk::ReceiptState::verified ||
-                     receipt.state == sdk::ReceiptState::conflict;
-  if (!final && !projector_->available()) receipt.state = sdk::ReceiptState::verification_unavailable;
+  const bool final =
+      receipt.state == sdk::ReceiptState::verified || receipt.state == sdk::ReceiptState::conflict;
+  if (!final && !projector_->available())
+    receipt.state = sdk::ReceiptState::verification_unavailable;
   return receipt;
 }
 

@@ -31,9 +31,8 @@ class RocksdbStorage final : public sdk::Storage {
                                       std::string_view receipt_id) override;
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit) override;
-  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source,
-                           const sdk::Record& anchor, std::size_t before,
-                           std::size_t after) override;
+  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
+                           std::size_t before, std::size_t after) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;
 
   // For tests: the projector, to drive it by hand when the config disables its thread.

@@ -100,7 +100,8 @@ sdk::Record decode_record(std::string_view value) {
     if (auto* attributes = object.if_contains("attrs")) {
       record.attributes = std::move(attributes->as_object());
     }
-    if (auto* envelope = object.if_contains("env")) record.envelope = std::move(envelope->as_object());
+    if (auto* envelope = object.if_contains("env"))
+      record.envelope = std::move(envelope->as_object());
   } catch (const std::exception&) {
     damaged("record");
   }
@@ -135,12 +136,10 @@ std::string encode_accepted_write(const AcceptedWrite& write) {
                                      {"d", event.version.digest},
                                      {"e", event.event}});
   }
-  json::object object{{"w", write.tenant.workspace},
-                      {"e", sdk::environment_name(write.tenant.environment)},
-                      {"r", write.receipt_id},
-                      {"s", write.stream},
-                      {"at", write.received_at},
-                      {"ev", std::move(events)}};
+  json::object object{
+      {"w", write.tenant.workspace}, {"e", sdk::environment_name(write.tenant.environment)},
+      {"r", write.receipt_id},       {"s", write.stream},
+      {"at", write.received_at},     {"ev", std::move(events)}};
   put_optional(object, "ns", write.namespace_name);
   put_optional(object, "site", write.site_id);
   put_optional(object, "src", write.source_id);
@@ -161,7 +160,8 @@ AcceptedWrite decode_accepted_write(std::string_view value) {
     write.namespace_name = optional_string(object, "ns");
     write.site_id = optional_string(object, "site");
     write.source_id = optional_string(object, "src");
-    if (auto* envelope = object.if_contains("env")) write.envelope = std::move(envelope->as_object());
+    if (auto* envelope = object.if_contains("env"))
+      write.envelope = std::move(envelope->as_object());
     for (auto& entry : object.at("ev").as_array()) {
       auto& event = entry.as_object();
       AcceptedEvent accepted;
@@ -224,10 +224,9 @@ StoredReceipt decode_receipt(std::string_view value) {
     }
     for (const auto& entry : object.at("conf").as_array()) {
       const auto& conflict = entry.as_array();
-      receipt.conflicts.push_back({std::string(conflict.at(0).as_string()),
-                                   conflict.at(1).to_number<sdk::Millis>(),
-                                   std::string(conflict.at(2).as_string()),
-                                   std::string(conflict.at(3).as_string())});
+      receipt.conflicts.push_back(
+          {std::string(conflict.at(0).as_string()), conflict.at(1).to_number<sdk::Millis>(),
+           std::string(conflict.at(2).as_string()), std::string(conflict.at(3).as_string())});
     }
   } catch (const std::exception&) {
     damaged("receipt");

@@ -45,7 +45,8 @@ struct AcceptedWrite {
 std::string encode_accepted_write(const AcceptedWrite& write);
 AcceptedWrite decode_accepted_write(std::string_view value);
 
-// ---- receipts (receipts CF) -----------------------------------------------------------------------
+// ---- receipts (receipts CF)
+// -----------------------------------------------------------------------
 struct StoredReceipt {
   sdk::Receipt receipt;
   // Every distinct submitted event version with its digest: what verification checks. Ids and
@@ -56,8 +57,9 @@ struct StoredReceipt {
 std::string encode_receipt(const StoredReceipt& receipt);
 StoredReceipt decode_receipt(std::string_view value);
 
-// ---- idempotency records (idempotency CF) ------------------------------------------------------------
-// <created_at:8><the 202 body, byte for byte>
+// ---- idempotency records (idempotency CF)
+// ------------------------------------------------------------ <created_at:8><the 202 body, byte
+// for byte>
 std::string encode_idempotency(sdk::Millis created_at, std::string_view body);
 
 // Creation time of a value that starts with one.

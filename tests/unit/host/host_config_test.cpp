@@ -69,14 +69,18 @@ plugins:
 }
 
 TEST(HostConfig, ErrorsNameFileLineAndKey) {
-  EXPECT_EQ(failure("server:\n  threads: many\n"), "test.yaml:2 server.threads: must be an integer");
+  EXPECT_EQ(failure("server:\n  threads: many\n"),
+            "test.yaml:2 server.threads: must be an integer");
   EXPECT_EQ(failure("server:\n  listen: nowhere\n"),
             "test.yaml:2 server.listen: must be host:port, e.g. 127.0.0.1:8443");
-  EXPECT_EQ(failure("colour: blue\n").rfind("test.yaml:1 colour: unknown key; allowed keys: server", 0),
-            0U);
-  EXPECT_EQ(failure("plans:\n  p:\n    burst: 3\n").rfind("test.yaml:3 plans.p.burst: unknown key", 0),
-            0U);
-  EXPECT_EQ(failure("plugins:\n  a:\n    enabled: true\n"), "test.yaml:2 plugins.a.library: is required");
+  EXPECT_EQ(
+      failure("colour: blue\n").rfind("test.yaml:1 colour: unknown key; allowed keys: server", 0),
+      0U);
+  EXPECT_EQ(
+      failure("plans:\n  p:\n    burst: 3\n").rfind("test.yaml:3 plans.p.burst: unknown key", 0),
+      0U);
+  EXPECT_EQ(failure("plugins:\n  a:\n    enabled: true\n"),
+            "test.yaml:2 plugins.a.library: is required");
   EXPECT_EQ(failure("ingest:\n  max_future_skew: soon\n"),
             "test.yaml:2 ingest.max_future_skew: must be a duration such as 24h or 90m");
   EXPECT_NE(failure("server: [1, 2\n").find("test.yaml:"), std::string::npos);

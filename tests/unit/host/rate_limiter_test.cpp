@@ -27,7 +27,8 @@ TEST(RateLimiter, BurstsToTheLimitThenRefusesWithRetryAfter) {
 TEST(RateLimiter, RefillsAtTheSteadyRate) {
   RateLimiter limiter;
   const auto t0 = RateLimiter::Clock::now();
-  for (int i = 0; i < 60; ++i) limiter.charge_at("k", 60, t0, 0);
+  for (int i = 0; i < 60; ++i)
+    limiter.charge_at("k", 60, t0, 0);
   EXPECT_FALSE(limiter.charge_at("k", 60, t0, 0).allowed);
   EXPECT_TRUE(limiter.charge_at("k", 60, t0 + 1s, 1000).allowed);
   EXPECT_FALSE(limiter.charge_at("k", 60, t0 + 1s, 1000).allowed);

@@ -5,7 +5,9 @@
 namespace eventsvc::sdk {
 namespace {
 
-TEST(Abi, SameVersionIsCompatible) { EXPECT_EQ(abi_incompatibility(kAbiVersion, kAbiVersion), ""); }
+TEST(Abi, SameVersionIsCompatible) {
+  EXPECT_EQ(abi_incompatibility(kAbiVersion, kAbiVersion), "");
+}
 
 TEST(Abi, OlderMinorIsCompatibleNewerIsNot) {
   const AbiVersion host{1, 3, kToolchain};

@@ -29,8 +29,8 @@ TEST(FieldPath, ParsesTheThreeNamespaces) {
   EXPECT_EQ(FieldPath::parse("payload.a.0.b")->segments, (std::vector<std::string>{"a", "0", "b"}));
   EXPECT_EQ(FieldPath::parse("metrics.cpu")->root, FieldPath::Root::metrics);
   EXPECT_TRUE(FieldPath::parse("payload"));
-  for (const char* bad : {"", "data.x", "payload.", "payload..a", "payloadx", "attributes.x",
-                          ".id", "ID"}) {
+  for (const char* bad :
+       {"", "data.x", "payload.", "payload..a", "payloadx", "attributes.x", ".id", "ID"}) {
     EXPECT_FALSE(FieldPath::parse(bad)) << bad;
   }
 }
@@ -101,7 +101,8 @@ TEST(TimeBounds, CombinesLowerAndUpper) {
   EXPECT_TRUE(bounds.has_upper);
   EXPECT_EQ(bounds.lower, 101);
   EXPECT_EQ(bounds.upper, 200);
-  EXPECT_TRUE(timestamp_bounds({{ts, Op::gt, std::int64_t{5}}, {ts, Op::lt, std::int64_t{6}}}).empty());
+  EXPECT_TRUE(
+      timestamp_bounds({{ts, Op::gt, std::int64_t{5}}, {ts, Op::lt, std::int64_t{6}}}).empty());
   EXPECT_FALSE(timestamp_bounds({}).has_lower);
 }
 

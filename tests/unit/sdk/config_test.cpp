@@ -65,8 +65,8 @@ TEST(ConfigValidation, WrongTypesAndBoundsNameFileLineAndKey) {
 
 TEST(ConfigSection, FailNamesTheKeyForPluginChecks) {
   const LocationMap locations{{"name", {"eventsvc.yaml", 3}}};
-  const auto section =
-      validate_config(schema(), {{"name", "n"}}, "plugins.x.config", locations, {"eventsvc.yaml", 1});
+  const auto section = validate_config(schema(), {{"name", "n"}}, "plugins.x.config", locations,
+                                       {"eventsvc.yaml", 1});
   try {
     section.fail("name", "no such directory");
     FAIL();

@@ -103,8 +103,10 @@ TEST(Digest, Sha256OfKnownInputs) {
 }
 
 TEST(Digest, EventDigestIgnoresMemberOrderAndWhitespace) {
-  const auto a = parse_json(R"({"id":"e1","type":"t","occurred_at":"2026-01-01T00:00:00Z","data":{"x":1,"y":[1.0,2]}})");
-  const auto b = parse_json(R"({ "data": {"y": [1, 2.0], "x": 1.00}, "occurred_at":"2026-01-01T00:00:00Z", "type":"t", "id":"e1" })");
+  const auto a = parse_json(
+      R"({"id":"e1","type":"t","occurred_at":"2026-01-01T00:00:00Z","data":{"x":1,"y":[1.0,2]}})");
+  const auto b = parse_json(
+      R"({ "data": {"y": [1, 2.0], "x": 1.00}, "occurred_at":"2026-01-01T00:00:00Z", "type":"t", "id":"e1" })");
   EXPECT_EQ(event_digest(a), event_digest(b));
   EXPECT_EQ(event_digest(a), sha256_hex(canonical_json(a)));
 }

@@ -8,8 +8,8 @@ namespace eventsvc::sdk {
 namespace {
 
 TEST(ParseJson, RejectsWhatIsNotStrictJson) {
-  for (const char* bad : {"", "{", "{\"a\":1,}", "// c\n{}", "{} x", "[1,]", "nul", "\"\xff\"",
-                          "{'a':1}", "01"}) {
+  for (const char* bad :
+       {"", "{", "{\"a\":1,}", "// c\n{}", "{} x", "[1,]", "nul", "\"\xff\"", "{'a':1}", "01"}) {
     try {
       parse_json(bad);
       ADD_FAILURE() << "accepted: " << bad;

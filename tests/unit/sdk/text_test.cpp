@@ -21,7 +21,9 @@ TEST(Tokenizer, UnicodeAware) {
   EXPECT_EQ(tokenize("ÉCOLE Ωμέγα ПРИВЕТ"), (Tokens{"école", "ωμέγα", "привет"}));
   EXPECT_EQ(tokenize("東京タワー"), (Tokens{"東", "京", "タ", "ワ", "ー"}));
   EXPECT_EQ(tokenize("東京 tower"), (Tokens{"東", "京", "tower"}));
-  EXPECT_EQ(tokenize("a\xff" "b"), (Tokens{"a", "b"}));  // invalid UTF-8 separates
+  EXPECT_EQ(tokenize("a\xff"
+                     "b"),
+            (Tokens{"a", "b"}));  // invalid UTF-8 separates
   EXPECT_EQ(tokenize("naïve café"), (Tokens{"naïve", "café"}));
 }
 

@@ -11,7 +11,9 @@ using namespace eventsvc::testing;
 TEST(Count, WithoutFieldCountsRecords) {
   const Count op{{}};
   const auto result = aggregate(op, spec_of("count", nullptr), mixed_samples());
-  EXPECT_EQ(result, (sdk::json::object{{"op", "count"}, {"field", nullptr}, {"value", 8}, {"count", 8}, {"skipped", 0}}));
+  EXPECT_EQ(result,
+            (sdk::json::object{
+                {"op", "count"}, {"field", nullptr}, {"value", 8}, {"count", 8}, {"skipped", 0}}));
 }
 
 TEST(Count, WithFieldCountsRecordsThatHaveIt) {

@@ -14,9 +14,12 @@ TEST(Distinct, CountsDifferentValuesByCanonicalJson) {
   const auto result = aggregate(op, spec_of("distinct"), mixed_samples());
   EXPECT_EQ(result.at("value"), 6);
   EXPECT_EQ(result.at("count"), 7);
-  EXPECT_EQ(aggregate(op, spec_of("distinct"), {{value(1), 0}, {value(1.0), 0}, {value("1"), 0}}).at("value"), 2);
+  EXPECT_EQ(aggregate(op, spec_of("distinct"), {{value(1), 0}, {value(1.0), 0}, {value("1"), 0}})
+                .at("value"),
+            2);
   EXPECT_EQ(aggregate(op, spec_of("distinct"),
-                      {{sdk::parse_json(R"({"a":1,"b":2})"), 0}, {sdk::parse_json(R"({"b":2,"a":1})"), 0}})
+                      {{sdk::parse_json(R"({"a":1,"b":2})"), 0},
+                       {sdk::parse_json(R"({"b":2,"a":1})"), 0}})
                 .at("value"),
             1);
 }

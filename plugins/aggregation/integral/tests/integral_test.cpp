@@ -36,7 +36,8 @@ TEST(Integral, EveryUnit) {
   EXPECT_DOUBLE_EQ(aggregate(op, integral("h", 3600000), power()).at("value").as_double(), 2.0);
   EXPECT_DOUBLE_EQ(aggregate(op, integral("m", 3600000), power()).at("value").as_double(), 120.0);
   EXPECT_DOUBLE_EQ(aggregate(op, integral("s", 3600000), power()).at("value").as_double(), 7200.0);
-  EXPECT_DOUBLE_EQ(aggregate(op, integral("ms", 3600000), power()).at("value").as_double(), 7200000.0);
+  EXPECT_DOUBLE_EQ(aggregate(op, integral("ms", 3600000), power()).at("value").as_double(),
+                   7200000.0);
 }
 
 TEST(Integral, GapsLongerThanMaxGapAreCreditedOnlyMaxGap) {
@@ -49,12 +50,9 @@ TEST(Integral, GapsLongerThanMaxGapAreCreditedOnlyMaxGap) {
 
 TEST(Integral, OrderOfArrivalDoesNotMatterAndUnusableSamplesAreSkipped) {
   const Integral op{{}};
-  std::vector<TestSample> samples = {{value(100), 45 * kMinute},
-                                     {value("off"), 10 * kMinute},
-                                     {value(4), 30 * kMinute},
-                                     {value(7), std::nullopt},
-                                     {std::nullopt, 5 * kMinute},
-                                     {value(2), 0}};
+  std::vector<TestSample> samples = {{value(100), 45 * kMinute},  {value("off"), 10 * kMinute},
+                                     {value(4), 30 * kMinute},    {value(7), std::nullopt},
+                                     {std::nullopt, 5 * kMinute}, {value(2), 0}};
   const auto result = aggregate(op, integral("m", 3600000), samples);
   EXPECT_DOUBLE_EQ(result.at("value").as_double(), 120.0);
   EXPECT_EQ(result.at("count"), 5);

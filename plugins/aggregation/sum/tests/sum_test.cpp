@@ -10,8 +10,10 @@ using namespace eventsvc::testing;
 TEST(Sum, AddsNumbersAndSkipsTheRest) {
   const Sum op{{}};
   // 4 + 2.5 - 1 + 10 + 2.5 = 18; "n/a" and null are skipped; the missing field is not counted.
-  EXPECT_EQ(aggregate(op, spec_of("sum"), mixed_samples()),
-            (sdk::json::object{{"op", "sum"}, {"field", "payload.x"}, {"value", 18.0}, {"count", 7}, {"skipped", 2}}));
+  EXPECT_EQ(
+      aggregate(op, spec_of("sum"), mixed_samples()),
+      (sdk::json::object{
+          {"op", "sum"}, {"field", "payload.x"}, {"value", 18.0}, {"count", 7}, {"skipped", 2}}));
   EXPECT_EQ(aggregate(op, spec_of("sum"), {}).at("value"), 0.0);
 }
 

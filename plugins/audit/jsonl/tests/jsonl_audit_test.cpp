@@ -12,11 +12,13 @@
 namespace eventsvc::plugins::audit {
 namespace {
 
-const sdk::Principal kPrincipal{{"acme", sdk::Environment::live}, {"events:read"}, "default", "abcd1234"};
+const sdk::Principal kPrincipal{
+    {"acme", sdk::Environment::live}, {"events:read"}, "default", "abcd1234"};
 
 TEST(JsonlAudit, SampledRequestsAreWrittenPrivately) {
   testing::TempDir dir;
-  JsonlAudit audit{testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 1.0}}, dir.path())};
+  JsonlAudit audit{
+      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 1.0}}, dir.path())};
   const sdk::json::value request = sdk::json::object{{"text", "x"}};
   const sdk::json::object context{{"mode", "decision"}};
   const auto id = audit.record({kPrincipal, "analyze", request, context, 1795336200000});
@@ -39,18 +41,22 @@ TEST(JsonlAudit, SampledRequestsAreWrittenPrivately) {
 
 TEST(JsonlAudit, SampleRateZeroTracesNothing) {
   testing::TempDir dir;
-  JsonlAudit audit{testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0}}, dir.path())};
+  JsonlAudit audit{
+      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0}}, dir.path())};
   const sdk::json::value request = sdk::json::object{};
-  for (int i = 0; i < 100; ++i) EXPECT_FALSE(audit.record({kPrincipal, "analyze", request, {}, 0}));
+  for (int i = 0; i < 100; ++i)
+    EXPECT_FALSE(audit.record({kPrincipal, "analyze", request, {}, 0}));
   EXPECT_TRUE(std::filesystem::is_empty(dir.path() / "traces"));
 }
 
 TEST(JsonlAudit, RateIsAShare) {
   testing::TempDir dir;
-  JsonlAudit audit{testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0.5}}, dir.path())};
+  JsonlAudit audit{
+      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0.5}}, dir.path())};
   const sdk::json::value request = sdk::json::object{};
   int sampled = 0;
-  for (int i = 0; i < 2000; ++i) sampled += audit.record({kPrincipal, "analyze", request, {}, 0}) ? 1 : 0;
+  for (int i = 0; i < 2000; ++i)
+    sampled += audit.record({kPrincipal, "analyze", request, {}, 0}) ? 1 : 0;
   EXPECT_GT(sampled, 800);
   EXPECT_LT(sampled, 1200);
 }

@@ -103,7 +103,8 @@ TEST_F(ApiKeyAuthTest, ConfiguredWordPrefixesKeys) {
 TEST_F(ApiKeyAuthTest, InvalidKeyWordIsAConfigErrorNamingTheKey) {
   testing::TempDir other;
   try {
-    ApiKeyAuth bad{plugin_context(ApiKeyAuth::manifest(), {{"key_word", "Bad_Word"}}, other.path())};
+    ApiKeyAuth bad{
+        plugin_context(ApiKeyAuth::manifest(), {{"key_word", "Bad_Word"}}, other.path())};
     FAIL() << "accepted an invalid key_word";
   } catch (const sdk::Error& error) {
     EXPECT_NE(error.message().find("plugins.test.config.key_word"), std::string::npos)

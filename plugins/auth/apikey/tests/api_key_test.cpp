@@ -20,7 +20,8 @@ TEST(ApiKey, GeneratedKeysHaveTheDocumentedShape) {
 
 TEST(ApiKey, SecretsDoNotRepeat) {
   std::set<std::string> keys;
-  for (int i = 0; i < 1000; ++i) keys.insert(generate_api_key("key", sdk::Environment::test));
+  for (int i = 0; i < 1000; ++i)
+    keys.insert(generate_api_key("key", sdk::Environment::test));
   EXPECT_EQ(keys.size(), 1000U);
 }
 

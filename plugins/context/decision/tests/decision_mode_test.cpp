@@ -124,10 +124,12 @@ TEST(DecisionMode, StaleAndNeverObservedAreMissingEvidence) {
   input.attributes = fields({"payload.state", "payload.pressure"});
   const auto context = DecisionMode{{}}.build(input).context;
   EXPECT_EQ(context.at("missing_evidence"),
-            sdk::parse_json(R"([{"subject":"pump-1","attribute":"payload.pressure","reason":"never_observed"},
+            sdk::parse_json(
+                R"([{"subject":"pump-1","attribute":"payload.pressure","reason":"never_observed"},
                             {"subject":"pump-1","reason":"stale","last_seen":"2026-11-22T08:32:00.000Z"}])"));
   EXPECT_EQ(context.at("decision_readiness").at("status"), "stale");
-  EXPECT_EQ(context.at("decision_readiness").at("reasons"), (json::array{"stale_evidence", "missing_evidence"}));
+  EXPECT_EQ(context.at("decision_readiness").at("reasons"),
+            (json::array{"stale_evidence", "missing_evidence"}));
   // 1 observed pair of 2 in scope, the one subject stale: 1 × 1 × 1/2 × 1/2 × 1
   EXPECT_EQ(context.at("confidence").to_number<double>(), 0.25);
 }
@@ -203,10 +205,12 @@ TEST(DecisionMode, CitationsNameTheRolesOfRecords) {
   input.attributes = fields({"payload.state"});
   const auto output = DecisionMode{{}}.build(input);
   std::vector<std::pair<std::size_t, std::string>> citations;
-  for (const auto& c : output.citations) citations.emplace_back(c.record, c.role);
+  for (const auto& c : output.citations)
+    citations.emplace_back(c.record, c.role);
   std::sort(citations.begin(), citations.end());
-  EXPECT_EQ(citations, (std::vector<std::pair<std::size_t, std::string>>{
-                           {1, "transition"}, {2, "fact_source"}, {2, "latest_state"}, {2, "transition"}}));
+  EXPECT_EQ(citations,
+            (std::vector<std::pair<std::size_t, std::string>>{
+                {1, "transition"}, {2, "fact_source"}, {2, "latest_state"}, {2, "transition"}}));
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ sdk::ContextRequest documents(std::size_t budget) {
 TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
   RecordSet set;
   for (int i = 0; i < 40; ++i) {
-    set.add("r" + std::to_string(i), kT0 + i, sdk::json::object{{"text", std::string(200, 'x')}, {"n", i}});
+    set.add("r" + std::to_string(i), kT0 + i,
+            sdk::json::object{{"text", std::string(200, 'x')}, {"n", i}});
   }
   const DocumentsMode mode{{}};
   auto input = set.input(documents(1000), kT0);
@@ -34,13 +35,15 @@ TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
   const auto& docs = context.at("documents").as_array();
   ASSERT_GT(docs.size(), 0U);
   ASSERT_LT(docs.size(), 30U);
-  for (std::size_t i = 0; i < docs.size(); ++i) EXPECT_EQ(docs[i].at("id").as_string(), "r" + std::to_string(i));
+  for (std::size_t i = 0; i < docs.size(); ++i)
+    EXPECT_EQ(docs[i].at("id").as_string(), "r" + std::to_string(i));
   EXPECT_EQ(context.at("omitted").to_number<std::size_t>(), 30 - docs.size());
   const auto tokens = context.at("tokens_used").to_number<std::size_t>();
   EXPECT_EQ(tokens, sdk::estimate_tokens(context));
   EXPECT_LE(tokens, 1000U);
   // One more document would not have fit.
-  EXPECT_GT(tokens + sdk::estimate_tokens(sdk::record_to_json(*input.records[docs.size()])), 1000U - 8);
+  EXPECT_GT(tokens + sdk::estimate_tokens(sdk::record_to_json(*input.records[docs.size()])),
+            1000U - 8);
   EXPECT_EQ(context.at("proof").at("complete"), false);
   EXPECT_EQ(context.at("proof").at("event_ids").as_array().size(), docs.size());
 }
@@ -54,7 +57,8 @@ TEST(DocumentsMode, EverythingFitsUnderALargeBudget) {
   const auto context = mode.build(input).context;
   EXPECT_EQ(context.at("documents").as_array().size(), 2U);
   EXPECT_EQ(context.at("omitted"), 0);
-  EXPECT_EQ(context.at("proof"), (sdk::json::object{{"complete", true}, {"event_ids", sdk::json::array{"a", "b"}}}));
+  EXPECT_EQ(context.at("proof"),
+            (sdk::json::object{{"complete", true}, {"event_ids", sdk::json::array{"a", "b"}}}));
   input.scan_complete = false;
   EXPECT_EQ(mode.build(input).context.at("proof").at("complete"), false);
 }

@@ -22,13 +22,15 @@ TEST_F(HashingEmbedderTest, DeterministicAndNormalised) {
   EXPECT_EQ(a, embedder.embed("Pump pressure dropped below threshold"));
   EXPECT_EQ(a.size(), 256U);
   double norm = 0;
-  for (const float v : a) norm += static_cast<double>(v) * v;
+  for (const float v : a)
+    norm += static_cast<double>(v) * v;
   EXPECT_NEAR(norm, 1.0, 1e-5);
   EXPECT_EQ(embedder.model(), "hashing-v1/d256");
 }
 
 TEST_F(HashingEmbedderTest, EmptyTextIsTheZeroVector) {
-  for (const float v : embedder.embed(" -- ")) EXPECT_EQ(v, 0.0F);
+  for (const float v : embedder.embed(" -- "))
+    EXPECT_EQ(v, 0.0F);
 }
 
 TEST_F(HashingEmbedderTest, SharedWordsAndSpellingMeanCloser) {
@@ -43,11 +45,13 @@ TEST_F(HashingEmbedderTest, SharedWordsAndSpellingMeanCloser) {
 
 TEST_F(HashingEmbedderTest, DimensionIsConfigurable) {
   testing::TempDir other;
-  HashingEmbedder small{testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 64}}, other.path())};
+  HashingEmbedder small{
+      testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 64}}, other.path())};
   EXPECT_EQ(small.embed("x").size(), 64U);
   EXPECT_EQ(small.model(), "hashing-v1/d64");
-  EXPECT_THROW(testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 8}}, other.path()),
-               sdk::Error);
+  EXPECT_THROW(
+      testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 8}}, other.path()),
+      sdk::Error);
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ TEST(KeyCodec, NumbersSortByValue) {
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> uniform(-1e6, 1e6);
   std::vector<double> numbers = {-1e300, -5.5, -0.0, 0.0, 1e-300, 2.5, 3, 1e300};
-  for (int i = 0; i < 500; ++i) numbers.push_back(uniform(random));
+  for (int i = 0; i < 500; ++i)
+    numbers.push_back(uniform(random));
   for (const double a : numbers) {
     for (const double b : {numbers[0], numbers[3], numbers[5], numbers[12], numbers[40]}) {
       const std::string ea = encode_number(a);

@@ -25,10 +25,14 @@ class Generator {
 
   json::value number() {
     switch (pick(4)) {
-      case 0: return json::value(pick(11) - 5);
-      case 1: return json::value((pick(21) - 10) / 2.0);
-      case 2: return json::value(static_cast<std::int64_t>(pick(3)) * 1000000007LL);
-      default: return json::value(pick(5));
+      case 0:
+        return json::value(pick(11) - 5);
+      case 1:
+        return json::value((pick(21) - 10) / 2.0);
+      case 2:
+        return json::value(static_cast<std::int64_t>(pick(3)) * 1000000007LL);
+      default:
+        return json::value(pick(5));
     }
   }
   json::value word() {
@@ -37,11 +41,16 @@ class Generator {
   }
   json::value scalar() {
     switch (pick(5)) {
-      case 0: return number();
-      case 1: return word();
-      case 2: return json::value(chance(50));
-      case 3: return json::value(nullptr);
-      default: return number();
+      case 0:
+        return number();
+      case 1:
+        return word();
+      case 2:
+        return json::value(chance(50));
+      case 3:
+        return json::value(nullptr);
+      default:
+        return number();
     }
   }
 
@@ -65,16 +74,18 @@ class Generator {
   }
 
   sdk::Condition condition() {
-    static const char* kFields[] = {"payload.num", "payload.cat", "payload.flag", "payload.maybe",
-                                    "payload.tags", "payload.tags.0", "payload.nested.x",
-                                    "metrics.cpu", "type", "id", "timestamp", "stream", "payload"};
+    static const char* kFields[] = {
+        "payload.num",    "payload.cat",      "payload.flag", "payload.maybe", "payload.tags",
+        "payload.tags.0", "payload.nested.x", "metrics.cpu",  "type",          "id",
+        "timestamp",      "stream",           "payload"};
     const auto field = *sdk::FieldPath::parse(kFields[pick(13)]);
     const auto op = static_cast<sdk::Op>(pick(12));
     sdk::Condition condition{field, op, json::value()};
     const bool instant = field.is_instant();
     auto operand = [&]() -> json::value {
       if (instant) return json::value(kT0 + pick(52) * 1000 - 1000);
-      if (field.is_canonical(sdk::CanonicalField::id)) return json::value("e" + std::to_string(pick(ids_ + 2)));
+      if (field.is_canonical(sdk::CanonicalField::id))
+        return json::value("e" + std::to_string(pick(ids_ + 2)));
       if (field.is_canonical(sdk::CanonicalField::type)) {
         static const char* kTypes[] = {"reading", "alert", "status", "other"};
         return json::value(kTypes[pick(4)]);
@@ -89,7 +100,8 @@ class Generator {
       case sdk::Op::in:
       case sdk::Op::not_in: {
         json::array list;
-        for (int i = 0, n = 1 + pick(3); i < n; ++i) list.push_back(operand());
+        for (int i = 0, n = 1 + pick(3); i < n; ++i)
+          list.push_back(operand());
         condition.operand = std::move(list);
         break;
       }
@@ -125,7 +137,8 @@ class Generator {
 std::vector<std::string> keys_of(const std::vector<sdk::Record>& records) {
   std::vector<std::string> keys;
   for (const auto& record : records) {
-    keys.push_back(record.id + "@" + std::to_string(record.timestamp) + "#" + record.proof_digest.substr(0, 8));
+    keys.push_back(record.id + "@" + std::to_string(record.timestamp) + "#" +
+                   record.proof_digest.substr(0, 8));
   }
   return keys;
 }
@@ -135,7 +148,8 @@ std::string describe(const sdk::RecordQuery& query) {
                      (query.order == sdk::Order::asc ? " asc" : " desc") + " limit " +
                      std::to_string(query.limit) + ":";
   for (const auto& c : query.where) {
-    text += " " + c.field.text + " " + std::string(sdk::op_name(c.op)) + " " + sdk::to_json(c.operand);
+    text +=
+        " " + c.field.text + " " + std::string(sdk::op_name(c.op)) + " " + sdk::to_json(c.operand);
   }
   return text;
 }
@@ -157,9 +171,9 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       model_history.emplace(std::make_pair(e.version.id, e.version.occurred_at), e.version.digest);
       events.push_back(std::move(e));
     }
-    storage_->accept(write_of("property-" + std::to_string(seed) + "-" + std::to_string(w),
-                              std::move(events)),
-                     kRender);
+    storage_->accept(
+        write_of("property-" + std::to_string(seed) + "-" + std::to_string(w), std::move(events)),
+        kRender);
   }
   project();
 
@@ -191,7 +205,8 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
     query.order = generator.chance(50) ? sdk::Order::asc : sdk::Order::desc;
     query.limit = generator.chance(30) ? static_cast<std::size_t>(1 + generator.pick(10)) : 0;
     query.scan_limit = 1000000;
-    for (int i = 0, n = 1 + generator.pick(3); i < n; ++i) query.where.push_back(generator.condition());
+    for (int i = 0, n = 1 + generator.pick(3); i < n; ++i)
+      query.where.push_back(generator.condition());
     if (generator.chance(15)) {
       query.text = sdk::parse_text_query(generator.chance(50) ? "red" : "blue* reading");
     }

@@ -21,7 +21,8 @@ inline sdk::IncomingEvent event(std::string id, sdk::Millis at, json::value data
                       {"type", "reading"},
                       {"occurred_at", sdk::format_rfc3339(at)},
                       {"data", std::move(data)}};
-  for (auto& member : extra) object[member.key()] = member.value();
+  for (auto& member : extra)
+    object[member.key()] = member.value();
   sdk::IncomingEvent incoming;
   incoming.version = {std::move(id), at, sdk::event_digest(object)};
   incoming.event = std::move(object);
@@ -41,7 +42,8 @@ inline sdk::IncomingWrite write_of(std::string key, std::vector<sdk::IncomingEve
   write.events = std::move(events);
   write.received_at = sdk::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& e : write.events) pairs.emplace_back(e.version.id, e.version.digest);
+  for (const auto& e : write.events)
+    pairs.emplace_back(e.version.id, e.version.digest);
   write.event_set_sha256 = sdk::event_set_sha256(pairs);
   return write;
 }
@@ -68,11 +70,12 @@ class StorageFixture : public ::testing::Test {
 
   void open() {
     storage_.reset();
-    storage_ = std::make_unique<RocksdbStorage>(testing::plugin_context(
-        RocksdbStorage::manifest(),
-        {{"projector", json::object{{"enabled", false}}}, {"block_cache_mb", 8},
-         {"write_buffer_mb", 4}},
-        dir_.path()));
+    storage_ = std::make_unique<RocksdbStorage>(
+        testing::plugin_context(RocksdbStorage::manifest(),
+                                {{"projector", json::object{{"enabled", false}}},
+                                 {"block_cache_mb", 8},
+                                 {"write_buffer_mb", 4}},
+                                dir_.path()));
   }
 
   // Projects and verifies everything accepted so far.

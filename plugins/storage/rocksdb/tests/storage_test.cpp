@@ -21,7 +21,8 @@ sdk::RecordQuery all(sdk::Source source) {
 
 std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
   std::vector<std::string> ids;
-  for (const auto& record : records) ids.push_back(record.id + "@" + std::to_string(record.timestamp - kT0));
+  for (const auto& record : records)
+    ids.push_back(record.id + "@" + std::to_string(record.timestamp - kT0));
   return ids;
 }
 
@@ -39,7 +40,8 @@ TEST_F(StorageTest, AcceptCountsDuplicatesWithinAndAcrossWrites) {
   EXPECT_EQ(summary_of(second.body).duplicates, 1U);
   EXPECT_EQ(summary_of(second.body).accepted, 1U);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0", "b@0", "c@0"}));
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"a@0", "b@0", "c@0"}));
 }
 
 TEST_F(StorageTest, CompletedKeyReplaysTheOriginalBodyAndWritesNothing) {
@@ -51,7 +53,8 @@ TEST_F(StorageTest, CompletedKeyReplaysTheOriginalBodyAndWritesNothing) {
   EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0"}));
   // Keys are per tenant.
   const sdk::Tenant other{"acme", sdk::Environment::live};
-  EXPECT_FALSE(storage_->accept(write_of("key-replay", {event("a", kT0, 1)}, other), kRender).replayed);
+  EXPECT_FALSE(
+      storage_->accept(write_of("key-replay", {event("a", kT0, 1)}, other), kRender).replayed);
 }
 
 TEST_F(StorageTest, ReceiptIsVerifiedAfterProjection) {
@@ -78,7 +81,8 @@ TEST_F(StorageTest, ReceiptIsVerifiedAfterProjection) {
 TEST_F(StorageTest, ReusedVersionWithAnotherPayloadIsAConflictAndTheFirstStays) {
   const auto original = event("a", kT0, json::object{{"v", 1}});
   storage_->accept(write_of("key-first", {original}), kRender);
-  auto changed = write_of("key-second", {event("a", kT0, json::object{{"v", 2}}), event("b", kT0, 5)});
+  auto changed =
+      write_of("key-second", {event("a", kT0, json::object{{"v", 2}}), event("b", kT0, 5)});
   storage_->accept(changed, kRender);
   project();
   const auto receipt = storage_->receipt(kTenant, changed.receipt_id);
@@ -97,7 +101,8 @@ TEST_F(StorageTest, ReusedVersionWithAnotherPayloadIsAConflictAndTheFirstStays) 
 }
 
 TEST_F(StorageTest, OlderVersionGoesToHistoryOnly) {
-  storage_->accept(write_of("key-new", {event("a", kT0 + 1000, json::object{{"v", "new"}})}), kRender);
+  storage_->accept(write_of("key-new", {event("a", kT0 + 1000, json::object{{"v", "new"}})}),
+                   kRender);
   auto older = write_of("key-old", {event("a", kT0, json::object{{"v", "old"}})});
   storage_->accept(older, kRender);
   project();
@@ -105,7 +110,8 @@ TEST_F(StorageTest, OlderVersionGoesToHistoryOnly) {
   EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"a@1000"}));
   EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"a@0", "a@1000"}));
   // A newer one replaces it in current, within one projection round too.
-  storage_->accept(write_of("key-newer", {event("a", kT0 + 2000, 1), event("a", kT0 + 3000, 2)}), kRender);
+  storage_->accept(write_of("key-newer", {event("a", kT0 + 2000, 1), event("a", kT0 + 3000, 2)}),
+                   kRender);
   project();
   EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"a@3000"}));
   sdk::RecordQuery by_value = all(sdk::Source::current);
@@ -180,7 +186,8 @@ TEST_F(StorageTest, StatusReportsNewestTimes) {
 
 TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
   std::vector<sdk::IncomingEvent> events;
-  for (int i = 0; i < 6; ++i) events.push_back(event("e" + std::to_string(i), kT0 + i * 10, i));
+  for (int i = 0; i < 6; ++i)
+    events.push_back(event("e" + std::to_string(i), kT0 + i * 10, i));
   storage_->accept(write_of("key-nb", events), kRender);
   storage_->accept(write_of("key-nb2", {event("x", kT0 + 25, 1)}, kTenant, "other"), kRender);
   project();

@@ -20,8 +20,9 @@ inline constexpr std::uint32_t kAbiMinor = 0;
 #define EVENTSVC_SDK_STRINGIFY(x) EVENTSVC_SDK_STRINGIFY_(x)
 
 #if defined(_GLIBCXX_RELEASE)
-#define EVENTSVC_SDK_STDLIB \
-  "libstdc++" EVENTSVC_SDK_STRINGIFY(_GLIBCXX_RELEASE) "-abi" EVENTSVC_SDK_STRINGIFY(_GLIBCXX_USE_CXX11_ABI)
+#define EVENTSVC_SDK_STDLIB                                                           \
+  "libstdc++" EVENTSVC_SDK_STRINGIFY(_GLIBCXX_RELEASE) "-abi" EVENTSVC_SDK_STRINGIFY( \
+      _GLIBCXX_USE_CXX11_ABI)
 #elif defined(_LIBCPP_VERSION)
 #define EVENTSVC_SDK_STDLIB "libc++" EVENTSVC_SDK_STRINGIFY(_LIBCPP_VERSION)
 #else
@@ -30,7 +31,8 @@ inline constexpr std::uint32_t kAbiMinor = 0;
 
 // What must match exactly for C++ objects, exceptions and boost::json values to cross: the
 // standard library and its ABI flavour, and the Boost version (boost::json is shared).
-inline constexpr const char* kToolchain = EVENTSVC_SDK_STDLIB "/boost-" EVENTSVC_SDK_STRINGIFY(BOOST_VERSION);
+inline constexpr const char* kToolchain =
+    EVENTSVC_SDK_STDLIB "/boost-" EVENTSVC_SDK_STRINGIFY(BOOST_VERSION);
 
 // Plain data on purpose: it is read before the host trusts the library's C++ layout.
 struct AbiVersion {

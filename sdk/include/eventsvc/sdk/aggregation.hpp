@@ -60,7 +60,8 @@ class AggregationOperator : public Plugin {
   // Folds `from` into `into`; afterwards `into` is as if it had seen both inputs.
   virtual void merge(AggregationState& into, const AggregationState& from) const = 0;
   // The result object: {op, field, value, count, skipped} (docs/api.md, "Aggregations").
-  virtual json::object finalize(const AggregationState& state, const AggregationSpec& spec) const = 0;
+  virtual json::object finalize(const AggregationState& state,
+                                const AggregationSpec& spec) const = 0;
 };
 
 // Counters every operator reports: `count` = samples that had the field, `skipped` = those whose
@@ -103,8 +104,7 @@ class AggregationOperatorHelper : public AggregationOperator {
   std::unique_ptr<AggregationState> create_state(const AggregationSpec&) const final {
     return std::make_unique<Holder>();
   }
-  void add(AggregationState& state, const AggregationSpec& spec,
-           const Sample& sample) const final {
+  void add(AggregationState& state, const AggregationSpec& spec, const Sample& sample) const final {
     accumulate(static_cast<Holder&>(state).state, spec, sample);
   }
   void merge(AggregationState& into, const AggregationState& from) const final {

@@ -16,9 +16,9 @@ namespace eventsvc::sdk {
 
 struct AuditEvent {
   const Principal& principal;
-  std::string_view operation;      // "analyze"
-  const json::value& request;      // the validated request body
-  const json::object& context;     // the Context Pack as answered (without audit_trace_id)
+  std::string_view operation;   // "analyze"
+  const json::value& request;   // the validated request body
+  const json::object& context;  // the Context Pack as answered (without audit_trace_id)
   Millis at = 0;
 };
 

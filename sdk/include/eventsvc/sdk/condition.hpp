@@ -27,7 +27,20 @@
 
 namespace eventsvc::sdk {
 
-enum class Op : std::uint8_t { eq, ieq, neq, in, not_in, gt, gte, lt, lte, exists, contains, prefix };
+enum class Op : std::uint8_t {
+  eq,
+  ieq,
+  neq,
+  in,
+  not_in,
+  gt,
+  gte,
+  lt,
+  lte,
+  exists,
+  contains,
+  prefix
+};
 
 std::string_view op_name(Op op);
 std::optional<Op> parse_op(std::string_view name);

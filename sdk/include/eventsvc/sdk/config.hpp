@@ -61,10 +61,9 @@ class ConfigSection {
 
 // Checks `raw` against `schema` and returns the validated section with defaults applied. The
 // first problem is thrown as Error(500) with one line:
-//   "eventsvc.yaml:12 plugins.rocksdb.config.cache_mb: unknown key; allowed keys: block_cache_mb, ..."
-//   "eventsvc.yaml:14 server.threads: must be an integer"
-ConfigSection validate_config(const ConfigSchema& schema, const json::object& raw,
-                              std::string path, const LocationMap& locations,
-                              const SourceLocation& location);
+//   "eventsvc.yaml:12 plugins.rocksdb.config.cache_mb: unknown key; allowed keys: block_cache_mb,
+//   ..." "eventsvc.yaml:14 server.threads: must be an integer"
+ConfigSection validate_config(const ConfigSchema& schema, const json::object& raw, std::string path,
+                              const LocationMap& locations, const SourceLocation& location);
 
 }  // namespace eventsvc::sdk

@@ -27,9 +27,11 @@ enum class CanonicalField : std::uint8_t {
 };
 
 inline constexpr CanonicalField kCanonicalFields[] = {
-    CanonicalField::id,        CanonicalField::type,      CanonicalField::stream,
-    CanonicalField::namespace_name, CanonicalField::site_id, CanonicalField::source_id,
-    CanonicalField::timestamp, CanonicalField::ingested_at, CanonicalField::receipt_id,
+    CanonicalField::id,         CanonicalField::type,
+    CanonicalField::stream,     CanonicalField::namespace_name,
+    CanonicalField::site_id,    CanonicalField::source_id,
+    CanonicalField::timestamp,  CanonicalField::ingested_at,
+    CanonicalField::receipt_id,
 };
 
 std::string_view canonical_field_name(CanonicalField field);

@@ -65,15 +65,17 @@ std::unique_ptr<Plugin> create_plugin(const PluginContext& context) {
 
 }  // namespace eventsvc::sdk
 
-#define EVENTSVC_PLUGIN(PluginClass)                                                      \
-  namespace eventsvc_plugin_export {                                                      \
-  ::eventsvc::sdk::AbiVersion eventsvc_plugin_abi() { return ::eventsvc::sdk::kAbiVersion; } \
-  const ::eventsvc::sdk::PluginEntry& eventsvc_plugin_entry() {                          \
-    static const ::eventsvc::sdk::PluginEntry entry{                                      \
-        &::eventsvc::sdk::detail::manifest_of<PluginClass>,                               \
-        &::eventsvc::sdk::detail::create_plugin<PluginClass>};                            \
-    return entry;                                                                         \
-  }                                                                                       \
-  }                                                                                       \
-  BOOST_DLL_ALIAS(eventsvc_plugin_export::eventsvc_plugin_abi, eventsvc_plugin_abi)       \
+#define EVENTSVC_PLUGIN(PluginClass)                                                \
+  namespace eventsvc_plugin_export {                                                \
+  ::eventsvc::sdk::AbiVersion eventsvc_plugin_abi() {                               \
+    return ::eventsvc::sdk::kAbiVersion;                                            \
+  }                                                                                 \
+  const ::eventsvc::sdk::PluginEntry& eventsvc_plugin_entry() {                     \
+    static const ::eventsvc::sdk::PluginEntry entry{                                \
+        &::eventsvc::sdk::detail::manifest_of<PluginClass>,                         \
+        &::eventsvc::sdk::detail::create_plugin<PluginClass>};                      \
+    return entry;                                                                   \
+  }                                                                                 \
+  }                                                                                 \
+  BOOST_DLL_ALIAS(eventsvc_plugin_export::eventsvc_plugin_abi, eventsvc_plugin_abi) \
   BOOST_DLL_ALIAS(eventsvc_plugin_export::eventsvc_plugin_entry, eventsvc_plugin_entry)

@@ -31,9 +31,9 @@ struct Record {
   std::uint64_t sequence = 0;  // acceptance order; later writes have larger numbers
   json::value payload;         // the event's `data`
   json::value metrics;         // the event's `metrics` when it was an object, else null
-  json::object attributes;              // the event's other additional properties
-  json::object envelope;                // the write batch's additional properties
-  std::string proof_digest;             // the event digest (sha256-jcs)
+  json::object attributes;     // the event's other additional properties
+  json::object envelope;       // the write batch's additional properties
+  std::string proof_digest;    // the event digest (sha256-jcs)
   Verification verification = Verification::pending;
   std::vector<float> embedding;  // filled only when a query asks for it
 };

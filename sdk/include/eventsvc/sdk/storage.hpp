@@ -113,13 +113,13 @@ std::string_view source_name(Source source);
 
 struct RecordQuery {
   Source source = Source::current;
-  std::vector<Condition> where;     // all must match
-  std::optional<TextQuery> text;    // must match when present
-  bool rank_by_text = false;        // deliver by BM25 score, best first, instead of by time
-  Order order = Order::desc;        // by (timestamp, id) when not ranked
-  std::size_t limit = 100;          // stop after this many matches (0: no limit but scan_limit)
-  std::size_t scan_limit = 10000;   // stop after reading this many candidate records
-  bool with_embeddings = false;     // fill Record::embedding
+  std::vector<Condition> where;    // all must match
+  std::optional<TextQuery> text;   // must match when present
+  bool rank_by_text = false;       // deliver by BM25 score, best first, instead of by time
+  Order order = Order::desc;       // by (timestamp, id) when not ranked
+  std::size_t limit = 100;         // stop after this many matches (0: no limit but scan_limit)
+  std::size_t scan_limit = 10000;  // stop after reading this many candidate records
+  bool with_embeddings = false;    // fill Record::embedding
 };
 
 struct ScanStats {

@@ -48,8 +48,9 @@ TextQuery parse_text_query(std::string_view text);
 // The searchable text of a record, field by field: the id, the type, and every key and string
 // value inside payload, metrics and attributes. `path` is the dotted field path of a value ("" for
 // keys).
-void for_each_text_field(const Record& record,
-                         const std::function<void(std::string_view path, std::string_view text)>& emit);
+void for_each_text_field(
+    const Record& record,
+    const std::function<void(std::string_view path, std::string_view text)>& emit);
 
 // The record's tokens in order. Fields are separated by an empty token so phrases never match
 // across two values.
