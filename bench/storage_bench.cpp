@@ -46,8 +46,8 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
   char receipt[32];
   std::snprintf(receipt, sizeof receipt, "req_%016zx", first);
   write.receipt_id = receipt;
-  write.stream = "stream-" + std::to_string(first % 50);
-  write.namespace_name = "ns-" + std::to_string(first % 7);
+  write.envelope.stream = "stream-" + std::to_string(first % 50);
+  write.envelope.namespace_name = "ns-" + std::to_string(first % 7);
   write.received_at = sdk::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::size_t i = first; i < first + count; ++i) {

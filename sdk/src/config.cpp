@@ -1,9 +1,11 @@
 #include "eventsvc/sdk/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::sdk {
 
@@ -65,11 +67,7 @@ json::object check_section(const ConfigSchema& schema, const json::object& raw,
     for (const auto& field : schema)
       known = known || field.key == member.key();
     if (!known) {
-      std::string allowed;
-      for (const auto& field : schema) {
-        if (!allowed.empty()) allowed += ", ";
-        allowed += field.key;
-      }
+      const std::string allowed = join(schema, ", ", &ConfigField::key);
       const std::string key_relative = join_path(relative, member.key());
       reject(locate(locations, key_relative, location), join_path(path, member.key()),
              "unknown key; allowed keys: " + (allowed.empty() ? std::string("(none)") : allowed));
@@ -106,15 +104,9 @@ json::value check_value(const ConfigField& field, const json::value& raw, const 
                raw.is_number() || raw.is_bool() ? "must be a string (quote the value)"
                                                 : "must be a string");
       }
-      if (!field.one_of.empty()) {
-        bool allowed = false;
-        std::string list;
-        for (const auto& option : field.one_of) {
-          allowed = allowed || option == raw.get_string();
-          if (!list.empty()) list += ", ";
-          list += option;
-        }
-        if (!allowed) reject(location, path, "must be one of: " + list);
+      if (!field.one_of.empty() && std::find(field.one_of.begin(), field.one_of.end(),
+                                             raw.get_string()) == field.one_of.end()) {
+        reject(location, path, "must be one of: " + join(field.one_of, ", "));
       }
       return raw;
     }

@@ -7,16 +7,12 @@
 
 namespace eventsvc::host {
 
-class AnalyzeEndpoint final : public StorageEndpoint {
+class AnalyzeEndpoint final : public ReadEndpoint {
  public:
   AnalyzeEndpoint(const HostConfig& config, ModuleRegistry& modules)
-      : StorageEndpoint(config, modules.storage()), engine_(modules) {}
+      : ReadEndpoint(config, modules.storage()), engine_(modules) {}
 
   Operation operation() const override { return Operation::analyze; }
-  std::vector<std::string_view> scopes() const override { return {sdk::kScopeRead}; }
-  bool leased() const override { return true; }
-  bool reports_concurrency() const override { return true; }
-  std::size_t max_body_bytes() const override { return config_.max_body_bytes; }
   ApiResponse handle(const ApiRequest& request) override;
 
  private:

@@ -19,6 +19,18 @@ class StorageEndpoint : public Endpoint {
   const Module<sdk::Storage>& storage_;
 };
 
+// Search, query and analyze: scope events:read, a concurrency lease reported in the answer's
+// headers, and the configured body limit.
+class ReadEndpoint : public StorageEndpoint {
+ public:
+  using StorageEndpoint::StorageEndpoint;
+
+  std::vector<std::string_view> scopes() const final { return {sdk::kScopeRead}; }
+  bool leased() const final { return true; }
+  bool reports_concurrency() const final { return true; }
+  std::size_t max_body_bytes() const final { return config_.max_body_bytes; }
+};
+
 // The earliest timestamp a plan's keys may see: now minus the plan's retention.
 inline sdk::Millis retention_horizon(const Plan& plan, sdk::Millis now) {
   return now - plan.retention_ms();

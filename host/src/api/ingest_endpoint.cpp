@@ -105,15 +105,15 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   write.tenant = request.principal.tenant;
   write.idempotency_key = request.http.get("Idempotency-Key");
   write.receipt_id = new_receipt_id();
-  write.stream = batch.at("stream").as_string();
-  write.namespace_name = optional_string(batch, "namespace");
-  write.site_id = optional_string(batch, "site_id");
-  write.source_id = optional_string(batch, "source_id");
+  write.envelope.stream = batch.at("stream").as_string();
+  write.envelope.namespace_name = optional_string(batch, "namespace");
+  write.envelope.site_id = optional_string(batch, "site_id");
+  write.envelope.source_id = optional_string(batch, "source_id");
   for (const auto& member : batch) {
     const std::string_view key = member.key();
     if (key != "stream" && key != "events" && key != "namespace" && key != "site_id" &&
         key != "source_id") {
-      write.envelope[key] = member.value();
+      write.envelope.extras[key] = member.value();
     }
   }
   write.received_at = request.now;

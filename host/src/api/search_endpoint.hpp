@@ -9,15 +9,11 @@ namespace eventsvc::host {
 // Candidates a search may read before it answers with complete: false.
 inline constexpr std::size_t kSearchScanLimit = 50000;
 
-class SearchEndpoint final : public StorageEndpoint {
+class SearchEndpoint final : public ReadEndpoint {
  public:
-  using StorageEndpoint::StorageEndpoint;
+  using ReadEndpoint::ReadEndpoint;
 
   Operation operation() const override { return Operation::search; }
-  std::vector<std::string_view> scopes() const override { return {sdk::kScopeRead}; }
-  bool leased() const override { return true; }
-  bool reports_concurrency() const override { return true; }
-  std::size_t max_body_bytes() const override { return config_.max_body_bytes; }
   ApiResponse handle(const ApiRequest& request) override;
 };
 

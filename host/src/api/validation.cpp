@@ -1,8 +1,10 @@
 #include "api/validation.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::host {
 
@@ -156,18 +158,10 @@ void Schema::validate(const json::value& value, const std::string& path,
         errors.add(path, "must be at most " + std::to_string(*max_length_) + " characters long");
         return;
       }
-      if (!one_of_.empty()) {
-        bool found = false;
-        std::string list;
-        for (const auto& option : one_of_) {
-          found = found || option == value.get_string();
-          if (!list.empty()) list += ", ";
-          list += option;
-        }
-        if (!found) {
-          errors.add(path, "must be one of: " + list);
-          return;
-        }
+      if (!one_of_.empty() &&
+          std::find(one_of_.begin(), one_of_.end(), value.get_string()) == one_of_.end()) {
+        errors.add(path, "must be one of: " + sdk::join(one_of_, ", "));
+        return;
       }
       break;
     }
@@ -224,11 +218,7 @@ void Schema::validate(const json::value& value, const std::string& path,
           for (const auto& property : properties_)
             known = known || property.name == member.key();
           if (!known) {
-            std::string allowed;
-            for (const auto& property : properties_) {
-              if (!allowed.empty()) allowed += ", ";
-              allowed += property.name;
-            }
+            const std::string allowed = sdk::join(properties_, ", ", &Property::name);
             errors.add(sdk::pointer_append(path, member.key()),
                        "is not an allowed property; allowed: " + allowed);
           }

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
+#include "eventsvc/sdk/strings.hpp"
 #include "modules/module_registry.hpp"
 
 namespace eventsvc::host {
@@ -19,15 +20,6 @@ std::vector<std::string> split_list(const std::string& text) {
     if (end > begin) out.push_back(text.substr(begin, end - begin));
     if (comma == std::string::npos) break;
     begin = comma + 1;
-  }
-  return out;
-}
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
   }
   return out;
 }
@@ -61,7 +53,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
     for (const auto& [name, plan] : config.plans)
       plans.push_back(name);
     throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
-                                "; plans: " + join(plans, ", "));
+                                "; plans: " + sdk::join(plans, ", "));
   }
   request.label = arguments.get("label").value_or("");
   const auto created =
@@ -73,7 +65,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
                "shown once and not stored.\n",
                created.info.id.c_str(), created.info.tenant.workspace.c_str(),
                std::string(sdk::environment_name(created.info.tenant.environment)).c_str(),
-               join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
+               sdk::join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
   return 0;
 }
 
@@ -105,7 +97,7 @@ int list(ModuleRegistry& modules, bool as_json) {
     std::printf(
         "%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(), key.tenant.workspace.c_str(),
         std::string(sdk::environment_name(key.tenant.environment)).c_str(),
-        join(key.scopes, ",").c_str(), key.plan.c_str(),
+        sdk::join(key.scopes, ",").c_str(), key.plan.c_str(),
         sdk::format_rfc3339(key.created_at).c_str(),
         key.revoked_at ? ("revoked " + sdk::format_rfc3339(*key.revoked_at)).c_str()
                        : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));

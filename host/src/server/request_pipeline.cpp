@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/strings.hpp"
 #include "server/http_response.hpp"
 #include "server/request_body.hpp"
 
@@ -149,11 +150,7 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
   if (match.endpoint == nullptr) {
     charge_anonymous(request, exchange);
     if (!match.allowed_methods.empty()) {
-      std::string allow;
-      for (const auto& method : match.allowed_methods) {
-        if (!allow.empty()) allow += ", ";
-        allow += method;
-      }
+      const std::string allow = sdk::join(match.allowed_methods, ", ");
       exchange.headers.emplace_back("Allow", allow);
       throw sdk::Error(
           405, "method " + request.getMethod() + " is not allowed on " + path + "; use " + allow,
@@ -194,14 +191,10 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
     return principal->has_scope(scope);
   });
   if (!permitted) {
-    std::string needed;
     sdk::json::array needed_list;
-    for (const auto scope : scopes) {
-      if (!needed.empty()) needed += " or ";
-      needed += scope;
+    for (const auto scope : scopes)
       needed_list.emplace_back(scope);
-    }
-    throw sdk::Error::forbidden("this key lacks the scope " + needed,
+    throw sdk::Error::forbidden("this key lacks the scope " + sdk::join(scopes, " or "),
                                 {{"required_scopes", std::move(needed_list)}});
   }
   if (!decision.allowed) {

@@ -8,6 +8,14 @@ namespace json = sdk::json;
 
 namespace {
 
+// <tenant><scope><kind>: the BM25 counters.
+std::string stat_key(std::string_view tenant, Scope scope, char kind) {
+  std::string key(tenant);
+  key.push_back(static_cast<char>(scope));
+  key.push_back(kind);
+  return key;
+}
+
 std::string scoped(std::string_view tenant, char kind, Scope scope) {
   std::string key(tenant);
   key.push_back(kind);
@@ -15,10 +23,14 @@ std::string scoped(std::string_view tenant, char kind, Scope scope) {
   return key;
 }
 
+// Emits every value below `value` (and `value` itself unless it is the root: payload and metrics
+// are not addressed through the index).
 void walk_leaves(const json::value& value, std::string& path,
-                 const std::function<void(std::string_view, std::string_view)>& emit) {
+                 const std::function<void(std::string_view, std::string_view)>& emit,
+                 bool root = false) {
   static const std::string kContainer(1, static_cast<char>(ValueTag::container));
-  if (value.is_object() || value.is_array()) emit(path, kContainer);
+  if (root && !value.is_object() && !value.is_array()) return;
+  if (!root && (value.is_object() || value.is_array())) emit(path, kContainer);
   switch (value.kind()) {
     case json::kind::object:
       for (const auto& member : value.get_object()) {
@@ -67,24 +79,15 @@ std::string token_prefix(std::string_view tenant, Scope scope, std::string_view 
 }
 
 std::string frequency_prefix(std::string_view tenant, Scope scope) {
-  std::string key(tenant);
-  key.push_back(static_cast<char>(scope));
-  key.push_back('D');
-  return key;
+  return stat_key(tenant, scope, 'D');
 }
 
 std::string documents_key(std::string_view tenant, Scope scope) {
-  std::string key(tenant);
-  key.push_back(static_cast<char>(scope));
-  key.push_back('N');
-  return key;
+  return stat_key(tenant, scope, 'N');
 }
 
 std::string length_key(std::string_view tenant, Scope scope) {
-  std::string key(tenant);
-  key.push_back(static_cast<char>(scope));
-  key.push_back('L');
-  return key;
+  return stat_key(tenant, scope, 'L');
 }
 
 std::string frequency_key(std::string_view tenant, Scope scope, std::string_view token) {
@@ -107,27 +110,10 @@ void for_each_indexed_value(const sdk::Record& record,
   if (record.source_id) emit("source_id", encode_string(*record.source_id));
   emit("receipt_id", encode_string(record.receipt_id));
   emit("ingested_at", encode_number(static_cast<double>(record.ingested_at)));
-  // Below the roots: `payload` and `metrics` themselves are not addressed through the index.
-  auto walk_children = [&](const json::value& root, const char* name) {
-    std::string path = name;
-    if (root.is_object()) {
-      for (const auto& member : root.get_object()) {
-        path.push_back('.');
-        path += member.key();
-        walk_leaves(member.value(), path, emit);
-        path.resize(std::string_view(name).size());
-      }
-    } else if (root.is_array()) {
-      std::size_t index = 0;
-      for (const auto& element : root.get_array()) {
-        path += "." + std::to_string(index++);
-        walk_leaves(element, path, emit);
-        path.resize(std::string_view(name).size());
-      }
-    }
-  };
-  walk_children(record.payload, "payload");
-  if (record.metrics.is_object()) walk_children(record.metrics, "metrics");
+  std::string path = "payload";
+  walk_leaves(record.payload, path, emit, true);
+  path = "metrics";
+  walk_leaves(record.metrics, path, emit, true);
 }
 
 std::string counter_delta(std::int64_t delta) {

@@ -81,10 +81,6 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
   AcceptedWrite accepted;
   accepted.tenant = write.tenant;
   accepted.receipt_id = write.receipt_id;
-  accepted.stream = write.stream;
-  accepted.namespace_name = write.namespace_name;
-  accepted.site_id = write.site_id;
-  accepted.source_id = write.source_id;
   accepted.envelope = write.envelope;
   accepted.received_at = now;
   std::size_t duplicates = 0;

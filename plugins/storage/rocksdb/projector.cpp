@@ -199,14 +199,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
                               std::uint64_t sequence, const AcceptedWrite& write) {
   std::uint64_t index = 0;
   for (const auto& event : write.events) {
-    sdk::Record record = record_of(event.event, event.version);
-    record.stream = write.stream;
-    record.namespace_name = write.namespace_name;
-    record.site_id = write.site_id;
-    record.source_id = write.source_id;
-    record.receipt_id = write.receipt_id;
-    record.ingested_at = write.received_at;
-    record.envelope = write.envelope;
+    sdk::Record record = record_of(event.event, event.version, write);
     record.sequence = sequence * 128 + index++;  // acceptance order
 
     const std::string key = version_key(tenant, record.timestamp, record.id);

@@ -108,8 +108,16 @@ sdk::Record decode_record(std::string_view value) {
   return record;
 }
 
-sdk::Record record_of(const json::object& event, const sdk::EventVersion& version) {
+sdk::Record record_of(const json::object& event, const sdk::EventVersion& version,
+                      const AcceptedWrite& write) {
   sdk::Record record;
+  record.stream = write.envelope.stream;
+  record.namespace_name = write.envelope.namespace_name;
+  record.site_id = write.envelope.site_id;
+  record.source_id = write.envelope.source_id;
+  record.envelope = write.envelope.extras;
+  record.receipt_id = write.receipt_id;
+  record.ingested_at = write.received_at;
   record.id = version.id;
   record.timestamp = version.occurred_at;
   record.proof_digest = version.digest;
@@ -138,12 +146,12 @@ std::string encode_accepted_write(const AcceptedWrite& write) {
   }
   json::object object{
       {"w", write.tenant.workspace}, {"e", sdk::environment_name(write.tenant.environment)},
-      {"r", write.receipt_id},       {"s", write.stream},
+      {"r", write.receipt_id},       {"s", write.envelope.stream},
       {"at", write.received_at},     {"ev", std::move(events)}};
-  put_optional(object, "ns", write.namespace_name);
-  put_optional(object, "site", write.site_id);
-  put_optional(object, "src", write.source_id);
-  if (!write.envelope.empty()) object["env"] = write.envelope;
+  put_optional(object, "ns", write.envelope.namespace_name);
+  put_optional(object, "site", write.envelope.site_id);
+  put_optional(object, "src", write.envelope.source_id);
+  if (!write.envelope.extras.empty()) object["env"] = write.envelope.extras;
   return sdk::to_json(object);
 }
 
@@ -155,13 +163,14 @@ AcceptedWrite decode_accepted_write(std::string_view value) {
     write.tenant.environment =
         sdk::parse_environment(object.at("e").as_string()).value_or(sdk::Environment::test);
     write.receipt_id = object.at("r").as_string();
-    write.stream = object.at("s").as_string();
+    write.envelope.stream = object.at("s").as_string();
     write.received_at = object.at("at").to_number<sdk::Millis>();
-    write.namespace_name = optional_string(object, "ns");
-    write.site_id = optional_string(object, "site");
-    write.source_id = optional_string(object, "src");
-    if (auto* envelope = object.if_contains("env"))
-      write.envelope = std::move(envelope->as_object());
+    write.envelope.namespace_name = optional_string(object, "ns");
+    write.envelope.site_id = optional_string(object, "site");
+    write.envelope.source_id = optional_string(object, "src");
+    if (auto* envelope = object.if_contains("env")) {
+      write.envelope.extras = std::move(envelope->as_object());
+    }
     for (auto& entry : object.at("ev").as_array()) {
       auto& event = entry.as_object();
       AcceptedEvent accepted;

@@ -20,9 +20,12 @@ sdk::Record decode_record(std::string_view value);
 // The digest without parsing the rest.
 std::string_view record_digest(std::string_view value);
 
-// Builds the stored record of an accepted event (DESIGN §3: payload = data, metrics = the metrics
-// object, attributes = every other additional property).
-sdk::Record record_of(const sdk::json::object& event, const sdk::EventVersion& version);
+struct AcceptedWrite;
+
+// Builds the stored record of an accepted event of a write (DESIGN §3: payload = data, metrics =
+// the metrics object, attributes = every other additional property, the write's envelope).
+sdk::Record record_of(const sdk::json::object& event, const sdk::EventVersion& version,
+                      const AcceptedWrite& write);
 
 // ---- accepted writes (inbox CF) -----------------------------------------------------------------
 struct AcceptedEvent {
@@ -33,11 +36,7 @@ struct AcceptedEvent {
 struct AcceptedWrite {
   sdk::Tenant tenant;
   std::string receipt_id;
-  std::string stream;
-  std::optional<std::string> namespace_name;
-  std::optional<std::string> site_id;
-  std::optional<std::string> source_id;
-  sdk::json::object envelope;
+  sdk::WriteEnvelope envelope;
   sdk::Millis received_at = 0;
   std::vector<AcceptedEvent> events;  // only events that were not duplicates
 };

@@ -38,7 +38,7 @@ inline sdk::IncomingWrite write_of(std::string key, std::vector<sdk::IncomingEve
   char id[32];
   std::snprintf(id, sizeof id, "req_%016x", ++counter);
   write.receipt_id = id;
-  write.stream = std::move(stream);
+  write.envelope.stream = std::move(stream);
   write.events = std::move(events);
   write.received_at = sdk::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;

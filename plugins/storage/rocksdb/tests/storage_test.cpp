@@ -123,9 +123,9 @@ TEST_F(StorageTest, StoredRecordHasTheDocumentedLayout) {
   auto write = write_of("key-layout",
                         {event("a", kT0, json::object{{"t", 1}},
                                {{"metrics", json::object{{"cpu", 0.5}}}, {"source", "probe"}})});
-  write.namespace_name = "plant";
-  write.site_id = "site-1";
-  write.envelope = {{"batch_note", "x"}};
+  write.envelope.namespace_name = "plant";
+  write.envelope.site_id = "site-1";
+  write.envelope.extras = {{"batch_note", "x"}};
   storage_->accept(write, kRender);
   project();
   const auto records = read(all(sdk::Source::current));

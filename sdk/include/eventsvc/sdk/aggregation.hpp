@@ -7,6 +7,7 @@
 // arithmetic (see docs/plugins.md and plugins/aggregation/sum).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,5 +126,35 @@ std::optional<double> numeric_value(const Sample& sample);
 // The bookkeeping of every numeric operator: counts the sample in `count` when it has the field
 // and in `skipped` when that value is not a number, and returns the number if it is one.
 std::optional<double> take_number(SampleCounts& counts, const Sample& sample);
+
+// min and max: keeps the numeric value that `Prefer` chooses (std::less<double>: the smallest),
+// null when there is none. Derive and name the op:
+//   class Min final : public ExtremumOperator<std::less<double>> { ... op() returns "min" ... };
+struct ExtremumState {
+  SampleCounts counts;
+  std::optional<double> kept;
+};
+
+template <class Prefer>
+class ExtremumOperator : public AggregationOperatorHelper<ExtremumState> {
+ public:
+  bool requires_field() const override { return true; }
+
+ protected:
+  void accumulate(ExtremumState& state, const AggregationSpec&, const Sample& sample) const final {
+    if (const auto number = take_number(state.counts, sample)) keep(state, *number);
+  }
+  void combine(ExtremumState& into, const ExtremumState& from) const final {
+    if (from.kept) keep(into, *from.kept);
+  }
+  json::value value(const ExtremumState& state, const AggregationSpec&) const final {
+    return state.kept ? json::value(*state.kept) : json::value(nullptr);
+  }
+
+ private:
+  static void keep(ExtremumState& state, double number) {
+    if (!state.kept || Prefer{}(number, *state.kept)) state.kept = number;
+  }
+};
 
 }  // namespace eventsvc::sdk
