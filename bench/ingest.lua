@@ -1,9 +1,11 @@
 -- wrk script: POST /v1/events with 10 events per request and a unique Idempotency-Key.
+-- `thread_id` is set per thread by setup() (each wrk thread has its own Lua state).
 local counter = 0
-local thread_id = 0
+local next_thread = 0
 
 function setup(thread)
-  thread:set("thread_id", tostring(math.random(1, 1000000000)))
+  next_thread = next_thread + 1
+  thread:set("thread_id", tostring(next_thread) .. "-" .. tostring(os.time()))
 end
 
 function request()

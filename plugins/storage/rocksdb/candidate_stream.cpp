@@ -47,6 +47,9 @@ class KeyRangeStream final : public CandidateStream {
 
   bool valid() const override { return valid_; }
   const VersionRef& current() const override { return current_; }
+  std::string_view value() const override {
+    return {iterator_->value().data(), iterator_->value().size()};
+  }
 
   void next() override {
     if (order_ == sdk::Order::asc) {

@@ -31,6 +31,9 @@ class CandidateStream {
   virtual void next() = 0;
   // Moves to the first entry not before `target` (in stream order); never moves backwards.
   virtual void seek(const VersionRef& target) = 0;
+  // The index entry's value at the current position (a posting's tf and length); empty for
+  // streams that are not a single index range.
+  virtual std::string_view value() const { return {}; }
 };
 
 using StreamPtr = std::unique_ptr<CandidateStream>;

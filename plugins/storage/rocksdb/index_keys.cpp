@@ -96,6 +96,19 @@ std::string frequency_key(std::string_view tenant, Scope scope, std::string_view
   return key;
 }
 
+std::string encode_posting(std::uint32_t frequency, std::uint32_t length) {
+  std::string value;
+  append_u64(value, (static_cast<std::uint64_t>(frequency) << 32U) | length);
+  return value;
+}
+
+std::pair<std::uint32_t, std::uint32_t> decode_posting(std::string_view value) {
+  if (value.size() < 8) return {0, 0};
+  const std::uint64_t packed = read_u64(value);
+  return {static_cast<std::uint32_t>(packed >> 32U),
+          static_cast<std::uint32_t>(packed & 0xFFFFFFFFU)};
+}
+
 void append_version_tail(std::string& key, sdk::Millis timestamp, std::string_view id) {
   append_instant(key, timestamp);
   key += id;

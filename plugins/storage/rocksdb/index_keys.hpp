@@ -39,6 +39,11 @@ std::string documents_key(std::string_view tenant, Scope scope);
 std::string length_key(std::string_view tenant, Scope scope);
 std::string frequency_key(std::string_view tenant, Scope scope, std::string_view token);
 
+// A posting's value: the token's frequency in the record and the record's length in tokens, what
+// BM25 needs to score without reading the record.
+std::string encode_posting(std::uint32_t frequency, std::uint32_t length);
+std::pair<std::uint32_t, std::uint32_t> decode_posting(std::string_view value);
+
 // <instant><id>: the tail of field and posting keys.
 void append_version_tail(std::string& key, sdk::Millis timestamp, std::string_view id);
 

@@ -24,6 +24,10 @@ class Scorer {
         documents_ > 0 ? static_cast<double>(tokens) / static_cast<double>(documents_) : 0;
   }
 
+  double term(std::string_view token, std::uint32_t frequency, std::uint32_t length) {
+    return bm25_.term_score(idf(token), frequency, length, average_length_);
+  }
+
   // Words and phrase words score by their own frequency; a prefix* term by each record token it
   // matched, so a rarer completion ranks higher.
   double score(const sdk::TextQuery& query, const std::vector<std::string>& tokens) {
@@ -35,8 +39,8 @@ class Scorer {
       ++length;
     }
     double total = 0;
-    auto add = [&](std::string_view term, std::uint32_t frequency) {
-      total += bm25_.term_score(idf(term), frequency, length, average_length_);
+    auto add = [&](std::string_view token, std::uint32_t frequency) {
+      total += term(token, frequency, length);
     };
     for (const auto& term : query.scoring_terms()) {
       if (const auto it = frequencies.find(term); it != frequencies.end()) add(term, it->second);
@@ -77,10 +81,16 @@ struct Ranked {
 };
 
 // Best first; ties: newer first, then id.
-bool ranks_before(const Ranked& a, const Ranked& b) {
-  if (a.score != b.score) return a.score > b.score;
-  if (a.record.timestamp != b.record.timestamp) return a.record.timestamp > b.record.timestamp;
-  return a.record.id < b.record.id;
+bool ranks_before(double score_a, sdk::Millis at_a, const std::string& id_a, double score_b,
+                  sdk::Millis at_b, const std::string& id_b) {
+  if (score_a != score_b) return score_a > score_b;
+  if (at_a != at_b) return at_a > at_b;
+  return id_a < id_b;
+}
+
+bool ranked_first(const Ranked& a, const Ranked& b) {
+  return ranks_before(a.score, a.record.timestamp, a.record.id, b.score, b.record.timestamp,
+                      b.record.id);
 }
 
 }  // namespace
@@ -91,11 +101,75 @@ std::optional<sdk::Record> QueryEngine::load(const std::string& tenant, const Ve
   return decode_record(*value);
 }
 
+void QueryEngine::complete(const std::string& tenant, sdk::Record& record,
+                           const sdk::RecordQuery& query, const std::string& embedding_model) {
+  record.verification = verdicts_.of(tenant, record.receipt_id);
+  if (query.with_embeddings && !embedding_model.empty()) {
+    if (const auto vector =
+            database_.get(database_.vectors, version_key(tenant, record.timestamp, record.id))) {
+      record.embedding = decode_embedding(*vector, embedding_model);
+    }
+  }
+}
+
+sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
+                                              const sdk::RecordQuery& query, ScoredWordsPlan plan,
+                                              const sdk::RecordVisitor& visit,
+                                              const std::string& embedding_model) {
+  Scorer scorer(database_, tenant, scope_of(query.source));
+  struct Candidate {
+    double score;
+    VersionRef ref;
+  };
+  auto better = [](const Candidate& a, const Candidate& b) {
+    return ranks_before(a.score, a.ref.timestamp, a.ref.id, b.score, b.ref.timestamp, b.ref.id);
+  };
+  // A heap whose top is the worst of the best `limit` so far.
+  std::vector<Candidate> best;
+  sdk::ScanStats stats;
+  stats.indexed = true;
+  for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    ++stats.matched;
+    double score = 0;
+    for (std::size_t i = 0; i < plan.words.size(); ++i) {
+      const auto [frequency, length] = decode_posting(plan.words[i]->value());
+      score += scorer.term(query.text->words[i], frequency, length);
+    }
+    Candidate candidate{score, candidates.current()};
+    if (best.size() < query.limit) {
+      best.push_back(std::move(candidate));
+      std::push_heap(best.begin(), best.end(), better);
+    } else if (better(candidate, best.front())) {
+      std::pop_heap(best.begin(), best.end(), better);
+      best.back() = std::move(candidate);
+      std::push_heap(best.begin(), best.end(), better);
+    }
+  }
+  std::sort_heap(best.begin(), best.end(), better);
+  for (const auto& candidate : best) {
+    auto record = load(tenant, candidate.ref);
+    if (!record) continue;
+    complete(tenant, *record, query, embedding_model);
+    if (!visit(*record, candidate.score)) break;
+  }
+  return stats;
+}
+
 sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::RecordQuery& query,
                                  const sdk::RecordVisitor& visit,
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
   const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
+  if (query.limit > 0) {
+    if (auto scored = planner_.plan_scored_words(tenant, query, bounds)) {
+      return scan_scored_words(tenant, query, std::move(*scored), visit, embedding_model);
+    }
+  }
   QueryPlan plan = planner_.plan(tenant, query, bounds);
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
@@ -119,20 +193,14 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
       if (!sdk::text_matches(*query.text, tokens)) continue;
     }
     ++stats.matched;
-    record->verification = verdicts_.of(tenant, record->receipt_id);
-    if (query.with_embeddings && !embedding_model.empty()) {
-      if (const auto vector = database_.get(database_.vectors,
-                                            version_key(tenant, record->timestamp, record->id))) {
-        record->embedding = decode_embedding(*vector, embedding_model);
-      }
-    }
+    complete(tenant, *record, query, embedding_model);
     if (scorer) {
       const double score = scorer->score(*query.text, tokens);
       ranked.push_back({score, std::move(*record)});
       // Keep memory bounded by the answer size: trim to the best `limit` now and then.
       if (query.limit > 0 && ranked.size() >= query.limit * 2 + 64) {
         std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(query.limit),
-                         ranked.end(), ranks_before);
+                         ranked.end(), ranked_first);
         ranked.resize(query.limit);
       }
       continue;
@@ -141,7 +209,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     if (query.limit > 0 && stats.matched >= query.limit) return stats;
   }
   if (scorer) {
-    std::sort(ranked.begin(), ranked.end(), ranks_before);
+    std::sort(ranked.begin(), ranked.end(), ranked_first);
     if (query.limit > 0 && ranked.size() > query.limit) ranked.resize(query.limit);
     for (const auto& entry : ranked) {
       if (!visit(entry.record, entry.score)) break;

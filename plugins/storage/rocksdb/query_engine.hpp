@@ -31,6 +31,13 @@ class QueryEngine {
 
  private:
   std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref);
+  // Fills what a delivered record carries beyond its stored form.
+  void complete(const std::string& tenant, sdk::Record& record, const sdk::RecordQuery& query,
+                const std::string& embedding_model);
+  // The ScoredWordsPlan path: score every candidate from its postings, read only the best.
+  sdk::ScanStats scan_scored_words(const std::string& tenant, const sdk::RecordQuery& query,
+                                   ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
+                                   const std::string& embedding_model);
 
   Database& database_;
   Verdicts& verdicts_;

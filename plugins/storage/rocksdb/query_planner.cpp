@@ -60,6 +60,20 @@ std::size_t count_up_to(CandidateStream& stream, std::size_t cap) {
   return count;
 }
 
+// Whether the index alone decides a condition, with no need to read the record: time bounds, and
+// equality on a canonical string field with a value short enough to be indexed whole.
+bool decided_by_index(const sdk::Condition& condition) {
+  const json::value& operand = condition.operand;
+  if (condition.field.is_canonical(sdk::CanonicalField::timestamp)) {
+    const bool bound = condition.op == sdk::Op::eq || condition.op == sdk::Op::gt ||
+                       condition.op == sdk::Op::gte || condition.op == sdk::Op::lt ||
+                       condition.op == sdk::Op::lte;
+    return bound && operand.is_int64();
+  }
+  return is_string_field(condition.field) && condition.op == sdk::Op::eq && operand.is_string() &&
+         operand.get_string().size() < kMaxIndexedStringBytes;
+}
+
 }  // namespace
 
 bool field_indexed(const sdk::FieldPath& field) {
@@ -194,6 +208,31 @@ std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
     default:
       return std::nullopt;
   }
+}
+
+std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
+    std::string_view tenant, const sdk::RecordQuery& query, const sdk::TimeBounds& bounds) const {
+  const auto& text = query.text;
+  if (!query.rank_by_text || !text || text->words.empty() || !text->phrases.empty() ||
+      !text->prefixes.empty() || !text->excluded.empty() || bounds.empty()) {
+    return std::nullopt;
+  }
+  if (!std::all_of(query.where.begin(), query.where.end(), decided_by_index)) return std::nullopt;
+  const Scope scope = scope_of(query.source);
+  ScoredWordsPlan plan;
+  std::vector<StreamPtr> streams;
+  for (const auto& word : text->words) {
+    streams.push_back(token_source(tenant, scope, word, bounds, query.order));
+    plan.words.push_back(streams.back().get());
+  }
+  for (const auto& condition : query.where) {
+    if (condition.op == sdk::Op::eq && !condition.field.is_instant()) {
+      streams.push_back(
+          field_equals(tenant, scope, condition.field, condition.operand, bounds, query.order));
+    }
+  }
+  plan.candidates = intersection_stream(std::move(streams), query.order);
+  return plan;
 }
 
 QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& query,

@@ -26,6 +26,14 @@ struct QueryPlan {
   bool indexed = false;  // false: a time-range scan
 };
 
+// A ranked text query of plain words whose other conditions the indexes decide exactly (time
+// bounds, equality on canonical string fields): every candidate is a match and BM25's inputs are
+// in the postings, so matches are scored without reading records.
+struct ScoredWordsPlan {
+  StreamPtr candidates;
+  std::vector<const CandidateStream*> words;  // one per TextQuery::words entry, owned by candidates
+};
+
 class QueryPlanner {
  public:
   // `collect_limit`: the most entries a collected source may hold.
@@ -34,6 +42,11 @@ class QueryPlanner {
 
   QueryPlan plan(std::string_view tenant, const sdk::RecordQuery& query,
                  const sdk::TimeBounds& bounds) const;
+
+  // nullopt when the query does not qualify (see ScoredWordsPlan).
+  std::optional<ScoredWordsPlan> plan_scored_words(std::string_view tenant,
+                                                   const sdk::RecordQuery& query,
+                                                   const sdk::TimeBounds& bounds) const;
 
   // Stream of one exact indexed value of a field (used for stream neighbours too).
   StreamPtr field_equals(std::string_view tenant, Scope scope, const sdk::FieldPath& field,

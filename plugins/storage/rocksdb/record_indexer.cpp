@@ -38,8 +38,7 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
     put_or_delete(std::move(key));
   });
 
-  // Text postings, plus the BM25 counters (term frequencies are read from the record itself when
-  // a match is scored).
+  // Text postings with what BM25 needs, plus the BM25 counters.
   std::map<std::string, std::uint32_t> frequencies;
   std::uint32_t length = 0;
   for (const auto& token : sdk::record_tokens(record)) {
@@ -48,10 +47,13 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
     ++length;
   }
   for (const auto& [token, frequency] : frequencies) {
-    (void)frequency;
     std::string key = token_prefix(tenant, scope, token);
     append_version_tail(key, record.timestamp, record.id);
-    put_or_delete(std::move(key));
+    if (adding) {
+      batch.put(database_.indexes, std::move(key), encode_posting(frequency, length));
+    } else {
+      batch.remove(database_.indexes, std::move(key));
+    }
     counter_deltas_[frequency_key(tenant, scope, token)] += adding ? 1 : -1;
   }
   counter_deltas_[documents_key(tenant, scope)] += adding ? 1 : -1;

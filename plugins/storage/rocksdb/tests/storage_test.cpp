@@ -1,6 +1,8 @@
 // The storage plugin's ingest, projection and verification, driven directly.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "eventsvc/sdk/error.hpp"
 #include "storage_fixture.hpp"
 
@@ -198,6 +200,55 @@ TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
   const auto around = storage_->neighbors(kTenant, sdk::Source::history, anchor, 2, 5);
   EXPECT_EQ(around.before, (std::vector<std::string>{"e1", "e2"}));
   EXPECT_EQ(around.after, (std::vector<std::string>{"e4", "e5"}));
+}
+
+TEST_F(StorageTest, ScoringFromPostingsRanksLikeScoringRecords) {
+  // Plain-word searches with index-decided conditions are scored from the postings and read only
+  // the best records; with limit 0 every record is read and scored. Both must agree exactly.
+  std::mt19937 random(3);
+  const char* words[] = {"disk", "full", "net", "down", "slow", "cpu", "hot", "fan"};
+  for (int w = 0; w < 8; ++w) {
+    std::vector<sdk::IncomingEvent> events;
+    for (int i = 0; i < 50; ++i) {
+      std::string text;
+      for (int k = 0, n = 1 + static_cast<int>(random() % 12); k < n; ++k) {
+        text += std::string(words[random() % 8]) + " ";
+      }
+      events.push_back(event("e" + std::to_string(w * 50 + i),
+                             kT0 + static_cast<sdk::Millis>(random() % 100000),
+                             json::object{{"text", text}}));
+    }
+    auto write = write_of("key-scoring-" + std::to_string(w), events);
+    write.envelope.namespace_name = w % 2 == 0 ? "even" : "odd";
+    storage_->accept(write, kRender);
+  }
+  project();
+  for (const char* text : {"disk", "disk full", "hot fan cpu", "down"}) {
+    for (const bool filtered : {false, true}) {
+      sdk::RecordQuery query;
+      query.source = sdk::Source::history;
+      query.text = sdk::parse_text_query(text);
+      query.rank_by_text = true;
+      query.where.push_back(
+          {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(kT0 + 20000)});
+      if (filtered)
+        query.where.push_back(
+            {*sdk::FieldPath::parse("namespace"), sdk::Op::eq, json::value("even")});
+      auto scored = [&](std::size_t limit) {
+        query.limit = limit;
+        std::vector<std::pair<std::string, double>> out;
+        storage_->scan(kTenant, query, [&](const sdk::Record& record, double score) {
+          out.emplace_back(record.id + "@" + std::to_string(record.timestamp), score);
+          return out.size() < 10;
+        });
+        return out;
+      };
+      const auto fast = scored(10);
+      const auto full = scored(0);
+      ASSERT_FALSE(fast.empty()) << text;
+      EXPECT_EQ(fast, full) << text << (filtered ? " (namespace even)" : "");
+    }
+  }
 }
 
 }  // namespace

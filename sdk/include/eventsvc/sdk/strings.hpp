@@ -1,9 +1,9 @@
 // Small string helpers shared by the host and plugins.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
-#include <functional>
 #include <utility>
 
 namespace eventsvc::sdk {
