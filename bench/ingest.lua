@@ -14,9 +14,11 @@ function request()
   local events = {}
   local now = os.date("!%Y-%m-%dT%H:%M:%SZ")
   for i = 1, 10 do
+    -- one event in 5000 mentions a rare word, for a selective search afterwards
+    local message = (counter % 500 == 0 and i == 1) and "fan overheat on node" or "disk latency spike on node"
     events[i] = string.format(
-      '{"id":"w%s-%d","type":"reading","occurred_at":"%s","data":{"temp":%d,"message":"disk latency spike on node %d"}}',
-      prefix, i, now, (counter * 7 + i) % 40, i)
+      '{"id":"w%s-%d","type":"reading","occurred_at":"%s","data":{"temp":%d,"message":"%s %d"}}',
+      prefix, i, now, (counter * 7 + i) % 40, message, i)
   end
   local body = '{"stream":"bench","events":[' .. table.concat(events, ",") .. ']}'
   return wrk.format("POST", nil, {

@@ -1,6 +1,9 @@
 // The request pipeline over real HTTPS: authentication, scopes, rate limits, concurrency leases,
 // JSON errors for unknown routes, environments, connection handling and shutdown.
 #include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/SecureStreamSocket.h>
 #include <gtest/gtest.h>
 
@@ -315,6 +318,30 @@ TEST(Foundation, RefusesTlsOlderThan12) {
         Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(server.port())), modern);
     socket.completeHandshake();
   });
+}
+
+TEST(Foundation, OptionalPlainHttpListenerForAProxy) {
+  TestConfig config;
+  config.server = "  listen: 127.0.0.1:0\n  http_listen: 127.0.0.1:0\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  const std::string log = server.log();
+  const std::string marker = "\"http\":\"http://127.0.0.1:";
+  const auto at = log.find(marker);
+  ASSERT_NE(at, std::string::npos) << log;
+  const int port = std::stoi(log.substr(at + marker.size()));
+  Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port));
+  Poco::Net::HTTPRequest request("POST", "/v1/search", Poco::Net::HTTPMessage::HTTP_1_1);
+  request.set("Authorization", "Bearer " + server.create_key("plain", "test"));
+  const std::string body = R"({"query":"anything"})";
+  request.setContentLength(static_cast<std::streamsize>(body.size()));
+  session.sendRequest(request) << body;
+  Poco::Net::HTTPResponse response;
+  std::istream& in = session.receiveResponse(response);
+  std::string answer((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(response.getStatus(), 200) << answer;
+  EXPECT_NE(answer.find("\"count\":0"), std::string::npos) << answer;
+  EXPECT_TRUE(response.has("X-RateLimit-Limit"));
 }
 
 TEST(Foundation, SigtermStopsGracefullyWithExitZero) {
