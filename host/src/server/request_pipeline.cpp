@@ -29,7 +29,8 @@ void add_rate_headers(HeaderList& headers, const RateDecision& decision) {
 
 // The bearer credential, or empty.
 std::string bearer_credential(const Poco::Net::HTTPServerRequest& request) {
-  const std::string& header = request.get("Authorization", "");
+  const std::string header =
+      request.get("Authorization", "");  // a copy: get() may return its default argument
   if (header.size() < 7) return {};
   std::string scheme = header.substr(0, 6);
   for (auto& c : scheme)
