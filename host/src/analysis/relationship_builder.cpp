@@ -27,7 +27,7 @@ void RelationshipBuilder::add(const sdk::Record& record) {
   }
 }
 
-void RelationshipBuilder::count(std::vector<std::size_t> members,
+void RelationshipBuilder::count(const std::vector<std::size_t>& members,
                                 const std::vector<sdk::json::value>& values,
                                 const sdk::Record& record) {
   sdk::json::array key;

@@ -32,7 +32,7 @@ class RelationshipBuilder {
     sdk::Millis last_seen = 0;
     std::vector<std::pair<sdk::Millis, std::string>> events;  // earliest, sorted
   };
-  void count(std::vector<std::size_t> members, const std::vector<sdk::json::value>& values,
+  void count(const std::vector<std::size_t>& members, const std::vector<sdk::json::value>& values,
              const sdk::Record& record);
 
   const std::vector<sdk::FieldPath>& fields_;

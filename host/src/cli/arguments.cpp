@@ -29,7 +29,11 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
         known += " --" + option;
       for (const auto& option : flags)
         known += " --" + option;
-      throw std::invalid_argument("unknown option --" + name + "; known:" + known);
+      std::string message = "unknown option --";
+      message += name;
+      message += "; known:";
+      message += known;
+      throw std::invalid_argument(message);
     }
     if (!value) {
       if (i + 1 >= args.size()) throw std::invalid_argument("--" + name + " needs a value");

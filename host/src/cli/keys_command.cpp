@@ -109,7 +109,7 @@ int list(ModuleRegistry& modules, bool as_json) {
 
 int run_keys(const std::vector<std::string>& args) {
   if (args.empty()) throw std::invalid_argument("expected create, list or revoke");
-  const std::string sub = args[0];
+  const std::string& sub = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   auto options = kCommonOptions;
   std::set<std::string> flags;

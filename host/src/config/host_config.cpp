@@ -114,6 +114,7 @@ sdk::ConfigSchema top_level_schema() {
 sdk::ConfigSchema plan_schema() {
   std::vector<ConfigField> rates;
   const int defaults[] = {600, 1200, 600, 600, 300};
+  rates.reserve(kOperations.size());
   for (const auto operation : kOperations) {
     rates.push_back(
         ConfigField::integer(std::string(operation_name(operation)), "Requests per minute")

@@ -74,7 +74,7 @@ struct HostConfig {
   std::vector<std::filesystem::path> plugin_dirs;
   int anonymous_per_minute = 60;
   std::size_t max_body_bytes = 8 << 20;
-  sdk::Millis max_future_skew = 24 * 3600000;
+  sdk::Millis max_future_skew = sdk::Millis{24} * 3600000;
   std::map<std::string, Plan, std::less<>> plans;
   std::vector<PluginInstanceConfig> plugins;
 

@@ -62,7 +62,9 @@ json::value convert(const YAML::Node& node, const std::string& path, const std::
       json::object object;
       for (const auto& entry : node) {
         const std::string key = entry.first.as<std::string>();
-        const std::string child = path.empty() ? key : path + "." + key;
+        std::string child = path;
+        if (!child.empty()) child += '.';
+        child += key;
         locations[child] = sdk::SourceLocation{origin, entry.first.Mark().line + 1};
         object[key] = convert(entry.second, child, origin, locations);
       }

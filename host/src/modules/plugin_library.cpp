@@ -53,7 +53,7 @@ std::filesystem::path resolve_library(const std::string& library,
   const std::string file = "lib" + library + ".so";
   std::string searched;
   for (const auto& dir : dirs) {
-    const auto candidate = dir / file;
+    auto candidate = dir / file;
     if (std::filesystem::exists(candidate)) return candidate;
     if (!searched.empty()) searched += ", ";
     searched += dir.string();

@@ -12,7 +12,7 @@ namespace eventsvc::host {
 namespace {
 
 // Unread bodies up to this size are dropped so the connection stays usable; larger ones close it.
-constexpr std::size_t kDiscardBudget = 64 * 1024;
+constexpr std::size_t kDiscardBudget = std::size_t{64} * 1024;
 
 std::string tenant_key(const sdk::Tenant& tenant) {
   std::string key = tenant.workspace;

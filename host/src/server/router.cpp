@@ -17,7 +17,7 @@ std::vector<std::string_view> split(std::string_view path) {
 }
 }  // namespace
 
-void Router::add(std::string method, std::string path_template,
+void Router::add(std::string method, const std::string& path_template,
                  std::shared_ptr<Endpoint> endpoint) {
   Route route{std::move(method), {}, std::move(endpoint)};
   for (const auto segment : split(path_template)) {

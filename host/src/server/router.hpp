@@ -12,7 +12,8 @@ namespace eventsvc::host {
 
 class Router {
  public:
-  void add(std::string method, std::string path_template, std::shared_ptr<Endpoint> endpoint);
+  void add(std::string method, const std::string& path_template,
+           std::shared_ptr<Endpoint> endpoint);
 
   struct Match {
     Endpoint* endpoint = nullptr;

@@ -79,7 +79,7 @@ Database::Database(const DatabaseOptions& options) {
     auto cf = family_options(true);
     cf.compaction_filter = &expiry_filter;
     // Files are recompacted at least this often, so expired entries really go.
-    cf.periodic_compaction_seconds = 6 * 3600;
+    cf.periodic_compaction_seconds = std::uint64_t{6} * 3600;
     return cf;
   };
   auto counters = [&]() {

@@ -306,6 +306,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   }
 
   std::vector<StreamPtr> streams;
+  streams.reserve(ordered.size() + collected.size());
   for (auto& source : ordered)
     streams.push_back(source.make());
   for (auto& refs : collected)
