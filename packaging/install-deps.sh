@@ -11,7 +11,7 @@ packages=(
   curl
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(wrk libbenchmark-dev)
+  packages+=(wrk)
 fi
 
 missing=()
