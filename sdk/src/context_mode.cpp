@@ -23,15 +23,4 @@ std::size_t settle_token_count(json::object& context, std::string_view member) {
   return tokens;
 }
 
-std::size_t drop_from_back(json::array& items, std::size_t overshoot_tokens) {
-  std::size_t removed = 0;
-  std::size_t freed_bytes = 0;
-  while (!items.empty() && (removed == 0 || freed_bytes < overshoot_tokens * 4)) {
-    freed_bytes += to_json(items.back()).size() + 1;  // the item and its comma
-    items.pop_back();
-    ++removed;
-  }
-  return removed;
-}
-
 }  // namespace eventsvc::sdk

@@ -88,10 +88,6 @@ char32_t lower(char32_t cp) {
   return static_cast<char32_t>(Poco::Unicode::toLower(static_cast<int>(cp)));
 }
 
-std::vector<std::string> tokens_of(std::string_view text) {
-  return tokenize(text);
-}
-
 bool contains_sequence(const std::vector<std::string>& tokens,
                        const std::vector<std::string>& sequence) {
   if (sequence.empty() || sequence.size() > tokens.size()) return false;
@@ -226,7 +222,7 @@ TextQuery parse_text_query(std::string_view text) {
   TextQuery query;
   std::size_t i = 0;
   auto add_term = [&](std::string_view term, bool excluded, bool prefix) {
-    auto tokens = tokens_of(term);
+    auto tokens = tokenize(term);
     if (tokens.empty()) return;
     if (excluded) {
       query.excluded.push_back(std::move(tokens));

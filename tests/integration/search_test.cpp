@@ -22,14 +22,15 @@ class SearchTest : public ::testing::Test {
       return make_event(id, "log", now - ago_ms, json::object{{"text", body}});
     };
     api.ingest_verified(
-        make_batch("logs", json::array{text("s1", 60000, "Kernel panic on node alpha"),
-                                       text("s2", 30 * 60000, "kernel update scheduled for tonight"),
-                                       text("s4", 3LL * 86400000, "kernel panic long ago"),
-                                       text("g1", 180000, "process crashed with sigsegv"),
-                                       text("g2", 190000, "signal received by worker"),
-                                       text("g3", 200000, "signal received by scheduler"),
-                                       text("g4", 210000, "signal handler installed"),
-                                       text("g5", 220000, "signal mask changed")}),
+        make_batch("logs",
+                   json::array{text("s1", 60000, "Kernel panic on node alpha"),
+                               text("s2", 30 * 60000, "kernel update scheduled for tonight"),
+                               text("s4", 3LL * 86400000, "kernel panic long ago"),
+                               text("g1", 180000, "process crashed with sigsegv"),
+                               text("g2", 190000, "signal received by worker"),
+                               text("g3", 200000, "signal received by scheduler"),
+                               text("g4", 210000, "signal handler installed"),
+                               text("g5", 220000, "signal mask changed")}),
         "search-data-1");
     json::object namespaced =
         make_batch("logs", json::array{text("s3", 30000, "disk quota exceeded on vol7")});

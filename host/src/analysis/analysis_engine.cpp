@@ -74,7 +74,8 @@ void AnalysisEngine::require_modules(const AnalyzeRequest& request) const {
   errors.throw_if_any();
 }
 
-json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest& http) const {
+json::object AnalysisEngine::run(const AnalyzeRequest& request, const json::value& body,
+                                 const ApiRequest& http) const {
   const auto started = std::chrono::steady_clock::now();
   const auto& storage = modules_.storage();
   const sdk::Tenant& tenant = http.principal.tenant;
@@ -219,9 +220,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const ApiRequest
     }
     context = std::move(output.context);
     if (const auto& audit = modules_.audit()) {
-      const json::value request_body = sdk::parse_json(http.body);
       const auto trace = audit.call([&](sdk::AuditSink& sink) {
-        return sink.record({http.principal, "analyze", request_body, context, http.now});
+        return sink.record({http.principal, "analyze", body, context, http.now});
       });
       if (trace) context["audit_trace_id"] = *trace;
     }

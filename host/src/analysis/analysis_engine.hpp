@@ -17,7 +17,9 @@ class AnalysisEngine {
   void require_modules(const AnalyzeRequest& request) const;
 
   // The analysis response object of API-SPEC 2.7: exactly its properties.
-  sdk::json::object run(const AnalyzeRequest& request, const ApiRequest& http) const;
+  // `body` is the request body `request` was parsed from (kept for audit traces).
+  sdk::json::object run(const AnalyzeRequest& request, const sdk::json::value& body,
+                        const ApiRequest& http) const;
 
  private:
   ModuleRegistry& modules_;

@@ -12,7 +12,7 @@ ApiResponse AnalyzeEndpoint::handle(const ApiRequest& request) {
                           request.plan.retention_days);
   }
   engine_.require_modules(analyze);
-  return json_answer(engine_.run(analyze, request));
+  return json_answer(engine_.run(analyze, body, request));
 }
 
 }  // namespace eventsvc::host

@@ -22,9 +22,8 @@ std::optional<sdk::Millis> time_field(const json::object& body, std::string_view
                                       std::string_view fallback, sdk::Millis now,
                                       ValidationErrors& errors) {
   const auto* value = body.if_contains(key);
-  const std::string_view text =
-      value != nullptr && value->is_string() ? std::string_view(value->get_string()) : fallback;
   if (value != nullptr && !value->is_string()) return std::nullopt;  // reported by the schema
+  const std::string_view text = value != nullptr ? std::string_view(value->get_string()) : fallback;
   auto instant = sdk::parse_time_expression(text, now);
   if (!instant) {
     errors.add(sdk::pointer_append("", key),

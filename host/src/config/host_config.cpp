@@ -147,6 +147,19 @@ sdk::ConfigSchema plugin_instance_schema() {
   };
 }
 
+Plan plan_from(std::string name, const sdk::ConfigSection& section) {
+  Plan plan;
+  plan.name = std::move(name);
+  const auto rates = section.get_section("requests_per_minute");
+  for (const auto operation : kOperations) {
+    plan.requests_per_minute[static_cast<std::size_t>(operation)] =
+        static_cast<int>(rates.get_int(operation_name(operation)));
+  }
+  plan.concurrency = static_cast<int>(section.get_int("concurrency"));
+  plan.retention_days = static_cast<int>(section.get_int("retention_days"));
+  return plan;
+}
+
 sdk::SourceLocation location_of(const YamlDocument& document, const std::string& path) {
   const auto it = document.locations.find(path);
   return it != document.locations.end() ? it->second : sdk::SourceLocation{document.origin, 0};
@@ -216,15 +229,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
 
   const auto plans = top.values().if_contains("plans");
   if (plans == nullptr || plans->is_null() || plans->as_object().empty()) {
-    Plan plan;
-    plan.name = "default";
-    const auto defaults = validate_at(document, plan_schema(), {}, "plans.default");
-    const auto rates = defaults.get_section("requests_per_minute");
-    for (const auto operation : kOperations) {
-      plan.requests_per_minute[static_cast<std::size_t>(operation)] =
-          static_cast<int>(rates.get_int(operation_name(operation)));
-    }
-    config.plans.emplace(plan.name, plan);
+    config.plans.emplace(
+        "default", plan_from("default", validate_at(document, plan_schema(), {}, "plans.default")));
   } else {
     for (const auto& entry : plans->as_object()) {
       const std::string path = "plans." + std::string(entry.key());
@@ -234,17 +240,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
       }
       const json::object raw =
           entry.value().is_object() ? entry.value().get_object() : json::object();
-      const auto section = validate_at(document, plan_schema(), raw, path);
-      Plan plan;
-      plan.name = entry.key();
-      const auto rates = section.get_section("requests_per_minute");
-      for (const auto operation : kOperations) {
-        plan.requests_per_minute[static_cast<std::size_t>(operation)] =
-            static_cast<int>(rates.get_int(operation_name(operation)));
-      }
-      plan.concurrency = static_cast<int>(section.get_int("concurrency"));
-      plan.retention_days = static_cast<int>(section.get_int("retention_days"));
-      config.plans.emplace(plan.name, plan);
+      config.plans.emplace(entry.key(), plan_from(std::string(entry.key()),
+                                                  validate_at(document, plan_schema(), raw, path)));
     }
   }
 

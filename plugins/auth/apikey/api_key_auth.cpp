@@ -66,11 +66,13 @@ sdk::CreatedKey ApiKeyAuth::create_key(const sdk::KeyRequest& request) {
   sdk::CreatedKey created;
   store_.modify([&](KeyIndex& keys) {
     std::string key;
+    std::string id;
     do {
       key = generate_api_key(word_, request.tenant.environment);
-    } while (keys.contains(std::string(parse_api_key(key)->id())));
+      id = std::string(parse_api_key(key)->id());
+    } while (keys.contains(id));
     StoredKey stored;
-    stored.info.id = std::string(parse_api_key(key)->id());
+    stored.info.id = id;
     stored.info.tenant = request.tenant;
     stored.info.scopes = request.scopes;
     std::sort(stored.info.scopes.begin(), stored.info.scopes.end());

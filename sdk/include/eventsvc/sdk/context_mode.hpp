@@ -76,8 +76,4 @@ std::size_t estimate_tokens_of_json_text(std::size_t json_bytes);
 // returns it. (The count's own digits are part of what it counts.)
 std::size_t settle_token_count(json::object& context, std::string_view member);
 
-// Removes items from the back of `items` until `overshoot_tokens` worth of them is gone (at least
-// one when overshoot_tokens > 0). Returns how many were removed.
-std::size_t drop_from_back(json::array& items, std::size_t overshoot_tokens);
-
 }  // namespace eventsvc::sdk
