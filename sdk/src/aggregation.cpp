@@ -21,6 +21,27 @@ json::object aggregation_result(const AggregationSpec& spec, json::value value,
   return result;
 }
 
+void AggregationOperator::add_span(AggregationState& state, const AggregationSpec& spec,
+                                   const ColumnSpan& span) const {
+  for_each_sample(span, [&](const Sample& sample) { add(state, spec, sample); });
+}
+
+void for_each_sample(const ColumnSpan& span, const std::function<void(const Sample&)>& visit) {
+  for (std::size_t i = 0; i < span.numbers.size(); ++i) {
+    const json::value number(span.numbers[i]);
+    std::optional<Millis> time;
+    if (i < span.number_times.size() && span.number_times[i] != kNoTime) {
+      time = span.number_times[i];
+    }
+    visit(Sample{&number, time});
+  }
+  for (const auto& other : span.others)
+    visit(Sample{&other, std::nullopt});
+  const Sample absent{};
+  for (std::uint64_t i = 0; i < span.absent(); ++i)
+    visit(absent);
+}
+
 std::optional<double> numeric_value(const Sample& sample) {
   if (sample.value == nullptr || !sample.value->is_number()) return std::nullopt;
   return sample.value->to_number<double>();

@@ -1,5 +1,7 @@
 #include "eventsvc/sdk/storage.hpp"
 
+#include <limits>
+
 namespace eventsvc::sdk {
 
 std::string_view receipt_state_name(ReceiptState state) {
@@ -16,6 +18,21 @@ std::string_view receipt_state_name(ReceiptState state) {
       return "verification-unavailable";
   }
   return "accepted";
+}
+
+AggregateResult Storage::aggregate(const Tenant& tenant, const AggregateRequest& request) {
+  RecordQuery query;
+  query.source = request.source;
+  query.where = request.where;
+  query.text = request.text;
+  query.limit = 0;
+  query.scan_limit = std::numeric_limits<std::size_t>::max();
+  AggregateAccumulator accumulator(request);
+  const ScanStats scanned = scan(tenant, query, [&](const Record& record, double) {
+    accumulator.add(record);
+    return true;
+  });
+  return accumulator.finish({scanned.scanned, scanned.matched, scanned.indexed});
 }
 
 std::string_view source_name(Source source) {

@@ -1,7 +1,7 @@
 // POST /v1/analyze over HTTPS with exact expected values on a known data set: every aggregation
 // op, integral gaps and units, groups, time buckets, relationships, temporal windows, semantic
-// ranking, scan limits, exclusions, execution modes, the exact response properties, and the
-// 400/403 rules including disabled modules.
+// ranking, scan limits (aggregations exact beyond them), exclusions, execution modes, the exact
+// response properties, and the 400/403 rules including disabled modules.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -251,6 +251,41 @@ TEST_F(AnalyzeTest, ExecutionModesScanLimitsAndCompleteness) {
   EXPECT_EQ(text.at("execution_mode"), "optimized");
   EXPECT_EQ(ids_of(text), std::vector<std::string>{"p5"});
   EXPECT_TRUE(text.at("results").at(0).at("relevance").at("score").to_number<double>() > 0);
+}
+
+TEST_F(AnalyzeTest, AggregationsAreExactBeyondScanLimit) {
+  // scan_limit bounds only what is materialised: aggregations, groups and buckets count all six.
+  const auto answer = analyze(
+      {{"scan_limit", 2},
+       {"limit", 2},
+       {"group_by", json::array{"payload.site"}},
+       {"aggregations", json::object{{"n", op("count")}, {"kw", op("sum", "payload.kw")}}}});
+  EXPECT_EQ(answer.at("aggregations").at("n").at("value"), 6);
+  EXPECT_EQ(answer.at("aggregations").at("kw").at("value").to_number<double>(), 20.0);
+  EXPECT_EQ(answer.at("groups").at(0).at("count"), 3);
+  EXPECT_EQ(answer.at("groups").at(1).at("count"), 3);
+  EXPECT_EQ(answer.at("matched"), 6);
+  EXPECT_EQ(answer.at("scanned"), 6);
+  EXPECT_EQ(ids_of(answer), (std::vector<std::string>{"p6", "p5"}));
+  EXPECT_EQ(answer.at("complete"), true);  // the two newest results are all it had to read
+
+  const auto buckets = analyze({{"scan_limit", 1},
+                                {"include_results", false},
+                                {"time_bucket", json::object{{"interval", "1h"}}}});
+  EXPECT_EQ(buckets.at("groups").at(0).at("count"), 3);
+  EXPECT_EQ(buckets.at("groups").at(1).at("count"), 3);
+  EXPECT_EQ(buckets.at("complete"), true);
+
+  // Relationships and context read matches one by one: they are cut, and say so.
+  const auto cut = analyze({{"scan_limit", 2},
+                            {"relationship_fields", json::array{"payload.site"}},
+                            {"aggregations", json::object{{"n", op("count")}}}});
+  EXPECT_EQ(cut.at("aggregations").at("n").at("value"), 6);
+  EXPECT_EQ(cut.at("complete"), false);
+  std::uint64_t related = 0;
+  for (const auto& relationship : cut.at("relationships").as_array())
+    related += relationship.at("count").to_number<std::uint64_t>();
+  EXPECT_EQ(related, 2U);
 }
 
 TEST_F(AnalyzeTest, ResultsExclusionsAndFreshness) {

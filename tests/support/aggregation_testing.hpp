@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -62,6 +63,36 @@ inline void expect_merge_equals_single(const sdk::AggregationOperator& op,
   feed(op, *full, spec, samples, 0, samples.size());
   op.merge(*empty, *full);
   EXPECT_EQ(sdk::canonical_json(op.finalize(*empty, spec)), whole);
+}
+
+// Column spans of `chunk` rows each, as an engine with columns would hand over the samples, give
+// the same result as feeding them one by one (for every chunk size).
+inline void expect_spans_equal_records(const sdk::AggregationOperator& op,
+                                       const sdk::AggregationSpec& spec,
+                                       const std::vector<TestSample>& samples) {
+  const auto whole = sdk::canonical_json(aggregate(op, spec, samples));
+  for (std::size_t chunk = 1; chunk <= samples.size() + 1; ++chunk) {
+    auto state = op.create_state(spec);
+    for (std::size_t begin = 0; begin < samples.size(); begin += chunk) {
+      const std::size_t end = std::min(samples.size(), begin + chunk);
+      std::vector<double> numbers;
+      std::vector<sdk::Millis> times;
+      std::vector<sdk::json::value> others;
+      for (std::size_t i = begin; i < end; ++i) {
+        const auto& sample = samples[i];
+        if (!sample.value) continue;
+        if (sample.value->is_number()) {
+          numbers.push_back(sample.value->to_number<double>());
+          times.push_back(sample.time.value_or(sdk::kNoTime));
+        } else {
+          others.push_back(*sample.value);
+        }
+      }
+      if (!op.uses_time()) times.clear();
+      op.add_span(*state, spec, sdk::ColumnSpan{end - begin, numbers, times, others});
+    }
+    EXPECT_EQ(sdk::canonical_json(op.finalize(*state, spec)), whole) << "spans of " << chunk;
+  }
 }
 
 // A mixed sample set: numbers, a string, a missing field, a null.

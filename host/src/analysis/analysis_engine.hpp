@@ -1,6 +1,12 @@
-// POST /v1/analyze's work (DESIGN §5): candidates from storage (where + text through the indexes,
-// bounded by scan_limit), semantic ranking, aggregations, groups, time buckets, relationships,
-// temporal windows, freshness, the Context Pack and the ranked results.
+// POST /v1/analyze's work (DESIGN §5), in named stages:
+//
+//   plan       the conditions (the request's plus the plan's retention bound)
+//   aggregate  aggregations, groups and time buckets over every match, pushed down to storage
+//   match      the records materialised one by one, up to scan_limit, in authoritative order
+//   select     the results: matches not excluded by the request, at most `limit`
+//   windows    temporal neighbours of the leading results
+//   context    the Context Pack (and its audit trace)
+//   render     exactly the properties of API-SPEC 2.7
 #pragma once
 
 #include "analysis/analyze_request.hpp"

@@ -157,7 +157,7 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
   request.group_limit = number_or<std::size_t>(object, "group_limit", 100);
   if (const auto* bucket = object.if_contains("time_bucket");
       bucket != nullptr && bucket->is_object()) {
-    TimeBucket time_bucket;
+    sdk::TimeBucketSpec time_bucket;
     const auto& raw = bucket->get_object();
     if (const auto* interval = raw.if_contains("interval");
         interval != nullptr && interval->is_string()) {

@@ -8,7 +8,7 @@
 
 #include "api/validation.hpp"
 #include "api/where_parser.hpp"
-#include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/sdk/aggregate.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/sdk/text.hpp"
@@ -16,11 +16,6 @@
 namespace eventsvc::host {
 
 inline constexpr std::size_t kMaxAggregations = 64;
-
-struct TimeBucket {
-  sdk::Millis interval = 0;
-  sdk::FieldPath field;
-};
 
 struct TemporalWindow {
   std::size_t before = 0;
@@ -34,7 +29,7 @@ struct AnalyzeRequest {
   std::vector<sdk::AggregationSpec> aggregations;  // in request order
   std::vector<sdk::FieldPath> group_by;
   std::size_t group_limit = 100;
-  std::optional<TimeBucket> time_bucket;
+  std::optional<sdk::TimeBucketSpec> time_bucket;
   std::optional<std::string> vector_text;
   std::optional<TemporalWindow> temporal;
   std::vector<sdk::FieldPath> relationship_fields;

@@ -20,6 +20,17 @@ void Avg::combine(AvgState& into, const AvgState& from) const {
   into.numbers += from.numbers;
 }
 
+void Avg::accumulate_span(AvgState& state, const sdk::AggregationSpec& spec,
+                          const sdk::ColumnSpan& span) const {
+  state.counts.count += span.numbers.size();
+  state.numbers += span.numbers.size();
+  double sum = state.sum;
+  for (const double number : span.numbers)
+    sum += number;
+  state.sum = sum;
+  accumulate_non_numbers(state, spec, span);
+}
+
 sdk::json::value Avg::value(const AvgState& state, const sdk::AggregationSpec&) const {
   if (state.numbers == 0) return nullptr;
   return state.sum / static_cast<double>(state.numbers);

@@ -22,6 +22,8 @@ class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
   void accumulate(AvgState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(AvgState& into, const AvgState& from) const override;
+  void accumulate_span(AvgState& state, const sdk::AggregationSpec& spec,
+                       const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const AvgState& state, const sdk::AggregationSpec& spec) const override;
 };
 

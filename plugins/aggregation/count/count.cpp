@@ -15,6 +15,11 @@ void Count::accumulate(CountState& state, const sdk::AggregationSpec& spec,
   if (!spec.field || sample.value != nullptr) ++state.counts.count;
 }
 
+void Count::accumulate_span(CountState& state, const sdk::AggregationSpec& spec,
+                            const sdk::ColumnSpan& span) const {
+  state.counts.count += spec.field ? span.numbers.size() + span.others.size() : span.rows;
+}
+
 sdk::json::value Count::value(const CountState& state, const sdk::AggregationSpec&) const {
   return state.counts.count;
 }

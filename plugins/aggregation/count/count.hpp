@@ -20,6 +20,8 @@ class Count final : public sdk::AggregationOperatorHelper<CountState> {
   void accumulate(CountState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(CountState&, const CountState&) const override {}
+  void accumulate_span(CountState& state, const sdk::AggregationSpec& spec,
+                       const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const CountState& state, const sdk::AggregationSpec& spec) const override;
 };
 

@@ -28,6 +28,21 @@ void Integral::combine(IntegralState& into, const IntegralState& from) const {
   into.samples.insert(into.samples.end(), from.samples.begin(), from.samples.end());
 }
 
+void Integral::accumulate_span(IntegralState& state, const sdk::AggregationSpec& spec,
+                               const sdk::ColumnSpan& span) const {
+  state.counts.count += span.numbers.size();
+  state.samples.reserve(state.samples.size() + span.numbers.size());
+  for (std::size_t i = 0; i < span.numbers.size(); ++i) {
+    const sdk::Millis time = i < span.number_times.size() ? span.number_times[i] : sdk::kNoTime;
+    if (time == sdk::kNoTime) {
+      ++state.counts.skipped;  // a value without a usable time cannot be placed
+    } else {
+      state.samples.emplace_back(time, span.numbers[i]);
+    }
+  }
+  accumulate_non_numbers(state, spec, span);
+}
+
 sdk::json::value Integral::value(const IntegralState& state,
                                  const sdk::AggregationSpec& spec) const {
   auto samples = state.samples;

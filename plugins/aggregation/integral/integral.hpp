@@ -22,11 +22,14 @@ class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
   explicit Integral(const sdk::PluginContext&) {}
   std::string_view op() const override { return "integral"; }
   bool requires_field() const override { return true; }
+  bool uses_time() const override { return true; }
 
  protected:
   void accumulate(IntegralState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(IntegralState& into, const IntegralState& from) const override;
+  void accumulate_span(IntegralState& state, const sdk::AggregationSpec& spec,
+                       const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const IntegralState& state,
                          const sdk::AggregationSpec& spec) const override;
 };

@@ -21,6 +21,8 @@ class Sum final : public sdk::AggregationOperatorHelper<SumState> {
   void accumulate(SumState& state, const sdk::AggregationSpec& spec,
                   const sdk::Sample& sample) const override;
   void combine(SumState& into, const SumState& from) const override;
+  void accumulate_span(SumState& state, const sdk::AggregationSpec& spec,
+                       const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const SumState& state, const sdk::AggregationSpec& spec) const override;
 };
 

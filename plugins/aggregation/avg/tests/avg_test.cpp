@@ -21,5 +21,10 @@ TEST(Avg, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("avg"), mixed_samples());
 }
 
+TEST(Avg, SpansEqualRecords) {
+  const Avg op{{}};
+  expect_spans_equal_records(op, spec_of("avg"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

@@ -31,5 +31,12 @@ TEST(Count, MergeEqualsOneState) {
   EXPECT_FALSE(op.requires_field());
 }
 
+TEST(Count, SpansEqualRecords) {
+  const Count op{{}};
+  expect_spans_equal_records(op, spec_of("count"), mixed_samples());
+  expect_spans_equal_records(op, spec_of("count", nullptr), mixed_samples());
+  EXPECT_FALSE(op.requires_field());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

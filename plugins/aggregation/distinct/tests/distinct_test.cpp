@@ -29,5 +29,10 @@ TEST(Distinct, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("distinct"), mixed_samples());
 }
 
+TEST(Distinct, SpansEqualRecords) {
+  const Distinct op{{}};
+  expect_spans_equal_records(op, spec_of("distinct"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

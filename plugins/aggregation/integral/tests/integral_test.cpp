@@ -66,5 +66,11 @@ TEST(Integral, MergeEqualsOneState) {
   expect_merge_equals_single(op, integral("h"), mixed_samples());
 }
 
+TEST(Integral, SpansEqualRecords) {
+  const Integral op{{}};
+  expect_spans_equal_records(op, integral("m", 3600000), power());
+  expect_spans_equal_records(op, integral("h"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

@@ -20,5 +20,10 @@ TEST(Max, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("max"), mixed_samples());
 }
 
+TEST(Max, SpansEqualRecords) {
+  const Max op{{}};
+  expect_spans_equal_records(op, spec_of("max"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

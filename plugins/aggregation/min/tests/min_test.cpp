@@ -20,5 +20,10 @@ TEST(Min, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("min"), mixed_samples());
 }
 
+TEST(Min, SpansEqualRecords) {
+  const Min op{{}};
+  expect_spans_equal_records(op, spec_of("min"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

@@ -22,5 +22,10 @@ TEST(Sum, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("sum"), mixed_samples());
 }
 
+TEST(Sum, SpansEqualRecords) {
+  const Sum op{{}};
+  expect_spans_equal_records(op, spec_of("sum"), mixed_samples());
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::aggregation

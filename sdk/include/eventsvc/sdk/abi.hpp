@@ -13,7 +13,7 @@ namespace eventsvc::sdk {
 
 // Major: incompatible interface change. Minor: additions a host of the same or a newer minor
 // understands.
-inline constexpr std::uint32_t kAbiMajor = 1;
+inline constexpr std::uint32_t kAbiMajor = 2;
 inline constexpr std::uint32_t kAbiMinor = 0;
 
 #define EVENTSVC_SDK_STRINGIFY_(x) #x
@@ -45,7 +45,7 @@ inline constexpr AbiVersion kAbiVersion{kAbiMajor, kAbiMinor, kToolchain};
 
 // Empty when a plugin built against `plugin` can be used by a host built against `host`;
 // otherwise a sentence naming both versions, e.g.
-// "ABI version mismatch: got 2.0 (libstdc++12-abi1/boost-108100), but expected 1.0 or older minor".
+// "ABI version mismatch: got 3.0 (libstdc++12-abi1/boost-108100), but expected 2.0 or older minor".
 std::string abi_incompatibility(const AbiVersion& plugin, const AbiVersion& host);
 
 }  // namespace eventsvc::sdk

@@ -3,13 +3,20 @@
 // host creates, feeds and merges. Merge is what lets the host aggregate partitions (groups, time
 // buckets, parallel scans) and combine them.
 //
+// A storage engine feeds an operator either record by record (add) or a whole column span at a time
+// (add_span), per partition and thread, and merges the partial states (DESIGN §5, aggregation
+// pushdown). Both entry points must give the same result.
+//
 // Write an operator by deriving from AggregationOperatorHelper<YourState> and supplying only the
 // arithmetic (see docs/plugins.md and plugins/aggregation/sum).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -41,6 +48,26 @@ struct Sample {
   std::optional<Millis> time;
 };
 
+// A time_field value a row does not have (in ColumnSpan::number_times).
+inline constexpr Millis kNoTime = std::numeric_limits<Millis>::min();
+
+// A run of rows of one field, as a column store hands it over: the rows' values split by kind,
+// each part in row order. `rows` counts every row of the span, with or without the field; the
+// rows without it are rows - numbers.size() - others.size().
+struct ColumnSpan {
+  std::uint64_t rows = 0;
+  // The values that are JSON numbers exactly representable as a double.
+  std::span<const double> numbers;
+  // The time_field instant of each number's row (kNoTime when the row has none); empty when the
+  // engine was not asked for times (AggregationOperator::uses_time() is false).
+  std::span<const Millis> number_times;
+  // Every other present value: strings, booleans, null, containers, and integers a double
+  // cannot hold exactly. Their rows' times are not given.
+  std::span<const json::value> others;
+
+  std::uint64_t absent() const { return rows - numbers.size() - others.size(); }
+};
+
 class AggregationState {
  public:
   virtual ~AggregationState();
@@ -58,12 +85,22 @@ class AggregationOperator : public Plugin {
   virtual std::unique_ptr<AggregationState> create_state(const AggregationSpec& spec) const = 0;
   virtual void add(AggregationState& state, const AggregationSpec& spec,
                    const Sample& sample) const = 0;
+  // Adds every row of a span: the same as add() for each row (numbers with their times, others
+  // without a time, absent rows as samples without a value). The default does exactly that; an
+  // operator overrides it with a loop over the numbers.
+  virtual void add_span(AggregationState& state, const AggregationSpec& spec,
+                        const ColumnSpan& span) const;
+  // Whether add() reads Sample::time: an engine then passes ColumnSpan::number_times.
+  virtual bool uses_time() const { return false; }
   // Folds `from` into `into`; afterwards `into` is as if it had seen both inputs.
   virtual void merge(AggregationState& into, const AggregationState& from) const = 0;
   // The result object: {op, field, value, count, skipped} (docs/api.md, "Aggregations").
   virtual json::object finalize(const AggregationState& state,
                                 const AggregationSpec& spec) const = 0;
 };
+
+// Calls `visit` with the samples add() would get for every row of the span.
+void for_each_sample(const ColumnSpan& span, const std::function<void(const Sample&)>& visit);
 
 // Counters every operator reports: `count` = samples that had the field, `skipped` = those whose
 // value the operator could not use.
@@ -100,6 +137,21 @@ class AggregationOperatorHelper : public AggregationOperator {
                           const Sample& sample) const = 0;
   virtual void combine(State& into, const State& from) const = 0;
   virtual json::value value(const State& state, const AggregationSpec& spec) const = 0;
+  // Override for a column kernel; the default feeds every row to accumulate().
+  virtual void accumulate_span(State& state, const AggregationSpec& spec,
+                               const ColumnSpan& span) const {
+    for_each_sample(span, [&](const Sample& sample) { accumulate(state, spec, sample); });
+  }
+  // Feeds the span's other values and absent rows to accumulate(): what a numeric kernel leaves
+  // to the record-wise path.
+  void accumulate_non_numbers(State& state, const AggregationSpec& spec,
+                              const ColumnSpan& span) const {
+    for (const auto& other : span.others)
+      accumulate(state, spec, Sample{&other, std::nullopt});
+    const Sample absent{};
+    for (std::uint64_t i = 0; i < span.absent(); ++i)
+      accumulate(state, spec, absent);
+  }
 
  public:
   std::unique_ptr<AggregationState> create_state(const AggregationSpec&) const final {
@@ -107,6 +159,10 @@ class AggregationOperatorHelper : public AggregationOperator {
   }
   void add(AggregationState& state, const AggregationSpec& spec, const Sample& sample) const final {
     accumulate(static_cast<Holder&>(state).state, spec, sample);
+  }
+  void add_span(AggregationState& state, const AggregationSpec& spec,
+                const ColumnSpan& span) const final {
+    accumulate_span(static_cast<Holder&>(state).state, spec, span);
   }
   void merge(AggregationState& into, const AggregationState& from) const final {
     auto& target = static_cast<Holder&>(into).state;
@@ -143,6 +199,13 @@ class ExtremumOperator : public AggregationOperatorHelper<ExtremumState> {
  protected:
   void accumulate(ExtremumState& state, const AggregationSpec&, const Sample& sample) const final {
     if (const auto number = take_number(state.counts, sample)) keep(state, *number);
+  }
+  void accumulate_span(ExtremumState& state, const AggregationSpec& spec,
+                       const ColumnSpan& span) const final {
+    state.counts.count += span.numbers.size();
+    for (const double number : span.numbers)
+      keep(state, number);
+    this->accumulate_non_numbers(state, spec, span);
   }
   void combine(ExtremumState& into, const ExtremumState& from) const final {
     if (from.kept) keep(into, *from.kept);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eventsvc/sdk/aggregate.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/plugin.hpp"
@@ -111,7 +112,6 @@ struct Receipt {
 
 // ---- reads ------------------------------------------------------------------------------------
 
-enum class Source : std::uint8_t { current, history };
 enum class Order : std::uint8_t { asc, desc };
 
 std::string_view source_name(Source source);
@@ -169,6 +169,11 @@ class Storage : public Plugin {
 
   virtual ScanStats scan(const Tenant& tenant, const RecordQuery& query,
                          const RecordVisitor& visit) = 0;
+
+  // Every match of the request, aggregated: exact, never bounded by a scan limit. The default
+  // scans record by record through scan() and feeds an AggregateAccumulator; an engine with
+  // columns overrides it to aggregate column spans per partition and thread.
+  virtual AggregateResult aggregate(const Tenant& tenant, const AggregateRequest& request);
 
   virtual Neighbors neighbors(const Tenant& tenant, Source source, const Record& anchor,
                               std::size_t before, std::size_t after) = 0;

@@ -1,0 +1,39 @@
+// The stages of an analyze request that work on the materialised matches: which of them are shown
+// (select), their temporal neighbours (windows), the freshness block and the Context Pack.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis/analyze_request.hpp"
+#include "analysis/match_stage.hpp"
+#include "eventsvc/sdk/principal.hpp"
+#include "modules/module_registry.hpp"
+
+namespace eventsvc::host {
+
+struct Selection {
+  std::vector<std::size_t> kept;  // matches not excluded by the request, in authoritative order
+  std::size_t excluded = 0;       // matches the request excluded
+  std::size_t shown = 0;          // the first `shown` of kept are the results
+  std::vector<std::set<std::string>> roles;  // per record: its source_roles
+};
+
+Selection select_results(const AnalyzeRequest& request, const Matches& matches);
+
+// Temporal windows of the first min(shown, 20) results; marks anchors and shown neighbours.
+sdk::json::array temporal_windows(const AnalyzeRequest& request, const Matches& matches,
+                                  Selection& selection, const ModuleRegistry& modules,
+                                  const sdk::Tenant& tenant);
+
+sdk::json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& status,
+                            sdk::Millis now);
+
+// The Context Pack of the kept matches; marks the records it cites. `complete`: whether every
+// match that the pack should have seen was read.
+sdk::json::object context_pack(const AnalyzeRequest& request, const Matches& matches,
+                               Selection& selection, bool complete, const ModuleRegistry& modules,
+                               sdk::Millis now);
+
+}  // namespace eventsvc::host

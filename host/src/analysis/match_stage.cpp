@@ -1,0 +1,72 @@
+#include "analysis/match_stage.hpp"
+
+#include <algorithm>
+
+namespace eventsvc::host {
+
+namespace {
+
+// Orders by similarity to the request's vector text (ties: newer, then id).
+void rank_semantically(const AnalyzeRequest& request, const ModuleRegistry& modules,
+                       Matches& matches) {
+  const auto target = modules.embedder().call(
+      [&](const sdk::Embedder& embedder) { return embedder.embed(*request.vector_text); });
+  const auto& records = matches.records;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    matches.scores[i] = sdk::cosine_similarity(target, records[i].embedding);
+  }
+  const auto& scores = matches.scores;
+  std::stable_sort(matches.order.begin(), matches.order.end(), [&](std::size_t a, std::size_t b) {
+    if (scores[a] != scores[b]) return scores[a] > scores[b];
+    if (records[a].timestamp != records[b].timestamp)
+      return records[a].timestamp > records[b].timestamp;
+    return records[a].id < records[b].id;
+  });
+}
+
+}  // namespace
+
+Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
+                        bool aggregated, const ModuleRegistry& modules, const sdk::Tenant& tenant) {
+  Matches matches;
+  matches.semantic = request.vector_text.has_value();
+
+  sdk::RecordQuery query;
+  query.source = request.source;
+  query.where = where;
+  query.text = request.text;
+  query.rank_by_text = request.text.has_value() && !matches.semantic;
+  query.order = request.order;
+  query.scan_limit = request.scan_limit;
+  query.with_embeddings = matches.semantic;
+  matches.ranked = matches.semantic || query.rank_by_text;
+
+  const bool every_match = !aggregated || request.context.has_value() ||
+                           !request.relationship_fields.empty() || matches.semantic;
+  if (every_match) {
+    query.limit = 0;  // every match up to scan_limit
+  } else {
+    const bool shows_results = request.include_results || request.temporal.has_value();
+    if (!shows_results) return matches;  // aggregates only: nothing to materialise
+    // Excluded ids can hide any number of versions: then read on until `limit` are kept.
+    query.limit = request.excluded_ids.empty() ? request.limit : 0;
+  }
+
+  matches.read = true;
+  std::size_t kept = 0;
+  matches.stats = modules.storage().call([&](sdk::Storage& storage) {
+    return storage.scan(tenant, query, [&](const sdk::Record& record, double score) {
+      matches.records.push_back(record);
+      matches.scores.push_back(score);
+      if (!request.excluded_ids.contains(record.id)) ++kept;
+      return every_match || kept < request.limit;
+    });
+  });
+  matches.order.resize(matches.records.size());
+  for (std::size_t i = 0; i < matches.order.size(); ++i)
+    matches.order[i] = i;
+  if (matches.semantic) rank_semantically(request, modules, matches);
+  return matches;
+}
+
+}  // namespace eventsvc::host
