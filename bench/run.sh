@@ -1,21 +1,81 @@
 #!/usr/bin/env bash
-# Runs the benchmarks against a build directory (default build/release):
-#   1. the storage benchmark: 1M events through ingest + projection, query and search latency
-#   2. HTTPS ingest and search throughput with wrk against the real server
-# EVENTS=100000 bench/run.sh   for a shorter run.
+# eventsvc against PostgreSQL 15 on the same machine, same events, same durability (fsync before
+# the answer), TLS on both; see bench/README.md.
+#
+#   bench/run.sh [BUILD_DIR]                  sizes 100000 and 1000000
+#   SIZES=100000 bench/run.sh                 one size
+#   STORAGE_BENCH=1 bench/run.sh              also the in-process storage benchmark
+#
+# For each size it starts a throwaway PostgreSQL cluster and a throwaway eventsvc, each on its own
+# temporary data directory and port on 127.0.0.1, runs bench/compare.py, and removes both.
 set -euo pipefail
 build=${1:-build/release}
-events=${EVENTS:-1000000}
+sizes=${SIZES:-100000 1000000}
 here=$(cd "$(dirname "$0")" && pwd)
+pg_bin=/usr/lib/postgresql/15/bin
+
+for binary in "$pg_bin/postgres" /usr/bin/python3 "$build/bin/eventsvc"; do
+  [[ -x "$binary" ]] || { echo "bench: $binary is missing (make bench installs and builds)" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import psycopg2' 2>/dev/null ||
+  { echo "bench: python3-psycopg2 is missing (make bench installs it)" >&2; exit 1; }
+
 work=$(mktemp -d /tmp/eventsvc-bench-XXXXXX)
-trap 'kill $(cat "$work/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
+chmod 755 "$work"
+cleanup() {
+  [[ -f "$work/svc.pid" ]] && kill "$(cat "$work/svc.pid")" 2>/dev/null || true
+  [[ -d "$work/pg" ]] && as_pg "$pg_bin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 
-echo "== storage: $events events"
-"$build/bin/eventsvc_storage_bench" --events "$events" --dir "$work/storage"
-rm -rf "$work/storage"
+# PostgreSQL refuses to run as root: then it runs as the `postgres` user its package created.
+as_pg() {
+  if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+free_port() {
+  /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 
-echo "== HTTPS: ingest and search with wrk (2 threads, 16 connections, 20 s each)"
-cat > "$work/eventsvc.yaml" <<YAML
+start_postgres() {
+  mkdir -p "$work/pg"
+  [[ "$(id -u)" -eq 0 ]] && chown postgres "$work/pg"
+  as_pg "$pg_bin/initdb" -D "$work/pg" -U bench --auth=trust -E UTF8 >/dev/null
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj /CN=127.0.0.1 -keyout "$work/pg/server.key" -out "$work/pg/server.crt" 2>/dev/null
+  chmod 600 "$work/pg/server.key"
+  [[ "$(id -u)" -eq 0 ]] && chown postgres "$work/pg/server.key" "$work/pg/server.crt"
+  pg_port=$(free_port)
+  # Durability as eventsvc's: every commit fsync'd before it is answered. Memory and WAL sized so
+  # that PostgreSQL is not starved by its defaults.
+  cat >> "$work/pg/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$work/pg'
+ssl = on
+fsync = on
+synchronous_commit = on
+full_page_writes = on
+shared_buffers = 1GB
+work_mem = 64MB
+maintenance_work_mem = 256MB
+max_wal_size = 8GB
+checkpoint_timeout = 30min
+max_connections = 64
+CONF
+  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -w start >/dev/null
+  pg_pid=$(head -1 "$work/pg/postmaster.pid")
+  pg_dsn="host=127.0.0.1 port=$pg_port user=bench dbname=postgres sslmode=require"
+}
+
+stop_postgres() {
+  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null
+  rm -rf "$work/pg"
+}
+
+start_eventsvc() {
+  mkdir -p "$work/svc"
+  cat > "$work/svc.yaml" <<YAML
 server:
   listen: 127.0.0.1:0
   threads: 32
@@ -24,31 +84,44 @@ plans:
   default:
     requests_per_minute: {ingest: 100000000, receipts: 100000000, search: 100000000, query: 100000000, analyze: 100000000}
     concurrency: 64
+    retention_days: 30
 plugins:
   apikey:
     library: eventsvc-auth-apikey
   rocksdb:
     library: eventsvc-storage-rocksdb
+  count: {library: eventsvc-aggregation-count}
+  sum: {library: eventsvc-aggregation-sum}
+  avg: {library: eventsvc-aggregation-avg}
 YAML
-key=$("$build/bin/eventsvc" keys create --workspace bench --env test --scopes events:read,events:write \
-      --config "$work/eventsvc.yaml" --data-dir "$work/data" 2>/dev/null)
-"$build/bin/eventsvc" serve --config "$work/eventsvc.yaml" --data-dir "$work/data" > "$work/server.log" 2>&1 &
-echo $! > "$work/pid"
-for _ in $(seq 100); do grep -q "eventsvc ready" "$work/server.log" && break; sleep 0.1; done
-url=$(grep -o 'https://127.0.0.1:[0-9]*' "$work/server.log" | head -1)
-echo "-- POST /v1/events, 10 events per request, a fresh Idempotency-Key each"
-KEY=$key wrk -t2 -c16 -d20s --latency -s "$here/ingest.lua" "$url/v1/events" | sed -n '1,20p'
-echo "-- waiting for the projector to make every accepted event searchable"
-started=$(date +%s)
-until curl -sk "$url/v1/analyze" -H "Authorization: Bearer $key" \
-        -d '{"source":"current","scan_limit":1,"include_results":false}' | grep -q '"projection_backlog":0'; do
-  sleep 1
+  svc_key=$("$build/bin/eventsvc" keys create --workspace bench --env test \
+    --scopes events:read,events:write --config "$work/svc.yaml" --data-dir "$work/svc" 2>/dev/null)
+  "$build/bin/eventsvc" serve --config "$work/svc.yaml" --data-dir "$work/svc" > "$work/svc.log" 2>&1 &
+  echo $! > "$work/svc.pid"
+  for _ in $(seq 100); do grep -q "eventsvc ready" "$work/svc.log" && break; sleep 0.1; done
+  svc_url=$(grep -o 'https://127.0.0.1:[0-9]*' "$work/svc.log" | head -1)
+  [[ -n "$svc_url" ]] || { cat "$work/svc.log" >&2; exit 1; }
+}
+
+stop_eventsvc() {
+  kill "$(cat "$work/svc.pid")"
+  wait "$(cat "$work/svc.pid")" 2>/dev/null || true
+  rm -rf "$work/svc" "$work/svc.pid"
+}
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -sr)"
+for size in $sizes; do
+  echo "== $size events"
+  start_postgres
+  start_eventsvc
+  /usr/bin/python3 "$here/compare.py" --events "$size" \
+    --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
+    --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
+  stop_eventsvc
+  stop_postgres
 done
-echo "   caught up after $(( $(date +%s) - started )) s"
-echo "-- POST /v1/search \"overheat\" (one event in 5000 matches), BM25 top 10"
-KEY=$key wrk -t2 -c16 -d20s --latency -s "$here/search.lua" "$url/v1/search" | sed -n '1,20p'
-echo "-- one broad search, \"spike 7\" (a tenth of all events match; at most 50,000 are scored):"
-for _ in 1 2 3; do
-  curl -sk -o /dev/null -w '   %{time_total} s\n' "$url/v1/search" -H "Authorization: Bearer $key" \
-    -d '{"query":"spike 7","limit":10}'
-done
+
+if [[ -n "${STORAGE_BENCH:-}" ]]; then
+  echo "== in-process storage benchmark (no HTTP)"
+  "$build/bin/eventsvc_storage_bench" --events "${size:-1000000}" --dir "$work/storage"
+fi

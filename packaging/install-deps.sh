@@ -11,7 +11,7 @@ packages=(
   curl
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(wrk)
+  packages+=(postgresql-15 python3 python3-psycopg2 openssl)
 fi
 
 missing=()

@@ -1,0 +1,537 @@
+#!/usr/bin/python3
+"""eventsvc against PostgreSQL 15, side by side, on the same generated events.
+
+Both servers are started by bench/run.sh; this program loads the same events into both over TLS
+(16 connections, 100-event writes, each acknowledged only after fsync), asks both the same
+questions, checks every answer against what the generator knows to be true, and prints one table.
+
+  bench/compare.py --events N --eventsvc URL --key KEY --eventsvc-pid PID --eventsvc-data DIR
+                   --pg DSN --pg-pid PID --pg-data DIR
+
+The generator is deterministic: batch i is a pure function of (seed, i), so both loads send the
+same events and the expectations are computed once, from the same batches.
+"""
+
+import argparse
+import concurrent.futures
+import http.client
+import json
+import os
+import random
+import ssl
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from urllib.parse import urlparse
+
+import psycopg2
+import psycopg2.extras
+
+BATCH = 100
+CONNECTIONS = 16
+QUERY_RUNS = 100
+MIN_QUERY_RUNS = 10
+QUESTION_SECONDS = 120
+SENSORS = 5000
+SITES = 20
+WORDS = ["session", "token", "granted", "denied", "refresh", "expired", "mfa", "password",
+         "browser", "mobile", "client", "agent", "network", "region", "policy", "audit", "scope",
+         "renewed", "cookie", "origin", "trusted", "revoked", "challenge", "federated"]
+RARE = "quokka"
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+
+
+def iso(ms):
+    seconds, millis = divmod(ms, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".%03dZ" % millis
+
+
+# ---- the generator --------------------------------------------------------------------------
+
+
+class Dataset:
+    """N events of three kinds over the 6.5 days before `end`: sensor readings (nested data and a
+    `metrics` object, 5,000 devices re-reporting), order lifecycles (ids with several versions)
+    and auth logs with free text (unique ids). Every event carries metrics.latency_ms."""
+
+    def __init__(self, events, end_ms, seed=7):
+        self.events = events
+        self.batches = (events + BATCH - 1) // BATCH
+        self.end = end_ms
+        self.start = end_ms - int(6.5 * DAY)
+        self.step = (self.end - self.start) // events
+        self.seed = seed
+        self.orders = max(1, events * 3 // 40)  # about 4 versions per order
+        # Made before anything is timed, so the loads measure the servers, not the generator.
+        self.prepared = [self.batch(i) for i in range(self.batches)]
+
+    def stream_of(self, batch):
+        return ("sensors", "sensors", "sensors", "sensors", "orders", "orders", "orders",
+                "auth", "auth", "auth")[batch % 10]
+
+    def batch(self, i):
+        """(stream, [event objects]) of batch i."""
+        rng = random.Random(self.seed * 1_000_003 + i)
+        stream = self.stream_of(i)
+        out = []
+        for j in range(min(BATCH, self.events - i * BATCH)):
+            n = i * BATCH + j
+            at = iso(self.start + n * self.step)
+            latency = rng.randrange(1, 500)
+            if stream == "sensors":
+                temp = round(rng.uniform(10, 45), 2)
+                event = {"id": "sensor-%d" % rng.randrange(SENSORS), "type": "reading",
+                         "occurred_at": at,
+                         "data": {"device": {"site": "site-%d" % rng.randrange(SITES),
+                                             "model": rng.choice(["tx-100", "tx-200", "rx-9"])},
+                                  "reading": {"temp": temp, "humidity": rng.randrange(20, 90)},
+                                  "status": "warn" if temp > 40 else "ok"},
+                         "metrics": {"latency_ms": latency, "battery": rng.randrange(0, 100)}}
+            elif stream == "orders":
+                status = rng.choice(["created", "paid", "shipped", "delivered"])
+                event = {"id": "order-%d" % rng.randrange(self.orders), "type": "order." + status,
+                         "occurred_at": at,
+                         "data": {"customer": {"id": "c-%d" % rng.randrange(5000),
+                                               "tier": rng.choice(["bronze", "silver", "gold"])},
+                                  "total": round(rng.uniform(5, 1000), 2), "currency": "EUR",
+                                  "status": status,
+                                  "items": [{"sku": "sku-%d" % rng.randrange(300),
+                                             "qty": rng.randrange(1, 5)}]},
+                         "metrics": {"latency_ms": latency}}
+            else:
+                words = [rng.choice(WORDS) for _ in range(8)]
+                if n % 20011 == 7:
+                    words[rng.randrange(8)] = RARE
+                event = {"id": "auth-%d" % n,
+                         "type": rng.choice(["login", "logout", "login_failed"]),
+                         "occurred_at": at,
+                         "data": {"user": "user-%d" % rng.randrange(10000),
+                                  "ip": "10.%d.%d.%d" % (rng.randrange(256), rng.randrange(256),
+                                                         rng.randrange(256)),
+                                  "message": " ".join(words)},
+                         "metrics": {"latency_ms": latency}}
+            out.append((self.start + n * self.step, event))
+        return stream, out
+
+
+class Truth:
+    """What every question must answer, computed from the generated batches."""
+
+    def __init__(self, data):
+        self.day_from = data.end - DAY
+        self.week_from = data.end - 7 * DAY
+        both, rare = set(), set()
+        latest = {}  # id -> (at, event): the current state
+        per_stream = {}
+        buckets = {}
+        for stream, events in data.prepared:
+            for at, event in events:
+                count, total = per_stream.get(stream, (0, 0))
+                per_stream[stream] = (count + 1, total + event["metrics"]["latency_ms"])
+                if at >= self.day_from:
+                    bucket = at // 300_000 * 300_000
+                    buckets[bucket] = buckets.get(bucket, 0) + 1
+                    if stream == "auth":
+                        words = set(event["data"]["message"].split())
+                        if "session" in words and "token" in words:
+                            both.add(event["id"])
+                        if RARE in words:
+                            rare.add(event["id"])
+                if stream != "auth":
+                    previous = latest.get(event["id"])
+                    if previous is None or previous[0] <= at:
+                        latest[event["id"]] = (at, event)
+        self.two_words = both
+        self.rare = rare
+        self.orders = {i for i, (_, e) in latest.items() if i.startswith("order-")
+                       and e["data"]["customer"]["tier"] == "gold"
+                       and e["data"]["status"] == "paid" and e["data"]["total"] > 900}
+        self.sensors = {i for i, (_, e) in latest.items() if i.startswith("sensor-")
+                        and e["data"]["device"]["site"] == "site-3"
+                        and e["data"]["status"] == "warn" and e["data"]["reading"]["humidity"] > 50}
+        self.per_stream = per_stream
+        self.buckets = buckets
+
+
+# ---- clients --------------------------------------------------------------------------------
+
+
+class Eventsvc:
+    def __init__(self, url, key):
+        parsed = urlparse(url)
+        self.host, self.port = parsed.hostname, parsed.port
+        self.key = key
+        self.local = threading.local()
+        self.context = ssl.create_default_context()
+        self.context.check_hostname = False
+        self.context.verify_mode = ssl.CERT_NONE
+
+    def connection(self):
+        if not hasattr(self.local, "conn"):
+            self.local.conn = http.client.HTTPSConnection(self.host, self.port,
+                                                          context=self.context, timeout=120)
+        return self.local.conn
+
+    def post(self, path, body, headers=None):
+        all_headers = {"Authorization": "Bearer " + self.key, "Content-Type": "application/json"}
+        all_headers.update(headers or {})
+        payload = body if isinstance(body, (bytes, str)) else json.dumps(body)
+        for attempt in range(50):
+            conn = self.connection()
+            try:
+                conn.request("POST", path, payload, all_headers)
+                response = conn.getresponse()
+                text = response.read()
+            except (http.client.HTTPException, OSError):
+                conn.close()
+                del self.local.conn
+                if attempt == 49:
+                    raise
+                continue
+            if response.status in (429, 503):
+                time.sleep(float(response.getheader("Retry-After", "1")))
+                continue
+            if response.status >= 300:
+                raise RuntimeError("%s %s: %d %s" % (path, payload[:200], response.status, text))
+            return json.loads(text)
+        raise RuntimeError("%s: gave up" % path)
+
+    @staticmethod
+    def body(stream, events):
+        return json.dumps({"stream": stream, "events": events}).encode()
+
+    def write(self, body, key):
+        return self.post("/v1/events", body, {"Idempotency-Key": key})
+
+    def backlog(self):
+        answer = self.post("/v1/analyze", {"source": "current", "scan_limit": 1,
+                                           "include_results": False})
+        return answer["freshness"]["projection_backlog"]
+
+
+class Postgres:
+    SCHEMA = """
+      CREATE TABLE events (
+        id text NOT NULL, occurred_at timestamptz NOT NULL, stream text NOT NULL,
+        type text NOT NULL, doc jsonb NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (jsonb_to_tsvector('simple', doc, '["string", "key"]')) STORED,
+        PRIMARY KEY (id, occurred_at));
+      CREATE INDEX events_doc ON events USING gin (doc jsonb_path_ops);
+      CREATE INDEX events_tsv ON events USING gin (tsv);
+      CREATE INDEX events_time ON events (occurred_at);
+      CREATE TABLE current_events (
+        id text PRIMARY KEY, occurred_at timestamptz NOT NULL, stream text NOT NULL,
+        type text NOT NULL, doc jsonb NOT NULL);
+      CREATE INDEX current_events_doc ON current_events USING gin (doc jsonb_path_ops);
+      CREATE INDEX current_events_time ON current_events (occurred_at);
+    """
+
+    def __init__(self, dsn):
+        self.dsn = dsn
+        self.local = threading.local()
+
+    def connection(self):
+        if not hasattr(self.local, "conn"):
+            self.local.conn = psycopg2.connect(self.dsn)
+        return self.local.conn
+
+    def create(self):
+        conn = self.connection()
+        with conn.cursor() as cursor:
+            cursor.execute(self.SCHEMA)
+        conn.commit()
+
+    @staticmethod
+    def rows_of(stream, events):
+        """(history rows, current rows): the current row per id is the newest of the write."""
+        rows = [(e["id"], e["occurred_at"], stream, e["type"], json.dumps(e)) for e in events]
+        newest = {}
+        for row in rows:
+            if row[0] not in newest or newest[row[0]][1] <= row[1]:
+                newest[row[0]] = row
+        # Sorted, so concurrent writers take row locks in one order and never deadlock.
+        return sorted(rows), sorted(newest.values())
+
+    def write(self, rows, newest):
+        """One transaction: history rows, then the current rows."""
+        conn = self.connection()
+        with conn.cursor() as cursor:
+            psycopg2.extras.execute_values(
+                cursor, "INSERT INTO events (id, occurred_at, stream, type, doc) VALUES %s "
+                        "ON CONFLICT DO NOTHING", rows, page_size=BATCH)
+            psycopg2.extras.execute_values(
+                cursor, "INSERT INTO current_events AS c (id, occurred_at, stream, type, doc) "
+                        "VALUES %s ON CONFLICT (id) DO UPDATE SET occurred_at = EXCLUDED.occurred_at, "
+                        "stream = EXCLUDED.stream, type = EXCLUDED.type, doc = EXCLUDED.doc "
+                        "WHERE c.occurred_at <= EXCLUDED.occurred_at",
+                newest, page_size=BATCH)
+        conn.commit()
+
+    def rows(self, sql, params=()):
+        conn = self.connection()
+        with conn.cursor() as cursor:
+            cursor.execute(sql, params)
+            result = cursor.fetchall() if cursor.description else []
+        conn.commit()
+        return result
+
+
+# ---- measurements ---------------------------------------------------------------------------
+
+
+def cpu_seconds(pids):
+    """CPU time of the processes; for the first, also that of its children that have exited
+    (PostgreSQL's backends end with their connections)."""
+    total = 0
+    ticks = os.sysconf("SC_CLK_TCK")
+    for index, pid in enumerate(pids):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+            if index == 0:
+                total += (int(fields[13]) + int(fields[14])) / ticks  # cutime, cstime
+        except OSError:
+            pass
+    return total
+
+
+def process_tree(root):
+    """The root and every live descendant (PostgreSQL's backends and workers)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def disk_bytes(path):
+    return int(subprocess.check_output(["du", "-sb", path]).split()[0])
+
+
+def load(batches, write, what):
+    """Sends every prepared batch through `write(i, batch)` from 16 threads; seconds taken."""
+    started = time.monotonic()
+    done = [0]
+    lock = threading.Lock()
+    total = len(batches)
+
+    def worker(i):
+        write(i, batches[i])
+        with lock:
+            done[0] += 1
+            if done[0] % max(1, total // 10) == 0:
+                print("   %s: %d%%" % (what, done[0] * 100 // total), file=sys.stderr)
+
+    with concurrent.futures.ThreadPoolExecutor(CONNECTIONS) as pool:
+        for future in [pool.submit(worker, i) for i in range(total)]:
+            future.result()
+    return time.monotonic() - started
+
+
+def percentiles(samples):
+    ordered = sorted(samples)
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def fmt_ms(seconds):
+    ms = seconds * 1000
+    return "%.2f ms" % ms if ms < 10 else "%.1f ms" % ms if ms < 100 else "%.0f ms" % ms
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("eventsvc", "key", "eventsvc-data", "pg", "pg-data"):
+        parser.add_argument("--" + name, required=True)
+    parser.add_argument("--eventsvc-pid", type=int, required=True)
+    parser.add_argument("--pg-pid", type=int, required=True)
+    parser.add_argument("--events", type=int, default=100000)
+    args = parser.parse_args()
+
+    end = int(time.time() * 1000) // MINUTE * MINUTE - MINUTE
+    data = Dataset(args.events, end)
+    print("-- generating %d events and their expected answers" % args.events, file=sys.stderr)
+    truth = Truth(data)
+    svc = Eventsvc(args.eventsvc, args.key)
+    pg = Postgres(args.pg)
+    pg.create()
+    rows = []  # (what, postgres, eventsvc, ratio text)
+
+    # Ingest: PostgreSQL first, then eventsvc; each alone on the machine.
+    base_pg = disk_bytes(args.pg_data)
+    base_svc = disk_bytes(args.eventsvc_data)
+    pg_batches = [Postgres.rows_of(s, [e for _, e in ev]) for s, ev in data.prepared]
+    svc_batches = [Eventsvc.body(s, [e for _, e in ev]) for s, ev in data.prepared]
+    pg_cpu0 = cpu_seconds(process_tree(args.pg_pid))
+    pg_seconds = load(pg_batches, lambda i, rows: pg.write(*rows), "postgres")
+    pg_cpu = cpu_seconds(process_tree(args.pg_pid)) - pg_cpu0
+    pg.rows("CHECKPOINT")
+
+    svc_cpu0 = cpu_seconds([args.eventsvc_pid])
+    svc_seconds = load(svc_batches, lambda i, body: svc.write(body, "bench-%08d" % i), "eventsvc")
+    accept_done = time.monotonic()
+    while svc.backlog() > 0:
+        time.sleep(0.2)
+    drain = time.monotonic() - accept_done
+    svc_cpu = cpu_seconds([args.eventsvc_pid]) - svc_cpu0
+    searchable_seconds = svc_seconds + drain
+
+    n = args.events
+    def rate_row(what, pg_rate, svc_rate):
+        rows.append((what, "{:,.0f} ev/s".format(pg_rate), "{:,.0f} ev/s".format(svc_rate),
+                     "%.2f× (higher is better)" % (svc_rate / pg_rate)))
+    rate_row("durable accept, %d connections, %d-event writes" % (CONNECTIONS, BATCH),
+             n / pg_seconds, n / svc_seconds)
+    rate_row("searchable (indexed / projected)", n / pg_seconds, n / searchable_seconds)
+    rows.append(("last 202 → everything searchable", "0 s (indexed at commit)", "%.1f s" % drain, ""))
+
+    # The questions, asked alternately, QUERY_RUNS times each.
+    day = {"from": iso(truth.day_from), "to": iso(data.end)}
+    questions = []
+
+    def ask(name, svc_call, pg_call, check):
+        timings = {"pg": [], "svc": []}
+        started_question = time.monotonic()
+        for run in range(QUERY_RUNS):
+            if run >= MIN_QUERY_RUNS and time.monotonic() - started_question > QUESTION_SECONDS:
+                break  # a slow question: fewer runs, the p99 is then the slowest one
+            for side, call in (("pg", pg_call), ("svc", svc_call)) if run % 2 else (
+                    ("svc", svc_call), ("pg", pg_call)):
+                started = time.perf_counter()
+                answer = call()
+                timings[side].append(time.perf_counter() - started)
+                if run == 0:
+                    problem = check(side, answer)
+                    if problem:
+                        raise SystemExit("wrong answer from %s to '%s': %s" % (side, name, problem))
+        pg_p = percentiles(timings["pg"])
+        svc_p = percentiles(timings["svc"])
+        runs = len(timings["pg"])
+        label = name + (" (p50 / p99)" if runs == QUERY_RUNS else " (p50 / max of %d)" % runs)
+        rows.append((label, "%s / %s" % tuple(map(fmt_ms, pg_p)),
+                     "%s / %s" % tuple(map(fmt_ms, svc_p)),
+                     "%.2f× PostgreSQL's p99" % (svc_p[1] / pg_p[1])))
+
+    def expect_subset(expected, size):
+        def check(side, ids):
+            ids = list(ids)
+            if len(ids) != min(size, len(expected)):
+                return "%d results, expected %d" % (len(ids), min(size, len(expected)))
+            wrong = [i for i in ids if i not in expected]
+            return "not matches: %s" % wrong[:5] if wrong else None
+        return check
+
+    def expect_exact(expected):
+        def check(side, ids):
+            got = set(ids)
+            return None if got == expected else "got %d ids, expected %d (missing %s, extra %s)" % (
+                len(got), len(expected), sorted(expected - got)[:3], sorted(got - expected)[:3])
+        return check
+
+    search_sql = ("SELECT id FROM events WHERE tsv @@ to_tsquery('simple', %s) AND occurred_at "
+                  "BETWEEN %s AND %s ORDER BY ts_rank(tsv, to_tsquery('simple', %s)) DESC LIMIT %s")
+    ask("search, two common words, 24 h, top 25",
+        lambda: [r["id"] for r in svc.post("/v1/search", dict(day, query="session token",
+                                                              limit=25))["results"]],
+        lambda: [r[0] for r in pg.rows(search_sql, ("session & token", day["from"], day["to"],
+                                                     "session & token", 25))],
+        expect_subset(truth.two_words, 25))
+    ask("search, a rare word, 24 h",
+        lambda: [r["id"] for r in svc.post("/v1/search", dict(day, query=RARE, limit=100))["results"]],
+        lambda: [r[0] for r in pg.rows(search_sql, (RARE, day["from"], day["to"], RARE, 100))],
+        expect_exact(truth.rare))
+    ask("current state: 2 nested equalities + stream + range (orders)",
+        lambda: [r["id"] for r in svc.post("/v1/query", {
+            "source": "current", "limit": 1000, "fields": ["id"],
+            "where": {"payload.customer.tier": "gold", "payload.status": "paid", "stream": "orders",
+                      "payload.total": {"gt": 900}}})["results"]],
+        lambda: [r[0] for r in pg.rows(
+            "SELECT id FROM current_events WHERE doc @> %s AND stream = 'orders' "
+            "AND (doc->'data'->>'total')::numeric > 900 LIMIT 1000",
+            (json.dumps({"data": {"customer": {"tier": "gold"}, "status": "paid"}}),))],
+        expect_exact(truth.orders))
+    ask("the same shape on sensors",
+        lambda: [r["id"] for r in svc.post("/v1/query", {
+            "source": "current", "limit": 1000, "fields": ["id"],
+            "where": {"payload.device.site": "site-3", "payload.status": "warn",
+                      "stream": "sensors", "payload.reading.humidity": {"gt": 50}}})["results"]],
+        lambda: [r[0] for r in pg.rows(
+            "SELECT id FROM current_events WHERE doc @> %s AND stream = 'sensors' "
+            "AND (doc->'data'->'reading'->>'humidity')::numeric > 50 LIMIT 1000",
+            (json.dumps({"data": {"device": {"site": "site-3"}, "status": "warn"}}),))],
+        expect_exact(truth.sensors))
+
+    def check_streams(side, answer):
+        if answer != {s: (c, t) for s, (c, t) in truth.per_stream.items()}:
+            return "%s != %s" % (answer, truth.per_stream)
+        return None
+
+    def svc_streams():
+        answer = svc.post("/v1/analyze", {
+            "source": "history", "where": {"timestamp": {"gte": iso(truth.week_from)}},
+            "group_by": ["stream"], "include_results": False,
+            "aggregations": {"n": {"op": "count"},
+                             "total": {"op": "sum", "field": "metrics.latency_ms"},
+                             "mean": {"op": "avg", "field": "metrics.latency_ms"}}})
+        if not answer["complete"]:
+            return {"incomplete": True}
+        return {g["key"]["stream"]: (g["count"], int(round(g["aggregations"]["total"]["value"])))
+                for g in answer["groups"]}
+
+    ask("history 7 days: count, sum and avg grouped by stream",
+        svc_streams,
+        lambda: {r[0]: (r[1], int(r[2])) for r in pg.rows(
+            "SELECT stream, count(*), sum((doc->'metrics'->>'latency_ms')::bigint), "
+            "avg((doc->'metrics'->>'latency_ms')::bigint) FROM events WHERE occurred_at >= %s "
+            "GROUP BY stream", (iso(truth.week_from),))},
+        check_streams)
+
+    def svc_buckets():
+        answer = svc.post("/v1/analyze", {
+            "source": "history", "where": {"timestamp": {"gte": day["from"], "lte": day["to"]}},
+            "time_bucket": {"interval": "5m"}, "group_limit": 1000, "include_results": False})
+        return {g["key"]["bucket"]: g["count"] for g in answer["groups"]}
+
+    ask("history 24 h: 5-minute buckets",
+        svc_buckets,
+        lambda: {iso(int(r[0])): r[1] for r in pg.rows(
+            "SELECT floor(extract(epoch FROM occurred_at) * 1000 / 300000) * 300000, count(*) "
+            "FROM events WHERE occurred_at BETWEEN %s AND %s GROUP BY 1", (day["from"], day["to"]))},
+        lambda side, answer: None if answer == {iso(k): v for k, v in truth.buckets.items()}
+        else "%d buckets, expected %d" % (len(answer), len(truth.buckets)))
+
+    pg.rows("CHECKPOINT")
+    pg_disk = disk_bytes(args.pg_data) - base_pg
+    svc_disk = disk_bytes(args.eventsvc_data) - base_svc
+    rows.append(("disk per event (data + WAL)", "%.2f kB" % (pg_disk / n / 1000),
+                 "%.2f kB" % (svc_disk / n / 1000), "%.2f×" % (svc_disk / pg_disk)))
+    rows.append(("server CPU per 1,000 events ingested", "%.0f ms" % (pg_cpu * 1e6 / n),
+                 "%.0f ms" % (svc_cpu * 1e6 / n), "%.2f×" % (svc_cpu / pg_cpu)))
+
+    print()
+    print("%d events; PostgreSQL 15 (jsonb, GIN jsonb_path_ops, tsvector GIN, btree on time and id)" % n)
+    print()
+    print("| what | PostgreSQL 15 | eventsvc | eventsvc vs PostgreSQL |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print("| %s |" % " | ".join(row))
+    print()
+    print("every answer matched the generator's expectation")
+
+
+if __name__ == "__main__":
+    main()
