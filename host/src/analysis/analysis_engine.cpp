@@ -1,6 +1,5 @@
 #include "analysis/analysis_engine.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <optional>
 
@@ -8,8 +7,6 @@
 #include "analysis/evidence_stages.hpp"
 #include "analysis/match_stage.hpp"
 #include "analysis/relationship_builder.hpp"
-#include "api/endpoint_base.hpp"
-#include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::host {
 
@@ -23,36 +20,13 @@ double rounded(double value, double scale = 1e6) {
 
 }  // namespace
 
-void AnalysisEngine::require_modules(const AnalyzeRequest& request) const {
-  ValidationErrors errors;
-  for (const auto& spec : request.aggregations) {
-    const std::string path = sdk::pointer_append("/aggregations", spec.name);
-    const auto* op = modules_.aggregation(spec.op);
-    if (op == nullptr) {
-      errors.add(path + "/op", "aggregation op '" + spec.op + "' is not enabled");
-    } else if (!spec.field &&
-               op->call([](const sdk::AggregationOperator& o) { return o.requires_field(); })) {
-      errors.add(path + "/field", "is required for op " + spec.op);
-    }
-  }
-  if (request.vector_text && !modules_.embedder()) {
-    errors.add("/vector", "semantic ranking needs an embedder plugin; none is enabled");
-  }
-  if (request.context && modules_.context_mode(request.context->mode) == nullptr) {
-    errors.add("/context/mode", "context mode '" + request.context->mode + "' is not enabled");
-  }
-  errors.throw_if_any();
-}
-
-json::object AnalysisEngine::run(const AnalyzeRequest& request, const json::value& body,
-                                 const ApiRequest& http) const {
-  const auto started = std::chrono::steady_clock::now();
+json::object AnalysisEngine::run(const AnalyzeRequest& request, const AnalysisContext& http) const {
   const sdk::Tenant& tenant = http.principal.tenant;
 
   // plan
-  std::vector<sdk::Condition> where = request.where.conditions;
-  where.push_back({*sdk::FieldPath::parse("timestamp"), sdk::Op::gte,
-                   json::value(retention_horizon(http.plan, http.now))});
+  std::vector<sdk::Condition> where = request.where;
+  where.push_back(
+      {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(http.retention_horizon)});
 
   // aggregate: every match, exact
   std::optional<AggregateAnswer> aggregated;
@@ -78,7 +52,7 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const json::valu
     context = context_pack(request, matches, selection, complete, modules_, http.now);
     if (const auto& audit = modules_.audit()) {
       const auto trace = audit.call([&](sdk::AuditSink& sink) {
-        return sink.record({http.principal, "analyze", body, context, http.now});
+        return sink.record({http.principal, "analyze", http.body, context, http.now});
       });
       if (trace) context["audit_trace_id"] = *trace;
     }
@@ -99,7 +73,7 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const json::valu
   answer["execution_mode"] = matches.semantic ? "semantic" : (indexed ? "optimized" : "bounded");
   answer["complete"] = complete;
   answer["scanned"] = scanned;
-  answer["elapsed_ms"] = 0;  // set last
+  answer["elapsed_ms"] = 0;  // the endpoint sets it when the answer is complete
   answer["source"] = sdk::source_name(request.source);
   answer["filtered"] = scanned - matched;
   answer["matched"] = matched;
@@ -130,7 +104,6 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const json::valu
     }
     answer["results"] = std::move(results);
   }
-  answer["elapsed_ms"] = elapsed_ms_since(started);
   return answer;
 }
 

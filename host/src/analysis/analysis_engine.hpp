@@ -10,22 +10,26 @@
 #pragma once
 
 #include "analysis/analyze_request.hpp"
-#include "api/endpoint.hpp"
+#include "eventsvc/sdk/principal.hpp"
 #include "modules/module_registry.hpp"
 
 namespace eventsvc::host {
+
+// Who asks, and when: what the analysis needs of the HTTP request.
+struct AnalysisContext {
+  const sdk::Principal& principal;
+  sdk::Millis retention_horizon = 0;  // the earliest timestamp the key's plan may see
+  sdk::Millis now = 0;
+  const sdk::json::value& body;  // the request body, kept for audit traces
+};
 
 class AnalysisEngine {
  public:
   explicit AnalysisEngine(ModuleRegistry& modules) : modules_(modules) {}
 
-  // Checks that every module the request needs is enabled: 400 naming the module otherwise.
-  void require_modules(const AnalyzeRequest& request) const;
-
-  // The analysis response object of API-SPEC 2.7: exactly its properties.
-  // `body` is the request body `request` was parsed from (kept for audit traces).
-  sdk::json::object run(const AnalyzeRequest& request, const sdk::json::value& body,
-                        const ApiRequest& http) const;
+  // The analysis response object of API-SPEC 2.7: exactly its properties. Every module the
+  // request names must be enabled (the endpoint checks).
+  sdk::json::object run(const AnalyzeRequest& request, const AnalysisContext& context) const;
 
  private:
   ModuleRegistry& modules_;

@@ -1,4 +1,5 @@
-// A validated POST /v1/analyze body (API-SPEC 4.5), with defaults applied.
+// A validated POST /v1/analyze body (API-SPEC 4.5), with defaults applied: what the analysis
+// stages work from. api/analyze_request_parser.hpp makes it from a request body.
 #pragma once
 
 #include <optional>
@@ -6,8 +7,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "api/validation.hpp"
-#include "api/where_parser.hpp"
 #include "eventsvc/sdk/aggregate.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/storage.hpp"
@@ -24,7 +23,7 @@ struct TemporalWindow {
 
 struct AnalyzeRequest {
   sdk::Source source = sdk::Source::history;
-  ParsedWhere where;
+  std::vector<sdk::Condition> where;
   std::optional<sdk::TextQuery> text;
   std::vector<sdk::AggregationSpec> aggregations;  // in request order
   std::vector<sdk::FieldPath> group_by;
@@ -41,9 +40,5 @@ struct AnalyzeRequest {
   std::unordered_set<std::string> excluded_ids;
   bool include_results = true;
 };
-
-// Validates the body; every problem goes to `errors` with its path.
-AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
-                                     ValidationErrors& errors);
 
 }  // namespace eventsvc::host

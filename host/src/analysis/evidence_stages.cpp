@@ -19,7 +19,7 @@ std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
     if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
     if (std::find(named.begin(), named.end(), field) == named.end()) named.push_back(field);
   };
-  for (const auto& condition : request.where.conditions)
+  for (const auto& condition : request.where)
     add(condition.field);
   for (const auto& field : request.group_by)
     add(field);

@@ -10,12 +10,13 @@ namespace eventsvc::host {
 class AnalyzeEndpoint final : public ReadEndpoint {
  public:
   AnalyzeEndpoint(const HostConfig& config, ModuleRegistry& modules)
-      : ReadEndpoint(config, modules.storage()), engine_(modules) {}
+      : ReadEndpoint(config, modules.storage()), modules_(modules), engine_(modules) {}
 
   Operation operation() const override { return Operation::analyze; }
   ApiResponse handle(const ApiRequest& request) override;
 
  private:
+  const ModuleRegistry& modules_;
   AnalysisEngine engine_;
 };
 

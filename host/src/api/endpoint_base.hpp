@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "api/endpoint.hpp"
+#include "server/endpoint.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "modules/module.hpp"
 

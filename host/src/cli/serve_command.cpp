@@ -10,7 +10,7 @@
 #include "cli/config_arguments.hpp"
 #include "modules/module_registry.hpp"
 #include "server/https_server.hpp"
-#include "server/log_sink.hpp"
+#include "logging/log_sink.hpp"
 #include "server/request_pipeline.hpp"
 #include "server/tls_material.hpp"
 

@@ -17,7 +17,7 @@
 #include "eventsvc/sdk/storage.hpp"
 #include "modules/module.hpp"
 #include "modules/plugin_library.hpp"
-#include "server/log_sink.hpp"
+#include "logging/log_sink.hpp"
 
 namespace eventsvc::host {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "api/endpoint.hpp"
+#include "server/endpoint.hpp"
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::host {

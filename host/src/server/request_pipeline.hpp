@@ -15,7 +15,7 @@
 #include "limits/concurrency_limiter.hpp"
 #include "limits/rate_limiter.hpp"
 #include "modules/module_registry.hpp"
-#include "server/log_sink.hpp"
+#include "logging/log_sink.hpp"
 #include "server/router.hpp"
 
 namespace eventsvc::host {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/endpoint.hpp"
+#include "server/endpoint.hpp"
 
 namespace eventsvc::host {
 

@@ -1,4 +1,4 @@
-#include "analysis/analyze_request.hpp"
+#include "api/analyze_request_parser.hpp"
 
 #include <regex>
 
@@ -106,17 +106,19 @@ std::vector<sdk::FieldPath> fields_at(const json::object& object, std::string_vi
 
 }  // namespace
 
-AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
-                                     ValidationErrors& errors) {
+ParsedAnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
+                                           ValidationErrors& errors) {
   analyze_schema().validate(body, "", errors);
-  AnalyzeRequest request;
+  ParsedAnalyzeRequest parsed;
+  AnalyzeRequest& request = parsed.analysis;
   const json::object& object = body.get_object();
   if (const auto* source = object.if_contains("source");
       source != nullptr && *source == "current") {
     request.source = sdk::Source::current;
   }
   if (const auto* where = object.if_contains("where")) {
-    request.where = parse_where(*where, "/where", now, errors);
+    parsed.where = parse_where(*where, "/where", now, errors);
+    request.where = parsed.where.conditions;
   }
   if (const auto* text = object.if_contains("text");
       text != nullptr && text->is_string() && !text->get_string().empty()) {
@@ -217,7 +219,7 @@ AnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
       include != nullptr && include->is_bool()) {
     request.include_results = include->get_bool();
   }
-  return request;
+  return parsed;
 }
 
 }  // namespace eventsvc::host

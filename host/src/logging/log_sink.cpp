@@ -1,4 +1,4 @@
-#include "server/log_sink.hpp"
+#include "logging/log_sink.hpp"
 
 #include <cstdio>
 
