@@ -1,93 +1,87 @@
 #include "eventsvc/sdk/aggregate.hpp"
 
-#include <cmath>
-
 #include "eventsvc/sdk/digest.hpp"
 
 namespace eventsvc::sdk {
 
-namespace {
-
-// Rows buffered per (partition, aggregation) before they go to the operator as one span: large
-// enough that the per-span call is noise, small enough to stay in cache.
-constexpr std::size_t kSpanRows = 1024;
-
-// Whether a JSON number converts to a double without losing anything.
-bool exact_double(const json::value& value) {
-  if (value.is_double()) return true;
+bool exact_double(const json::value& number) {
+  if (number.is_double()) return true;
   constexpr std::int64_t kExact = std::int64_t{1} << 53;
-  if (value.is_int64()) return value.get_int64() >= -kExact && value.get_int64() <= kExact;
-  return value.is_uint64() && value.get_uint64() <= static_cast<std::uint64_t>(kExact);
+  if (number.is_int64()) return number.get_int64() >= -kExact && number.get_int64() <= kExact;
+  return number.is_uint64() && number.get_uint64() <= static_cast<std::uint64_t>(kExact);
 }
 
-// One aggregation's column buffer: the pieces of a ColumnSpan.
-struct SpanBuffer {
-  std::uint64_t rows = 0;
-  std::vector<double> numbers;
-  std::vector<Millis> number_times;
-  std::vector<json::value> others;
-
-  void flush(const BoundAggregation& aggregation, AggregationState& state) {
-    if (rows == 0) return;
-    const ColumnSpan span{rows, numbers, number_times, others};
-    aggregation.op->add_span(state, aggregation.spec, span);
-    rows = 0;
-    numbers.clear();
-    number_times.clear();
-    others.clear();
+void SpanBuilder::add(const FieldValue& value, Millis time) {
+  if (value.kind() == FieldValue::Kind::json && value.json_value().is_number() &&
+      exact_double(value.json_value())) {
+    add_number(value.json_value().to_number<double>(), time);
+  } else if (value.present()) {
+    add_other(value.to_json());
+  } else {
+    add_absent();
   }
-};
+}
 
-}  // namespace
+void SpanBuilder::flush(const BoundAggregation& aggregation, AggregationState& state) {
+  if (rows_ == 0) return;
+  const std::span<const Millis> times =
+      aggregation.op->uses_time() ? std::span<const Millis>(times_) : std::span<const Millis>();
+  aggregation.op->add_span(state, aggregation.spec, ColumnSpan{rows_, numbers_, times, others_});
+  rows_ = 0;
+  numbers_.clear();
+  times_.clear();
+  others_.clear();
+}
 
-struct AggregateAccumulator::Partition {
-  AggregateGroup group;
-  std::vector<SpanBuffer> buffers;  // one per aggregation
-
-  explicit Partition(const AggregateRequest& request) : buffers(request.aggregations.size()) {
-    group.states.reserve(request.aggregations.size());
-    for (const auto& aggregation : request.aggregations) {
-      group.states.push_back(aggregation.op->create_state(aggregation.spec));
-    }
+AggregatePartition::AggregatePartition(const AggregateRequest& request, json::object key,
+                                       std::optional<Millis> bucket)
+    : request_(&request), buffers_(request.aggregations.size()) {
+  group_.key = std::move(key);
+  group_.bucket = bucket;
+  group_.states.reserve(request.aggregations.size());
+  for (const auto& aggregation : request.aggregations) {
+    group_.states.push_back(aggregation.op->create_state(aggregation.spec));
   }
+}
 
-  void add(const AggregateRequest& request, const Record& record) {
-    ++group.count;
-    for (std::size_t i = 0; i < buffers.size(); ++i) {
-      const BoundAggregation& aggregation = request.aggregations[i];
-      SpanBuffer& buffer = buffers[i];
-      ++buffer.rows;
-      if (aggregation.spec.field) {
-        const FieldValue value = resolve(record, *aggregation.spec.field);
-        if (value.kind() == FieldValue::Kind::json && value.json_value().is_number() &&
-            exact_double(value.json_value())) {
-          buffer.numbers.push_back(value.json_value().to_number<double>());
-          if (aggregation.op->uses_time()) {
-            buffer.number_times.push_back(
-                record_instant(record, aggregation.spec.time_field).value_or(kNoTime));
-          }
-        } else if (value.present()) {
-          buffer.others.push_back(value.to_json());
-        }
-      }
-      if (buffer.rows >= kSpanRows) buffer.flush(aggregation, *group.states[i]);
-    }
+void AggregatePartition::add(const Record& record) {
+  count_row();
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    const BoundAggregation& aggregation = request_->aggregations[i];
+    const FieldValue value =
+        aggregation.spec.field ? resolve(record, *aggregation.spec.field) : FieldValue::absent();
+    const Millis time = aggregation.op->uses_time()
+                            ? record_instant(record, aggregation.spec.time_field).value_or(kNoTime)
+                            : kNoTime;
+    buffers_[i].add(value, time);
   }
+  flush_full();
+}
 
-  void flush(const AggregateRequest& request) {
-    for (std::size_t i = 0; i < buffers.size(); ++i)
-      buffers[i].flush(request.aggregations[i], *group.states[i]);
+void AggregatePartition::flush_full() {
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    if (buffers_[i].full()) buffers_[i].flush(request_->aggregations[i], *group_.states[i]);
   }
+}
 
-  void merge(const AggregateRequest& request, Partition&& other) {
-    other.flush(request);
-    flush(request);
-    group.count += other.group.count;
-    for (std::size_t i = 0; i < buffers.size(); ++i) {
-      request.aggregations[i].op->merge(*group.states[i], *other.group.states[i]);
-    }
+void AggregatePartition::flush_all() {
+  for (std::size_t i = 0; i < buffers_.size(); ++i)
+    buffers_[i].flush(request_->aggregations[i], *group_.states[i]);
+}
+
+void AggregatePartition::merge(AggregatePartition&& other) {
+  other.flush_all();
+  flush_all();
+  group_.count += other.group_.count;
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    request_->aggregations[i].op->merge(*group_.states[i], *other.group_.states[i]);
   }
-};
+}
+
+AggregateGroup AggregatePartition::finish() {
+  flush_all();
+  return std::move(group_);
+}
 
 std::optional<Millis> record_instant(const Record& record, const FieldPath& field) {
   const FieldValue value = resolve(record, field);
@@ -105,45 +99,51 @@ Millis bucket_start(Millis instant, Millis interval) {
   return start;
 }
 
+std::optional<std::pair<json::object, std::optional<Millis>>> group_key(
+    const AggregateRequest& request, const Record& record) {
+  json::object key;
+  for (const auto& field : request.group_by)
+    key[field.text] = resolve(record, field).to_json();
+  std::optional<Millis> bucket;
+  if (request.time_bucket) {
+    const auto instant = record_instant(record, request.time_bucket->field);
+    if (!instant) return std::nullopt;  // no time to place it by
+    bucket = bucket_start(*instant, request.time_bucket->interval);
+    key["bucket"] = format_rfc3339(*bucket);
+  }
+  return std::make_pair(std::move(key), bucket);
+}
+
 AggregateAccumulator::AggregateAccumulator(const AggregateRequest& request)
-    : request_(&request), total_(std::make_unique<Partition>(request)) {}
+    : request_(&request),
+      total_(std::make_unique<AggregatePartition>(request, json::object(), std::nullopt)) {}
 
 AggregateAccumulator::~AggregateAccumulator() = default;
 AggregateAccumulator::AggregateAccumulator(AggregateAccumulator&&) noexcept = default;
 
 void AggregateAccumulator::add(const Record& record) {
-  total_->add(*request_, record);
+  total_->add(record);
   if (request_->group_by.empty() && !request_->time_bucket) return;
-
-  json::object key;
-  for (const auto& field : request_->group_by)
-    key[field.text] = resolve(record, field).to_json();
-  std::optional<Millis> bucket;
-  if (request_->time_bucket) {
-    const auto instant = record_instant(record, request_->time_bucket->field);
-    if (!instant) return;  // no time to place it by
-    bucket = bucket_start(*instant, request_->time_bucket->interval);
-    key["bucket"] = format_rfc3339(*bucket);
-  }
-  std::string id = canonical_json(key);
+  auto key = group_key(*request_, record);
+  if (!key) return;
+  std::string id = canonical_json(key->first);
   auto it = groups_.find(id);
   if (it == groups_.end()) {
-    auto partition = std::make_unique<Partition>(*request_);
-    partition->group.key = std::move(key);
-    partition->group.bucket = bucket;
+    auto partition =
+        std::make_unique<AggregatePartition>(*request_, std::move(key->first), key->second);
     it = groups_.emplace(std::move(id), std::move(partition)).first;
   }
-  it->second->add(*request_, record);
+  it->second->add(record);
 }
 
 void AggregateAccumulator::merge(AggregateAccumulator&& other) {
-  total_->merge(*request_, std::move(*other.total_));
+  total_->merge(std::move(*other.total_));
   for (auto& [id, partition] : other.groups_) {
     auto it = groups_.find(id);
     if (it == groups_.end()) {
       groups_.emplace(id, std::move(partition));
     } else {
-      it->second->merge(*request_, std::move(*partition));
+      it->second->merge(std::move(*partition));
     }
   }
   other.groups_.clear();
@@ -151,13 +151,10 @@ void AggregateAccumulator::merge(AggregateAccumulator&& other) {
 
 AggregateResult AggregateAccumulator::finish(const AggregateStats& stats) {
   AggregateResult result;
-  total_->flush(*request_);
-  result.total = std::move(total_->group);
+  result.total = total_->finish();
   result.groups.reserve(groups_.size());
-  for (auto& [id, partition] : groups_) {
-    partition->flush(*request_);
-    result.groups.push_back(std::move(partition->group));
-  }
+  for (auto& [id, partition] : groups_)
+    result.groups.push_back(partition->finish());
   groups_.clear();
   result.stats = stats;
   return result;

@@ -110,7 +110,10 @@ std::optional<Op> parse_op(std::string_view name) {
 }
 
 bool matches(const Record& record, const Condition& condition) {
-  const FieldValue value = resolve(record, condition.field);
+  return matches(resolve(record, condition.field), condition);
+}
+
+bool matches(const FieldValue& value, const Condition& condition) {
   const json::value& operand = condition.operand;
   switch (condition.op) {
     case Op::eq:

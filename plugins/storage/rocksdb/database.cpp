@@ -39,6 +39,37 @@ rocksdb::CompressionType compression_of(const std::string& name) {
   return rocksdb::kLZ4Compression;
 }
 
+enum class FamilyKind : std::uint8_t {
+  point,     // read by key: bloom filters
+  ordered,   // read by prefix scans
+  expiring,  // point reads, entries dropped by compaction after 24 h
+  counters,  // uint64add merge operands
+};
+
+struct Family {
+  const char* name;
+  FamilyKind kind;
+  rocksdb::ColumnFamilyHandle* Database::*handle;
+};
+
+// Every column family, in the order RocksDB opens them. What each holds: database.hpp.
+const Family kFamilies[] = {
+    {"default", FamilyKind::point, &Database::meta},
+    {"inbox", FamilyKind::ordered, &Database::inbox},
+    {"idempotency", FamilyKind::expiring, &Database::idempotency},
+    {"receipts", FamilyKind::expiring, &Database::receipts},
+    {"verdicts", FamilyKind::point, &Database::verdicts},
+    {"digests", FamilyKind::point, &Database::digests},
+    {"history", FamilyKind::point, &Database::history},
+    {"current", FamilyKind::ordered, &Database::current},
+    {"current_ids", FamilyKind::point, &Database::current_ids},
+    {"indexes", FamilyKind::ordered, &Database::indexes},
+    {"stats", FamilyKind::counters, &Database::stats},
+    {"verify_queue", FamilyKind::ordered, &Database::verify_queue},
+    {"vectors", FamilyKind::point, &Database::vectors},
+    {"columns", FamilyKind::ordered, &Database::columns},
+};
+
 }  // namespace
 
 void check(const rocksdb::Status& status, const char* operation) {
@@ -91,21 +122,14 @@ Database::Database(const DatabaseOptions& options) {
     return cf;
   };
 
-  const std::vector<rocksdb::ColumnFamilyDescriptor> families = {
-      {rocksdb::kDefaultColumnFamilyName, family_options(true)},
-      {"inbox", family_options(false)},
-      {"idempotency", expiring()},
-      {"receipts", expiring()},
-      {"verdicts", family_options(true)},
-      {"digests", family_options(true)},
-      {"history", family_options(true)},
-      {"current", family_options(false)},
-      {"current_ids", family_options(true)},
-      {"indexes", family_options(false)},
-      {"stats", counters()},
-      {"verify_queue", family_options(false)},
-      {"vectors", family_options(true)},
-  };
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const auto& family : kFamilies) {
+    const auto cf = family.kind == FamilyKind::expiring ? expiring()
+                    : family.kind == FamilyKind::counters
+                        ? counters()
+                        : family_options(family.kind == FamilyKind::point);
+    families.emplace_back(family.name, cf);
+  }
   std::filesystem::create_directories(options.path);
   rocksdb::DB* raw = nullptr;
   const auto status =
@@ -115,19 +139,8 @@ Database::Database(const DatabaseOptions& options) {
                                status.ToString());
   }
   db_.reset(raw);
-  meta = handles_[0];
-  inbox = handles_[1];
-  idempotency = handles_[2];
-  receipts = handles_[3];
-  verdicts = handles_[4];
-  digests = handles_[5];
-  history = handles_[6];
-  current = handles_[7];
-  current_ids = handles_[8];
-  indexes = handles_[9];
-  stats = handles_[10];
-  verify_queue = handles_[11];
-  vectors = handles_[12];
+  for (std::size_t i = 0; i < std::size(kFamilies); ++i)
+    this->*kFamilies[i].handle = handles_[i];
 }
 
 Database::~Database() {

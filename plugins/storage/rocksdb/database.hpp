@@ -13,6 +13,7 @@
 //   stats        counters for BM25, merged with uint64add
 //   verify_queue seq -> receipts projected but not yet verified
 //   vectors      version key -> embedding (model name + floats)
+//   columns      history in column chunks, one per projection round (column_chunk.hpp)
 #pragma once
 
 #include <rocksdb/db.h>
@@ -54,6 +55,7 @@ class Database {
   rocksdb::ColumnFamilyHandle* stats = nullptr;
   rocksdb::ColumnFamilyHandle* verify_queue = nullptr;
   rocksdb::ColumnFamilyHandle* vectors = nullptr;
+  rocksdb::ColumnFamilyHandle* columns = nullptr;
 
   // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
   // sync). Throws sdk::Error 503 when the write fails.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "key_codec.hpp"
@@ -65,6 +66,7 @@ std::vector<float> decode_embedding(std::string_view value, std::string_view mod
 struct Projector::Overlay {
   std::map<std::string, std::string> versions;  // version key -> digest
   std::map<std::string, sdk::Record> current;   // tenant|id -> current record
+  std::map<std::string, ChunkBuilder> chunks;   // tenant -> this round's new history versions
 };
 
 Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
@@ -184,6 +186,16 @@ std::size_t Projector::project_once() {
     batch.Put(database_.verify_queue, key, queued);
     batch.Delete(database_.inbox, key);
   }
+  // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
+  // number again only if this batch never committed.
+  for (const auto& [tenant, chunk] : overlay.chunks) {
+    const std::uint64_t number = entries.front().sequence;
+    batch.Put(database_.columns, chunk_header_key(tenant, number),
+              encode_chunk_header(chunk.header()));
+    for (const auto& [column, bytes] : chunk.encode()) {
+      batch.Put(database_.columns, chunk_column_key(tenant, number, column), bytes);
+    }
+  }
   indexer_.flush(records);
   records.move_into(batch);
   const std::uint64_t next = entries.back().sequence + 1;
@@ -208,6 +220,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     }
     batch.put(database_.history, key, encode_record(record));
     overlay.versions.emplace(key, record.proof_digest);
+    overlay.chunks[tenant].add(record);
     indexer_.add(batch, tenant, Scope::history, record);
     if (embedder_ != nullptr) {
       batch.put(database_.vectors, key,

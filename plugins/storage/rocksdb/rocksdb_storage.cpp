@@ -86,6 +86,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   }
   sequence_ = std::make_unique<InboxSequence>(next);
   verdicts_ = std::make_unique<Verdicts>(*database_);
+  columns_ = std::make_unique<ColumnAggregator>(*database_);
 
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options;
@@ -148,6 +149,12 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
 sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                                     const sdk::RecordVisitor& visit) {
   return queries_->scan(tenant, query, visit, embedding_model_);
+}
+
+sdk::AggregateResult RocksdbStorage::aggregate(const sdk::Tenant& tenant,
+                                               const sdk::AggregateRequest& request) {
+  if (auto answered = columns_->aggregate(tenant, request)) return std::move(*answered);
+  return sdk::Storage::aggregate(tenant, request);
 }
 
 sdk::Neighbors RocksdbStorage::neighbors(const sdk::Tenant& tenant, sdk::Source source,

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "column_aggregator.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "inbox_sequence.hpp"
@@ -31,12 +32,16 @@ class RocksdbStorage final : public sdk::Storage {
                                       std::string_view receipt_id) override;
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit) override;
+  sdk::AggregateResult aggregate(const sdk::Tenant& tenant,
+                                 const sdk::AggregateRequest& request) override;
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
                            std::size_t before, std::size_t after) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;
 
   // For tests: the projector, to drive it by hand when the config disables its thread.
   Projector& projector() { return *projector_; }
+  // For tests: the column path of aggregate(), without the record-wise fallback.
+  ColumnAggregator& column_aggregator() { return *columns_; }
 
  private:
   std::shared_ptr<sdk::Logger> logger_;
@@ -47,6 +52,7 @@ class RocksdbStorage final : public sdk::Storage {
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
   std::unique_ptr<QueryEngine> queries_;
+  std::unique_ptr<ColumnAggregator> columns_;
   std::string embedding_model_;
 };
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eventsvc/sdk/aggregation.hpp"
@@ -72,6 +73,74 @@ std::optional<Millis> record_instant(const Record& record, const FieldPath& fiel
 // The start of the UTC-aligned bucket of `interval` that holds `instant` (floor, also before 1970).
 Millis bucket_start(Millis instant, Millis interval);
 
+// One aggregation's values, collected row by row and handed to its operator as column spans.
+class SpanBuilder {
+ public:
+  // A JSON number exactly representable as a double goes to add_number, anything else present to
+  // add_other; `time` is the row's time_field instant (kNoTime when it has none).
+  void add_number(double value, Millis time) {
+    ++rows_;
+    numbers_.push_back(value);
+    times_.push_back(time);
+  }
+  void add_other(json::value value) {
+    ++rows_;
+    others_.push_back(std::move(value));
+  }
+  void add_absent() { ++rows_; }
+  // Sorts a field's value into the right one of the three.
+  void add(const FieldValue& value, Millis time);
+  bool full() const { return rows_ >= kRows; }
+  // Adds what was collected to `state` as one span, and empties.
+  void flush(const BoundAggregation& aggregation, AggregationState& state);
+
+  // Rows collected before a span is handed over: enough that the call is noise, few enough to
+  // stay in cache.
+  static constexpr std::uint64_t kRows = 1024;
+
+ private:
+  std::uint64_t rows_ = 0;
+  std::vector<double> numbers_;
+  std::vector<Millis> times_;
+  std::vector<json::value> others_;
+};
+
+// Whether a JSON number converts to a double without losing anything.
+bool exact_double(const json::value& number);
+
+// The matches of one partition (the total, a group, a bucket) while they are being added: a
+// record at a time, or a column engine's row values one aggregation at a time.
+class AggregatePartition {
+ public:
+  AggregatePartition(const AggregateRequest& request, json::object key,
+                     std::optional<Millis> bucket);
+
+  void add(const Record& record);
+
+  // Column engines: count a row, then give each aggregation's value through values(i).
+  void count_row() { ++group_.count; }
+  SpanBuilder& values(std::size_t aggregation) { return buffers_[aggregation]; }
+  // Hands full span builders to their operators; call after a row's values.
+  void flush_full();
+
+  void merge(AggregatePartition&& other);
+  // The finished group; the partition is spent.
+  AggregateGroup finish();
+  const json::object& key() const { return group_.key; }
+
+ private:
+  void flush_all();
+
+  const AggregateRequest* request_;
+  AggregateGroup group_;
+  std::vector<SpanBuilder> buffers_;  // one per aggregation
+};
+
+// The group key of a record for `request` ({} without group_by or time_bucket), and its bucket;
+// nullopt when the request buckets by a time the record does not have.
+std::optional<std::pair<json::object, std::optional<Millis>>> group_key(
+    const AggregateRequest& request, const Record& record);
+
 // Accumulates matching records into the total and the groups of a request. Values are buffered
 // per (group, aggregation) and handed to the operators as column spans. Not thread-safe: give each
 // thread its own and merge them.
@@ -90,11 +159,9 @@ class AggregateAccumulator {
   AggregateResult finish(const AggregateStats& stats);
 
  private:
-  struct Partition;
-
   const AggregateRequest* request_;
-  std::unique_ptr<Partition> total_;
-  std::map<std::string, std::unique_ptr<Partition>> groups_;  // by canonical JSON of the key
+  std::unique_ptr<AggregatePartition> total_;
+  std::map<std::string, std::unique_ptr<AggregatePartition>> groups_;  // by canonical JSON key
 };
 
 }  // namespace eventsvc::sdk

@@ -55,6 +55,8 @@ struct Condition {
 };
 
 bool matches(const Record& record, const Condition& condition);
+// The same for a value already resolved from condition.field (a column store's cell).
+bool matches(const FieldValue& value, const Condition& condition);
 bool matches_all(const Record& record, const std::vector<Condition>& conditions);
 
 // Inclusive bounds on `timestamp` implied by the conditions (eq, gt, gte, lt, lte on timestamp).

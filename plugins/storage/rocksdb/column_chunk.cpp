@@ -1,0 +1,301 @@
+#include "column_chunk.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include "key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+constexpr char kHeaderTag = 0x00;
+constexpr char kColumnTag = 0x01;
+
+void append_u32_le(std::string& out, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    out.push_back(static_cast<char>(value & 0xFFU));
+    value >>= 8U;
+  }
+}
+
+void append_u64_le(std::string& out, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) {
+    out.push_back(static_cast<char>(value & 0xFFU));
+    value >>= 8U;
+  }
+}
+
+std::uint64_t read_le(std::string_view bytes, std::size_t offset, int size) {
+  std::uint64_t value = 0;
+  for (int i = size - 1; i >= 0; --i) {
+    value = (value << 8U) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
+  }
+  return value;
+}
+
+// Reads `size` bytes from the front of `bytes`.
+std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {
+  if (bytes.size() < size) return std::nullopt;
+  const auto front = bytes.substr(0, size);
+  bytes.remove_prefix(size);
+  return front;
+}
+
+// A key that the request's field syntax cannot address as one segment: skipped, so that a path
+// never names two different places.
+bool addressable(std::string_view key) {
+  return !key.empty() && key.find('.') == std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<std::string> column_name(const sdk::FieldPath& field) {
+  if (field.root != sdk::FieldPath::Root::canonical && field.segments.empty()) return std::nullopt;
+  return field.text;
+}
+
+std::string chunk_prefix(std::string_view tenant) {
+  std::string prefix(tenant);
+  prefix.push_back('H');
+  return prefix;
+}
+
+std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(kHeaderTag);
+  return key;
+}
+
+std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
+                             std::string_view column) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(kColumnTag);
+  key += column;
+  return key;
+}
+
+std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size) {
+  if (key.size() != prefix_size + 9 || key.back() != kHeaderTag) return std::nullopt;
+  return read_u64(key.substr(prefix_size, 8));
+}
+
+std::string encode_chunk_header(const ChunkHeader& header) {
+  std::string out;
+  append_u32_le(out, header.rows);
+  append_u64_le(out, static_cast<std::uint64_t>(header.min_timestamp));
+  append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
+  return out;
+}
+
+std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
+  if (bytes.size() != 20) return std::nullopt;
+  return ChunkHeader{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
+                     static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
+                     static_cast<sdk::Millis>(read_le(bytes, 12, 8))};
+}
+
+// ---- building -------------------------------------------------------------------------------
+
+ChunkBuilder::Column& ChunkBuilder::column(std::string_view name) {
+  auto it = columns_.find(name);
+  if (it == columns_.end()) it = columns_.emplace(std::string(name), Column{}).first;
+  Column& column = it->second;
+  column.kinds.resize(rows_ - 1, CellKind::absent);  // rows before this one lacked the field
+  return column;
+}
+
+void ChunkBuilder::cell(std::string_view name, const sdk::json::value& value) {
+  Column& out = column(name);
+  switch (value.kind()) {
+    case boost::json::kind::null:
+      out.kinds.push_back(CellKind::null);
+      break;
+    case boost::json::kind::bool_:
+      out.kinds.push_back(value.get_bool() ? CellKind::boolean_true : CellKind::boolean_false);
+      break;
+    case boost::json::kind::int64:
+      out.kinds.push_back(CellKind::int64);
+      out.numbers.push_back(static_cast<std::uint64_t>(value.get_int64()));
+      break;
+    case boost::json::kind::uint64:
+      out.kinds.push_back(CellKind::uint64);
+      out.numbers.push_back(value.get_uint64());
+      break;
+    case boost::json::kind::double_:
+      out.kinds.push_back(CellKind::double_number);
+      out.numbers.push_back(std::bit_cast<std::uint64_t>(value.get_double()));
+      break;
+    case boost::json::kind::string:
+      out.kinds.push_back(CellKind::string);
+      out.strings.emplace_back(
+          text_.emplace_back(value.get_string().data(), value.get_string().size()));
+      break;
+    case boost::json::kind::array:
+    case boost::json::kind::object:
+      out.kinds.push_back(CellKind::container);
+      break;
+  }
+}
+
+void ChunkBuilder::string_cell(std::string_view name, std::string_view value) {
+  Column& out = column(name);
+  out.kinds.push_back(CellKind::string);
+  out.strings.emplace_back(text_.emplace_back(value));
+}
+
+void ChunkBuilder::instant_cell(std::string_view name, sdk::Millis value) {
+  Column& out = column(name);
+  out.kinds.push_back(CellKind::int64);
+  out.numbers.push_back(static_cast<std::uint64_t>(value));
+}
+
+void ChunkBuilder::walk(std::string& path, const sdk::json::value& value) {
+  cell(path, value);
+  walk_children(path, value);
+}
+
+void ChunkBuilder::walk_children(std::string& path, const sdk::json::value& value) {
+  const std::size_t length = path.size();
+  if (value.is_object()) {
+    for (const auto& member : value.get_object()) {
+      const std::string_view key(member.key().data(), member.key().size());
+      if (!addressable(key)) continue;
+      path.push_back('.');
+      path += key;
+      walk(path, member.value());
+      path.resize(length);
+    }
+  } else if (value.is_array()) {
+    const auto& array = value.get_array();
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      path.push_back('.');
+      path += std::to_string(i);
+      walk(path, array[i]);
+      path.resize(length);
+    }
+  }
+}
+
+void ChunkBuilder::add(const sdk::Record& record) {
+  ++rows_;
+  if (rows_ == 1) {
+    header_.min_timestamp = header_.max_timestamp = record.timestamp;
+  } else {
+    header_.min_timestamp = std::min(header_.min_timestamp, record.timestamp);
+    header_.max_timestamp = std::max(header_.max_timestamp, record.timestamp);
+  }
+  header_.rows = rows_;
+  string_cell("id", record.id);
+  string_cell("type", record.type);
+  string_cell("stream", record.stream);
+  if (record.namespace_name) string_cell("namespace", *record.namespace_name);
+  if (record.site_id) string_cell("site_id", *record.site_id);
+  if (record.source_id) string_cell("source_id", *record.source_id);
+  string_cell("receipt_id", record.receipt_id);
+  instant_cell("timestamp", record.timestamp);
+  instant_cell("ingested_at", record.ingested_at);
+  // The roots themselves are never columns (column_name), only what is below them.
+  std::string path = "payload";
+  walk_children(path, record.payload);
+  if (record.metrics.is_object()) {
+    path = "metrics";
+    walk_children(path, record.metrics);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(columns_.size());
+  for (const auto& [name, column] : columns_) {
+    std::string bytes;
+    bytes.reserve(rows_ + column.numbers.size() * 8 + column.strings.size() * 4 + 64);
+    for (std::uint32_t row = 0; row < rows_; ++row) {
+      const CellKind kind = row < column.kinds.size() ? column.kinds[row] : CellKind::absent;
+      bytes.push_back(static_cast<char>(kind));
+    }
+    for (const auto number : column.numbers)
+      append_u64_le(bytes, number);
+    std::map<std::string_view, std::uint32_t> dictionary;
+    for (const auto text : column.strings)
+      dictionary.emplace(text, 0);
+    std::uint32_t next = 0;
+    std::vector<std::string_view> ordered;
+    for (auto& [text, index] : dictionary) {
+      index = next++;
+      ordered.push_back(text);
+    }
+    append_u32_le(bytes, static_cast<std::uint32_t>(ordered.size()));
+    for (const auto text : ordered) {
+      append_u32_le(bytes, static_cast<std::uint32_t>(text.size()));
+      bytes += text;
+    }
+    for (const auto text : column.strings)
+      append_u32_le(bytes, dictionary.at(text));
+    out.emplace_back(name, std::move(bytes));
+  }
+  return out;
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows) {
+  ColumnView view;
+  view.rows_ = rows;
+  view.bytes_ = std::make_unique<std::string>(std::move(encoded));
+  std::string_view bytes(*view.bytes_);
+  const auto kinds = take(bytes, rows);
+  if (!kinds) return std::nullopt;
+  view.kinds_ = *kinds;
+  std::size_t numbers = 0;
+  std::size_t strings = 0;
+  for (const char raw : view.kinds_) {
+    const auto kind = static_cast<CellKind>(raw);
+    if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+      ++numbers;
+    } else if (kind == CellKind::string) {
+      ++strings;
+    } else if (kind == CellKind::container) {
+      view.has_containers_ = true;
+    } else if (kind > CellKind::container) {
+      return std::nullopt;
+    }
+  }
+  const auto number_bytes = take(bytes, numbers * 8);
+  const auto dictionary_size = take(bytes, 4);
+  if (!number_bytes || !dictionary_size) return std::nullopt;
+  view.numbers_ = *number_bytes;
+  const auto entries = read_le(*dictionary_size, 0, 4);
+  view.dictionary_.reserve(entries);
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    const auto size = take(bytes, 4);
+    if (!size) return std::nullopt;
+    const auto text = take(bytes, read_le(*size, 0, 4));
+    if (!text) return std::nullopt;
+    view.dictionary_.push_back(*text);
+  }
+  const auto indexes = take(bytes, strings * 4);
+  if (!indexes || !bytes.empty()) return std::nullopt;
+  view.string_indexes_ = *indexes;
+  for (std::size_t i = 0; i < strings; ++i) {
+    if (read_le(view.string_indexes_, i * 4, 4) >= entries) return std::nullopt;
+  }
+  return view;
+}
+
+CellKind ColumnView::Cursor::next() {
+  const std::size_t row = row_++;
+  if (row >= view_.kinds_.size()) return CellKind::absent;  // an all-absent column
+  const auto kind = static_cast<CellKind>(view_.kinds_[row]);
+  if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+    number_ = read_le(view_.numbers_, next_number_++ * 8, 8);
+  } else if (kind == CellKind::string) {
+    string_index_ =
+        static_cast<std::uint32_t>(read_le(view_.string_indexes_, next_string_++ * 4, 4));
+  }
+  return kind;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,128 @@
+// History in columns: every projection round writes, per tenant, one immutable chunk holding the
+// versions it added to history, one column per field (the canonical fields, and every scalar leaf
+// of payload and metrics, array elements by index). Aggregations read only the columns they need
+// instead of whole records (column_aggregator.hpp). A chunk is written in the projecting batch,
+// so it exists exactly when its records do.
+//
+//   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp
+//            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
+//
+// A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
+// string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
+// dictionary of the column's strings and each string row's dictionary index. `container` marks a
+// row whose value at that path is an object or array: the column cannot answer for that row.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eventsvc/sdk/field_path.hpp"
+#include "eventsvc/sdk/record.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+enum class CellKind : std::uint8_t {
+  absent,
+  null,
+  boolean_false,
+  boolean_true,
+  int64,
+  uint64,
+  double_number,
+  string,
+  container,
+};
+
+// The column name a field is stored under: canonical names as they are, payload.<path> and
+// metrics.<path> as written; nullopt for `payload` and `metrics` themselves (never a column).
+std::optional<std::string> column_name(const sdk::FieldPath& field);
+
+struct ChunkHeader {
+  std::uint32_t rows = 0;
+  sdk::Millis min_timestamp = 0;
+  sdk::Millis max_timestamp = 0;
+};
+
+std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
+std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
+std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
+std::string encode_chunk_header(const ChunkHeader& header);
+std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes);
+// The chunk number of a header key; nullopt for column keys.
+std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size);
+
+// Collects the records of one chunk and encodes its columns.
+class ChunkBuilder {
+ public:
+  void add(const sdk::Record& record);
+  bool empty() const { return rows_ == 0; }
+  ChunkHeader header() const { return header_; }
+  // (column name, encoded column) for every column; rows lacking a field are absent.
+  std::vector<std::pair<std::string, std::string>> encode() const;
+
+ private:
+  struct Column {
+    std::vector<CellKind> kinds;
+    std::vector<std::uint64_t> numbers;  // raw bits of int64, uint64 and double cells
+    std::vector<std::string_view> strings;
+  };
+  Column& column(std::string_view name);
+  void cell(std::string_view name, const sdk::json::value& value);
+  void string_cell(std::string_view name, std::string_view value);
+  void instant_cell(std::string_view name, sdk::Millis value);
+  void walk(std::string& path, const sdk::json::value& value);
+  void walk_children(std::string& path, const sdk::json::value& value);
+
+  std::uint32_t rows_ = 0;
+  ChunkHeader header_;
+  std::map<std::string, Column, std::less<>> columns_;
+  std::deque<std::string> text_;  // owns every string the columns point into; never moves them
+};
+
+// One decoded column. Cells are read in row order through a Cursor.
+class ColumnView {
+ public:
+  // An all-absent column (the chunk has no such field).
+  explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
+  // nullopt when the bytes are damaged.
+  static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
+
+  bool has_containers() const { return has_containers_; }
+  const std::vector<std::string_view>& dictionary() const { return dictionary_; }
+
+  class Cursor {
+   public:
+    explicit Cursor(const ColumnView& view) : view_(view) {}
+    // Moves to the next row; kind, number bits and dictionary index of that row.
+    CellKind next();
+    std::uint64_t number() const { return number_; }
+    std::uint32_t string_index() const { return string_index_; }
+
+   private:
+    const ColumnView& view_;
+    std::size_t row_ = 0;
+    std::size_t next_number_ = 0;
+    std::size_t next_string_ = 0;
+    std::uint64_t number_ = 0;
+    std::uint32_t string_index_ = 0;
+  };
+
+ private:
+  ColumnView() = default;
+
+  std::unique_ptr<std::string> bytes_;  // on the heap: the views below survive moves
+  std::uint32_t rows_ = 0;
+  std::string_view kinds_;
+  std::string_view numbers_;         // 8 bytes each, little-endian
+  std::string_view string_indexes_;  // 4 bytes each, little-endian
+  std::vector<std::string_view> dictionary_;
+  bool has_containers_ = false;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
