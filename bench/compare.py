@@ -319,6 +319,14 @@ def process_tree(root):
     return out
 
 
+def peak_rss_bytes(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 def disk_bytes(path):
     return int(subprocess.check_output(["du", "-sb", path]).split()[0])
 
@@ -519,6 +527,7 @@ def main():
     svc_disk = disk_bytes(args.eventsvc_data) - base_svc
     rows.append(("disk per event (data + WAL)", "%.2f kB" % (pg_disk / n / 1000),
                  "%.2f kB" % (svc_disk / n / 1000), "%.2f×" % (svc_disk / pg_disk)))
+    rows.append(("eventsvc peak RSS", "", "%.0f MiB" % (peak_rss_bytes(args.eventsvc_pid) / 2**20), ""))
     rows.append(("server CPU per 1,000 events ingested", "%.0f ms" % (pg_cpu * 1e6 / n),
                  "%.0f ms" % (svc_cpu * 1e6 / n), "%.2f×" % (svc_cpu / pg_cpu)))
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <exception>
+#include <thread>
 #include <unordered_map>
 
 #include "column_chunk.hpp"
@@ -136,7 +138,24 @@ class Partitions {
     return *groups_[it->second];
   }
 
-  sdk::AggregateResult finish(const sdk::AggregateStats& stats) {
+  // Folds the partitions another thread built for the same request into these.
+  void merge(Partitions&& other) {
+    total_.merge(std::move(other.total_));
+    for (auto& [key, index] : other.index_) {
+      auto& partition = other.groups_[index];
+      const auto it = index_.find(key);
+      if (it == index_.end()) {
+        groups_.push_back(std::move(partition));
+        index_.emplace(key, groups_.size() - 1);
+      } else {
+        groups_[it->second]->merge(std::move(*partition));
+      }
+    }
+    stats.scanned += other.stats.scanned;
+    stats.matched += other.stats.matched;
+  }
+
+  sdk::AggregateResult finish() {
     sdk::AggregateResult result;
     result.total = total_.finish();
     std::vector<std::pair<std::string, sdk::AggregatePartition*>> ordered;
@@ -148,8 +167,11 @@ class Partitions {
     for (const auto& [canonical, partition] : ordered)
       result.groups.push_back(partition->finish());
     result.stats = stats;
+    result.stats.indexed = true;
     return result;
   }
+
+  sdk::AggregateStats stats;
 
  private:
   const sdk::AggregateRequest& request_;
@@ -228,7 +250,8 @@ class ChunkRows {
 
 }  // namespace
 
-ColumnAggregator::ColumnAggregator(Database& database) : database_(database) {
+ColumnAggregator::ColumnAggregator(Database& database, std::uint64_t parallel_rows)
+    : database_(database), parallel_rows_(parallel_rows) {
   if (database_.get(database_.meta, kCoveredKey)) {
     covered_ = true;
     return;
@@ -243,148 +266,241 @@ ColumnAggregator::ColumnAggregator(Database& database) : database_(database) {
   covered_ = true;
 }
 
-std::optional<sdk::AggregateResult> ColumnAggregator::aggregate(
-    const sdk::Tenant& tenant_id, const sdk::AggregateRequest& request) {
-  if (!covered_ || request.source != sdk::Source::history || request.text) return std::nullopt;
-  const auto planned = plan_columns(request);
-  if (!planned) return std::nullopt;
-  const ColumnPlan& plan = *planned;
+namespace {
 
-  const std::string tenant = tenant_prefix(tenant_id);
-  const sdk::TimeBounds bounds = sdk::timestamp_bounds(request.where);
-  Partitions partitions(request);
-  sdk::AggregateStats stats;
-  stats.indexed = true;
-  std::string key;
+struct ChunkRef {
+  std::uint64_t number = 0;
+  ChunkHeader header;
+};
 
-  // Adds a matching row to the total and its group; `value(slot)` gives a cell, `key_of` the
-  // group key bytes (false: the row has no bucket instant and joins no group).
-  auto add_row = [&](auto&& value, auto&& group_of) {
-    ++stats.matched;
-    auto feed = [&](sdk::AggregatePartition& partition) {
-      partition.count_row();
-      for (std::size_t i = 0; i < request.aggregations.size(); ++i) {
-        const sdk::FieldValue cell =
-            plan.values[i] ? value(*plan.values[i]) : sdk::FieldValue::absent();
-        sdk::Millis time = sdk::kNoTime;
-        if (plan.times[i]) {
-          const sdk::FieldValue instant = value(*plan.times[i]);
-          if (instant.kind() == sdk::FieldValue::Kind::instant) time = instant.instant();
-        }
-        partition.values(i).add(cell, time);
+// Reads chunks into partitions: the work of one thread.
+class ChunkScanner {
+ public:
+  ChunkScanner(Database& database, const std::string& tenant, const sdk::AggregateRequest& request,
+               const ColumnPlan& plan)
+      : database_(database), tenant_(tenant), request_(request), plan_(plan) {}
+
+  void scan(const ChunkRef& chunk, Partitions& partitions);
+
+ private:
+  // For current state: the rows a newer version replaced.
+  std::vector<bool> replaced_rows(const ChunkRef& chunk);
+  std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
+  void by_records(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions);
+  void by_columns(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions);
+
+  Database& database_;
+  const std::string& tenant_;
+  const sdk::AggregateRequest& request_;
+  const ColumnPlan& plan_;
+  std::string key_;             // group key bytes, reused
+  std::vector<bool> replaced_;  // of the chunk being scanned
+};
+
+std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& containers) {
+  std::vector<ColumnView> views;
+  containers = false;
+  for (const auto& slot : plan_.slots) {
+    auto bytes =
+        database_.get(database_.columns, chunk_column_key(tenant_, chunk.number, slot.name));
+    if (!bytes) {
+      views.emplace_back(chunk.header.rows);
+      continue;
+    }
+    auto view = ColumnView::decode(std::move(*bytes), chunk.header.rows);
+    if (!view) {
+      throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
+                                 " is damaged");
+    }
+    containers = containers || view->has_containers();
+    views.push_back(std::move(*view));
+  }
+  return ChunkRows(plan_, std::move(views));
+}
+
+std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
+  std::vector<bool> replaced(chunk.header.rows, false);
+  if (request_.source != sdk::Source::current) return replaced;
+  const std::string prefix = replaced_prefix(tenant_, chunk.number);
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  auto it = database_.iterator(database_.columns, &upper_slice);
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    if (!mark_rows(std::string_view(it->value().data(), it->value().size()), replaced)) {
+      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
+                                 " are damaged");
+    }
+  }
+  check(it->status(), "replaced rows scan");
+  return replaced;
+}
+
+void ChunkScanner::scan(const ChunkRef& chunk, Partitions& partitions) {
+  bool containers = false;
+  auto rows = rows_of(chunk, containers);
+  replaced_ = replaced_rows(chunk);
+  partitions.stats.scanned += chunk.header.rows;
+  // A named field holds an object or array somewhere in this chunk: read its records.
+  if (containers) {
+    by_records(chunk, *rows, partitions);
+  } else {
+    by_columns(chunk, *rows, partitions);
+  }
+}
+
+void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions) {
+  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    rows.next();
+    if (replaced_[row]) continue;
+    const auto stored =
+        database_.get(database_.history,
+                      version_key(tenant_, rows.integer(plan_.timestamp), rows.string(plan_.id)));
+    if (!stored) continue;
+    const sdk::Record record = decode_record(*stored);
+    if (!sdk::matches_all(record, request_.where)) continue;
+    ++partitions.stats.matched;
+    partitions.total().add(record);
+    if (!partitions.grouping()) continue;
+    const auto group_key = sdk::group_key(request_, record);
+    if (!group_key) continue;
+    key_.clear();
+    for (const auto& field : request_.group_by)
+      append_key_part(key_, sdk::resolve(record, field));
+    if (group_key->second) append_u64(key_, static_cast<std::uint64_t>(*group_key->second));
+    partitions.group(key_, group_key->second, [&] { return group_key->first; }).add(record);
+  }
+}
+
+void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions) {
+  // Conditions on strings are decided once per dictionary entry.
+  std::vector<std::vector<std::int8_t>> decided(request_.where.size());
+  for (std::size_t c = 0; c < request_.where.size(); ++c) {
+    decided[c].assign(rows.view(plan_.conditions[c]).dictionary().size(), -1);
+  }
+  auto feed = [&](sdk::AggregatePartition& partition) {
+    partition.count_row();
+    for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
+      const sdk::FieldValue cell =
+          plan_.values[i] ? rows.value(*plan_.values[i]) : sdk::FieldValue::absent();
+      sdk::Millis time = sdk::kNoTime;
+      if (plan_.times[i]) {
+        const sdk::FieldValue instant = rows.value(*plan_.times[i]);
+        if (instant.kind() == sdk::FieldValue::Kind::instant) time = instant.instant();
       }
-      partition.flush_full();
-    };
+      partition.values(i).add(cell, time);
+    }
+    partition.flush_full();
+  };
+  auto group_of = [&]() -> sdk::AggregatePartition* {
+    key_.clear();
+    for (const auto slot : plan_.group_by) {
+      if (rows.kind(slot) == CellKind::string) {
+        append_string_part(key_, rows.string(slot));
+      } else {
+        append_key_part(key_, rows.value(slot));
+      }
+    }
+    std::optional<sdk::Millis> bucket;
+    if (plan_.bucket) {
+      if (rows.kind(*plan_.bucket) != CellKind::int64) return nullptr;  // no time to place it by
+      bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
+      append_u64(key_, static_cast<std::uint64_t>(*bucket));
+    }
+    return &partitions.group(key_, bucket, [&] {
+      json::object rendered;
+      for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
+        rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
+      }
+      return rendered;
+    });
+  };
+  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    rows.next();
+    if (replaced_[row]) continue;
+    bool matched = true;
+    for (std::size_t c = 0; c < request_.where.size() && matched; ++c) {
+      const std::size_t slot = plan_.conditions[c];
+      if (rows.kind(slot) == CellKind::string) {
+        std::int8_t& known = decided[c][rows.string_index(slot)];
+        if (known < 0) known = sdk::matches(rows.value(slot), request_.where[c]) ? 1 : 0;
+        matched = known == 1;
+      } else {
+        matched = sdk::matches(rows.value(slot), request_.where[c]);
+      }
+    }
+    if (!matched) continue;
+    ++partitions.stats.matched;
     feed(partitions.total());
     if (partitions.grouping()) {
       if (auto* group = group_of()) feed(*group);
     }
-  };
+  }
+}
 
+}  // namespace
+
+std::optional<sdk::AggregateResult> ColumnAggregator::aggregate(
+    const sdk::Tenant& tenant_id, const sdk::AggregateRequest& request) {
+  if (!covered_ || request.text) return std::nullopt;
+  const auto planned = plan_columns(request);
+  if (!planned) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  const sdk::TimeBounds bounds = sdk::timestamp_bounds(request.where);
+
+  // The chunks inside the time bounds, from their headers.
+  std::vector<ChunkRef> chunks;
+  std::uint64_t rows = 0;
   const std::string prefix = chunk_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.columns, &upper_slice);
   for (it->Seek(prefix); it->Valid();) {
     const std::string_view found(it->key().data(), it->key().size());
-    const auto chunk = header_chunk(found, prefix.size());
+    const auto number = header_chunk(found, prefix.size());
     const auto header =
-        chunk ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
-              : std::nullopt;
-    if (!chunk || !header) throw sdk::Error::internal("a column chunk header is damaged");
-    it->Seek(chunk_header_key(tenant, *chunk + 1));  // the next chunk, past this one's columns
+        number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
+               : std::nullopt;
+    if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
+    it->Seek(chunk_header_key(tenant, *number + 1));  // the next chunk, past this one's columns
     if (header->max_timestamp < bounds.lower || header->min_timestamp > bounds.upper) continue;
-
-    std::vector<ColumnView> views;
-    bool containers = false;
-    for (std::size_t slot = 0; slot < plan.slots.size(); ++slot) {
-      auto bytes =
-          database_.get(database_.columns, chunk_column_key(tenant, *chunk, plan.slots[slot].name));
-      if (!bytes) {
-        views.emplace_back(header->rows);
-        continue;
-      }
-      auto view = ColumnView::decode(std::move(*bytes), header->rows);
-      if (!view)
-        throw sdk::Error::internal("a column of chunk " + std::to_string(*chunk) + " is damaged");
-      containers = containers || view->has_containers();
-      views.push_back(std::move(*view));
-    }
-    ChunkRows rows(plan, std::move(views));
-    stats.scanned += header->rows;
-
-    if (containers) {
-      // A named field holds an object or array somewhere in this chunk: read its records.
-      for (std::uint32_t row = 0; row < header->rows; ++row) {
-        rows.next();
-        const auto stored =
-            database_.get(database_.history,
-                          version_key(tenant, rows.integer(plan.timestamp), rows.string(plan.id)));
-        if (!stored) continue;
-        const sdk::Record record = decode_record(*stored);
-        if (!sdk::matches_all(record, request.where)) continue;
-        ++stats.matched;
-        partitions.total().add(record);
-        if (!partitions.grouping()) continue;
-        const auto group_key = sdk::group_key(request, record);
-        if (!group_key) continue;
-        key.clear();
-        for (const auto& field : request.group_by)
-          append_key_part(key, sdk::resolve(record, field));
-        if (group_key->second) append_u64(key, static_cast<std::uint64_t>(*group_key->second));
-        partitions.group(key, group_key->second, [&] { return group_key->first; }).add(record);
-      }
-      continue;
-    }
-
-    // Conditions on strings are decided once per dictionary entry.
-    std::vector<std::vector<std::int8_t>> decided(request.where.size());
-    for (std::size_t c = 0; c < request.where.size(); ++c) {
-      decided[c].assign(rows.view(plan.conditions[c]).dictionary().size(), -1);
-    }
-    for (std::uint32_t row = 0; row < header->rows; ++row) {
-      rows.next();
-      bool matched = true;
-      for (std::size_t c = 0; c < request.where.size() && matched; ++c) {
-        const std::size_t slot = plan.conditions[c];
-        if (rows.kind(slot) == CellKind::string) {
-          std::int8_t& known = decided[c][rows.string_index(slot)];
-          if (known < 0) known = sdk::matches(rows.value(slot), request.where[c]) ? 1 : 0;
-          matched = known == 1;
-        } else {
-          matched = sdk::matches(rows.value(slot), request.where[c]);
-        }
-      }
-      if (!matched) continue;
-      add_row([&](std::size_t slot) { return rows.value(slot); },
-              [&]() -> sdk::AggregatePartition* {
-                key.clear();
-                for (const auto slot : plan.group_by) {
-                  if (rows.kind(slot) == CellKind::string) {
-                    append_string_part(key, rows.string(slot));
-                  } else {
-                    append_key_part(key, rows.value(slot));
-                  }
-                }
-                std::optional<sdk::Millis> bucket;
-                if (plan.bucket) {
-                  if (rows.kind(*plan.bucket) != CellKind::int64) return nullptr;
-                  bucket =
-                      sdk::bucket_start(rows.integer(*plan.bucket), request.time_bucket->interval);
-                  append_u64(key, static_cast<std::uint64_t>(*bucket));
-                }
-                return &partitions.group(key, bucket, [&] {
-                  json::object rendered;
-                  for (std::size_t g = 0; g < plan.group_by.size(); ++g) {
-                    rendered[request.group_by[g].text] = rows.value(plan.group_by[g]).to_json();
-                  }
-                  return rendered;
-                });
-              });
-    }
+    chunks.push_back({*number, *header});
+    rows += header->rows;
   }
   check(it->status(), "column scan");
-  return partitions.finish(stats);
+
+  // Two threads, each over every other chunk, each with its own partitions; then merged.
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  std::vector<Partitions> partitions;
+  partitions.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    partitions.emplace_back(request);
+  auto work = [&](std::size_t thread) {
+    ChunkScanner scanner(database_, tenant, request, *planned);
+    for (std::size_t c = thread; c < chunks.size(); c += threads)
+      scanner.scan(chunks[c], partitions[thread]);
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::exception_ptr failure;
+    std::thread second([&] {
+      try {
+        work(1);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    try {
+      work(0);
+    } catch (...) {
+      second.join();
+      throw;
+    }
+    second.join();
+    if (failure) std::rethrow_exception(failure);
+    partitions[0].merge(std::move(partitions[1]));
+  }
+  return partitions[0].finish();
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -17,9 +17,10 @@ class ColumnAggregator {
  public:
   // Columns answer only when every version in history is in a chunk: true for a database
   // created by this version (the mark is set while history is still empty).
-  explicit ColumnAggregator(Database& database);
+  // From `parallel_rows` rows in the time bounds on, two threads share the chunks.
+  explicit ColumnAggregator(Database& database, std::uint64_t parallel_rows = 32768);
 
-  // nullopt when the columns cannot answer: current state, a text query, a field that is a whole
+  // nullopt when the columns cannot answer: a text query, a field that is a whole
   // payload or metrics object, buckets or a time-weighted op on a non-canonical time field, or
   // history older than the columns. The caller then aggregates record by record.
   std::optional<sdk::AggregateResult> aggregate(const sdk::Tenant& tenant,
@@ -27,6 +28,7 @@ class ColumnAggregator {
 
  private:
   Database& database_;
+  std::uint64_t parallel_rows_;
   bool covered_ = false;
 };
 

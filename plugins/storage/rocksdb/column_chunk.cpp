@@ -82,6 +82,37 @@ std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t pref
   return read_u64(key.substr(prefix_size, 8));
 }
 
+std::string replaced_prefix(std::string_view tenant, std::uint64_t chunk) {
+  std::string key(tenant);
+  key.push_back('S');
+  append_u64(key, chunk);
+  return key;
+}
+
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk, std::uint64_t round) {
+  std::string key = replaced_prefix(tenant, chunk);
+  append_u64(key, round);
+  return key;
+}
+
+std::string encode_rows(const std::vector<std::uint32_t>& rows) {
+  std::string out;
+  out.reserve(rows.size() * 4);
+  for (const auto row : rows)
+    append_u32_le(out, row);
+  return out;
+}
+
+bool mark_rows(std::string_view bytes, std::vector<bool>& rows) {
+  if (bytes.size() % 4 != 0) return false;
+  for (std::size_t i = 0; i < bytes.size(); i += 4) {
+    const auto row = read_le(bytes, i, 4);
+    if (row >= rows.size()) return false;
+    rows[row] = true;
+  }
+  return true;
+}
+
 std::string encode_chunk_header(const ChunkHeader& header) {
   std::string out;
   append_u32_le(out, header.rows);
@@ -179,7 +210,7 @@ void ChunkBuilder::walk_children(std::string& path, const sdk::json::value& valu
   }
 }
 
-void ChunkBuilder::add(const sdk::Record& record) {
+std::uint32_t ChunkBuilder::add(const sdk::Record& record) {
   ++rows_;
   if (rows_ == 1) {
     header_.min_timestamp = header_.max_timestamp = record.timestamp;
@@ -204,6 +235,7 @@ void ChunkBuilder::add(const sdk::Record& record) {
     path = "metrics";
     walk_children(path, record.metrics);
   }
+  return rows_ - 1;
 }
 
 std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {

@@ -7,6 +7,11 @@
 //   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp
 //            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
 //
+// Current state is history minus the rows a newer version replaced. Rows only ever stop being
+// current (a newer version stays newer), so each projection round appends the rows it replaced:
+//
+//   columns  <tenant> 'S' <chunk:u64> <round:u64>          -> replaced rows (4 bytes each)
+//
 // A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
 // string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
 // dictionary of the column's strings and each string row's dictionary index. `container` marks a
@@ -52,6 +57,18 @@ struct ChunkHeader {
 std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
+std::string replaced_prefix(std::string_view tenant, std::uint64_t chunk);
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk, std::uint64_t round);
+std::string encode_rows(const std::vector<std::uint32_t>& rows);
+// Marks every row listed in `bytes` in `rows`; false when the bytes are damaged.
+bool mark_rows(std::string_view bytes, std::vector<bool>& rows);
+
+// Where a version's cells are: its chunk and row.
+struct RowRef {
+  std::uint64_t chunk = 0;
+  std::uint32_t row = 0;
+};
+
 std::string encode_chunk_header(const ChunkHeader& header);
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes);
 // The chunk number of a header key; nullopt for column keys.
@@ -60,7 +77,8 @@ std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t pref
 // Collects the records of one chunk and encodes its columns.
 class ChunkBuilder {
  public:
-  void add(const sdk::Record& record);
+  // Returns the record's row.
+  std::uint32_t add(const sdk::Record& record);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }
   // (column name, encoded column) for every column; rows lacking a field are absent.

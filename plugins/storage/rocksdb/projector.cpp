@@ -67,7 +67,37 @@ struct Projector::Overlay {
   std::map<std::string, std::string> versions;  // version key -> digest
   std::map<std::string, sdk::Record> current;   // tenant|id -> current record
   std::map<std::string, ChunkBuilder> chunks;   // tenant -> this round's new history versions
+  std::uint64_t chunk = 0;                      // this round's chunk number
+  std::map<std::string, RowRef> current_rows;  // tenant|id -> where its current version's cells are
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<std::uint32_t>>
+      replaced;  // (tenant, chunk) -> rows that stopped being current this round
 };
+
+namespace {
+
+// current_ids value: <instant><chunk:u64><row:u32>; databases from before column chunks hold the
+// instant alone.
+std::string encode_current(sdk::Millis instant, const RowRef& row) {
+  std::string value;
+  append_instant(value, instant);
+  append_u64(value, row.chunk);
+  std::uint32_t number = row.row;
+  for (int i = 0; i < 4; ++i) {
+    value.push_back(static_cast<char>(number >> 24U));
+    number <<= 8U;
+  }
+  return value;
+}
+
+std::optional<RowRef> decode_current_row(std::string_view value) {
+  if (value.size() != 20) return std::nullopt;
+  std::uint32_t row = 0;
+  for (std::size_t i = 16; i < 20; ++i)
+    row = (row << 8U) | static_cast<unsigned char>(value[i]);
+  return RowRef{read_u64(value.substr(8)), row};
+}
+
+}  // namespace
 
 Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
                      std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
@@ -169,6 +199,9 @@ std::size_t Projector::project_once() {
   rocksdb::WriteBatch batch;
   OrderedBatch records;
   Overlay overlay;
+  // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
+  // number again only if this batch never committed.
+  overlay.chunk = entries.front().sequence;
   const sdk::Millis now = sdk::now_millis();
   for (const auto& entry : entries) {
     project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
@@ -186,15 +219,16 @@ std::size_t Projector::project_once() {
     batch.Put(database_.verify_queue, key, queued);
     batch.Delete(database_.inbox, key);
   }
-  // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
-  // number again only if this batch never committed.
   for (const auto& [tenant, chunk] : overlay.chunks) {
-    const std::uint64_t number = entries.front().sequence;
-    batch.Put(database_.columns, chunk_header_key(tenant, number),
+    batch.Put(database_.columns, chunk_header_key(tenant, overlay.chunk),
               encode_chunk_header(chunk.header()));
     for (const auto& [column, bytes] : chunk.encode()) {
-      batch.Put(database_.columns, chunk_column_key(tenant, number, column), bytes);
+      batch.Put(database_.columns, chunk_column_key(tenant, overlay.chunk, column), bytes);
     }
+  }
+  for (const auto& [where, rows] : overlay.replaced) {
+    batch.Put(database_.columns, replaced_key(where.first, where.second, overlay.chunk),
+              encode_rows(rows));
   }
   indexer_.flush(records);
   records.move_into(batch);
@@ -220,7 +254,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     }
     batch.put(database_.history, key, encode_record(record));
     overlay.versions.emplace(key, record.proof_digest);
-    overlay.chunks[tenant].add(record);
+    const RowRef row{overlay.chunk, overlay.chunks[tenant].add(record)};
     indexer_.add(batch, tenant, Scope::history, record);
     if (embedder_ != nullptr) {
       batch.put(database_.vectors, key,
@@ -230,24 +264,30 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     // Current: the version with the greatest occurred_at per id.
     const std::string id_key = tenant + record.id;
     std::optional<sdk::Record> previous;
+    std::optional<RowRef> previous_row;
     if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
       previous = it->second;
-    } else if (const auto instant = database_.get(database_.current_ids, id_key)) {
-      const auto stored =
-          database_.get(database_.history, version_key(tenant, read_instant(*instant), record.id));
+      previous_row = overlay.current_rows.at(id_key);
+    } else if (const auto stored_current = database_.get(database_.current_ids, id_key)) {
+      const auto stored = database_.get(
+          database_.history, version_key(tenant, read_instant(*stored_current), record.id));
       if (stored) previous = decode_record(*stored);
+      previous_row = decode_current_row(*stored_current);
     }
-    if (previous && previous->timestamp >= record.timestamp) continue;
+    if (previous && previous->timestamp >= record.timestamp) {
+      overlay.replaced[{tenant, row.chunk}].push_back(row.row);  // never current
+      continue;
+    }
+    if (previous_row) overlay.replaced[{tenant, previous_row->chunk}].push_back(previous_row->row);
     if (previous) {
       batch.remove(database_.current, version_key(tenant, previous->timestamp, previous->id));
       indexer_.remove(batch, tenant, Scope::current, *previous);
     }
     batch.put(database_.current, key, {});
-    std::string instant;
-    append_instant(instant, record.timestamp);
-    batch.put(database_.current_ids, id_key, std::move(instant));
+    batch.put(database_.current_ids, id_key, encode_current(record.timestamp, row));
     indexer_.add(batch, tenant, Scope::current, record);
     overlay.current.insert_or_assign(id_key, std::move(record));
+    overlay.current_rows.insert_or_assign(id_key, row);
   }
 }
 

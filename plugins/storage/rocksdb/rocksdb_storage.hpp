@@ -42,6 +42,7 @@ class RocksdbStorage final : public sdk::Storage {
   Projector& projector() { return *projector_; }
   // For tests: the column path of aggregate(), without the record-wise fallback.
   ColumnAggregator& column_aggregator() { return *columns_; }
+  Database& database() { return *database_; }
 
  private:
   std::shared_ptr<sdk::Logger> logger_;

@@ -390,13 +390,27 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
       const bool grouped = !request.group_by.empty() || request.time_bucket;
       if (!grouped) groups.clear();
 
-      // History without text is answered from the column chunks (unless a condition names the
-      // whole payload); compare that path itself, and the record-wise one otherwise.
+      // Without text, current state and history are answered from the column chunks (unless a
+      // condition names the whole payload); compare that path itself, and the record-wise one
+      // otherwise.
       const bool whole_payload =
           std::any_of(request.where.begin(), request.where.end(),
                       [](const sdk::Condition& c) { return c.field.text == "payload"; });
       auto columns = storage_->column_aggregator().aggregate(kTenant, request);
-      const bool by_columns = request.source == sdk::Source::history && !request.text;
+      // The same on two threads, whatever the size, merged: the same answer.
+      ColumnAggregator two_threads(storage_->database(), 1);
+      auto parallel = two_threads.aggregate(kTenant, request);
+      ASSERT_EQ(parallel.has_value(), columns.has_value());
+      if (parallel) {
+        EXPECT_EQ(parallel->stats.matched, total.records);
+        expect_group(parallel->total, total, aggregations, "two threads");
+        ASSERT_EQ(parallel->groups.size(), groups.size());
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+          EXPECT_EQ(parallel->groups[g].count, columns->groups[g].count);
+          EXPECT_EQ(parallel->groups[g].key, columns->groups[g].key);
+        }
+      }
+      const bool by_columns = !request.text;
       EXPECT_EQ(columns.has_value(), by_columns && !whole_payload);
       const auto result =
           columns ? std::move(*columns) : storage_->sdk::Storage::aggregate(kTenant, request);
