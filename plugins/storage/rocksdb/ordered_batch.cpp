@@ -31,7 +31,7 @@ void OrderedBatch::move_into(rocksdb::WriteBatch& batch) {
         batch.Put(operation.family, operation.key, operation.value);
         break;
       case Kind::remove:
-        batch.Delete(operation.family, operation.key);
+        batch.SingleDelete(operation.family, operation.key);
         break;
       case Kind::merge:
         batch.Merge(operation.family, operation.key, operation.value);

@@ -16,6 +16,10 @@ namespace eventsvc::plugins::rocksdb_storage {
 class OrderedBatch {
  public:
   void put(rocksdb::ColumnFamilyHandle* family, std::string key, std::string value);
+  // Removes a key that was written exactly once (current state's version and index keys: a
+  // version stops being current once, and is never current again). A single-delete tombstone
+  // disappears when it meets its put, instead of lingering until the bottom level and slowing
+  // every scan across it.
   void remove(rocksdb::ColumnFamilyHandle* family, std::string key);
   void merge(rocksdb::ColumnFamilyHandle* family, std::string key, std::string value);
 
