@@ -1,7 +1,7 @@
 // History in columns: every projection round writes, per tenant, one immutable chunk holding the
 // versions it added to history, one column per field (the canonical fields, and every scalar leaf
 // of payload and metrics, array elements by index). Aggregations read only the columns they need
-// instead of whole records (column_aggregator.hpp). A chunk is written in the projecting batch,
+// instead of whole records (column_reader.hpp). A chunk is written in the projecting batch,
 // so it exists exactly when its records do.
 //
 //   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp

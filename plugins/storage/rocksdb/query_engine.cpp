@@ -171,6 +171,14 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     }
   }
   QueryPlan plan = planner_.plan(tenant, query, bounds);
+  // Several conditions and no selective index stream: intersecting long streams seek by seek, or
+  // reading records in time order, costs more than evaluating the named columns.
+  const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
+    return !c.field.is_canonical(sdk::CanonicalField::timestamp);
+  });
+  if (!query.text && !plan.selective && conditions >= 2) {
+    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+  }
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
 
@@ -214,6 +222,29 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     for (const auto& entry : ranked) {
       if (!visit(entry.record, entry.score)) break;
     }
+  }
+  return stats;
+}
+
+std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenant_id,
+                                                        const sdk::RecordQuery& query,
+                                                        const sdk::RecordVisitor& visit,
+                                                        const std::string& embedding_model) {
+  const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
+  auto found = columns_.matches(tenant_id, query.source, query.where, query.order, keep);
+  if (!found) return std::nullopt;
+  sdk::ScanStats stats;
+  stats.indexed = true;
+  stats.scanned = found->scanned;
+  stats.matched = found->matched;
+  // Every row was examined; only a read bounded by scan_limit can leave matches out.
+  stats.complete = query.limit > 0 || found->matched <= keep;
+  const std::string tenant = tenant_prefix(tenant_id);
+  for (const auto& ref : found->versions) {
+    auto record = load(tenant, ref);
+    if (!record) continue;
+    complete(tenant, *record, query, embedding_model);
+    if (!visit(*record, 0.0)) break;
   }
   return stats;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "column_reader.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "query_planner.hpp"
@@ -15,8 +16,12 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 class QueryEngine {
  public:
-  QueryEngine(Database& database, Verdicts& verdicts, std::size_t collect_limit)
-      : database_(database), verdicts_(verdicts), planner_(database, collect_limit) {}
+  QueryEngine(Database& database, Verdicts& verdicts, ColumnReader& columns,
+              std::size_t collect_limit)
+      : database_(database),
+        verdicts_(verdicts),
+        columns_(columns),
+        planner_(database, collect_limit) {}
 
   // `embedding_model`: the active embedder's model, for with_embeddings ("" when none).
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
@@ -39,8 +44,16 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
+  // Conditions that no index narrows, answered from the column chunks; nullopt when the columns
+  // cannot answer.
+  std::optional<sdk::ScanStats> scan_columns(const sdk::Tenant& tenant,
+                                             const sdk::RecordQuery& query,
+                                             const sdk::RecordVisitor& visit,
+                                             const std::string& embedding_model);
+
   Database& database_;
   Verdicts& verdicts_;
+  ColumnReader& columns_;
   QueryPlanner planner_;
 };
 

@@ -243,6 +243,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   if (bounds.empty()) {
     plan.candidates = empty_stream();
     plan.indexed = true;
+    plan.selective = true;
     return plan;
   }
 
@@ -314,6 +315,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   if (!streams.empty()) {
     plan.candidates = intersection_stream(std::move(streams), order);
     plan.indexed = true;
+    plan.selective = small_ordered;
     return plan;
   }
   // No index applies: read current or history in time order within the bounds.

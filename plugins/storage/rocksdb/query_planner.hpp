@@ -23,7 +23,8 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 struct QueryPlan {
   StreamPtr candidates;
-  bool indexed = false;  // false: a time-range scan
+  bool indexed = false;    // false: a time-range scan
+  bool selective = false;  // an index stream of fewer than a thousand entries drives it
 };
 
 // A ranked text query of plain words whose other conditions the indexes decide exactly (time

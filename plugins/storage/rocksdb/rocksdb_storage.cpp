@@ -86,7 +86,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   }
   sequence_ = std::make_unique<InboxSequence>(next);
   verdicts_ = std::make_unique<Verdicts>(*database_);
-  columns_ = std::make_unique<ColumnAggregator>(*database_);
+  columns_ = std::make_unique<ColumnReader>(*database_);
 
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options;
@@ -99,7 +99,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
       [this] { projector_->wake(); });
   queries_ = std::make_unique<QueryEngine>(
-      *database_, *verdicts_,
+      *database_, *verdicts_, *columns_,
       static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
   if (!projector_options.enabled) {
     logger_->warning(

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "column_aggregator.hpp"
+#include "column_reader.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "inbox_sequence.hpp"
@@ -41,7 +41,7 @@ class RocksdbStorage final : public sdk::Storage {
   // For tests: the projector, to drive it by hand when the config disables its thread.
   Projector& projector() { return *projector_; }
   // For tests: the column path of aggregate(), without the record-wise fallback.
-  ColumnAggregator& column_aggregator() { return *columns_; }
+  ColumnReader& column_reader() { return *columns_; }
   Database& database() { return *database_; }
 
  private:
@@ -53,7 +53,7 @@ class RocksdbStorage final : public sdk::Storage {
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
   std::unique_ptr<QueryEngine> queries_;
-  std::unique_ptr<ColumnAggregator> columns_;
+  std::unique_ptr<ColumnReader> columns_;
   std::string embedding_model_;
 };
 

@@ -221,9 +221,32 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       expected.push_back(record);
     }
     if (query.order == sdk::Order::desc) std::reverse(expected.begin(), expected.end());
+    const std::size_t matching = expected.size();
     if (query.limit > 0 && expected.size() > query.limit) expected.resize(query.limit);
 
     EXPECT_EQ(keys_of(read(query)), keys_of(expected)) << describe(query);
+
+    // The column path itself, on one thread and on two (unless a condition names the whole
+    // payload, which no column holds).
+    if (query.text) continue;
+    const bool whole_payload =
+        std::any_of(query.where.begin(), query.where.end(),
+                    [](const sdk::Condition& c) { return c.field.text == "payload"; });
+    std::vector<std::string> expected_versions;
+    for (const auto& record : expected)
+      expected_versions.push_back(record.id + "@" + std::to_string(record.timestamp));
+    ColumnReader two_threads(storage_->database(), 1);
+    for (ColumnReader* reader : {&storage_->column_reader(), &two_threads}) {
+      const std::size_t keep = query.limit > 0 ? query.limit : matching + 1;
+      const auto found = reader->matches(kTenant, query.source, query.where, query.order, keep);
+      ASSERT_EQ(found.has_value(), !whole_payload) << describe(query);
+      if (!found) continue;
+      std::vector<std::string> versions;
+      for (const auto& ref : found->versions)
+        versions.push_back(ref.id + "@" + std::to_string(ref.timestamp));
+      EXPECT_EQ(versions, expected_versions) << "columns: " << describe(query);
+      EXPECT_EQ(found->matched, matching) << "columns: " << describe(query);
+    }
   }
 }
 
@@ -396,9 +419,9 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
       const bool whole_payload =
           std::any_of(request.where.begin(), request.where.end(),
                       [](const sdk::Condition& c) { return c.field.text == "payload"; });
-      auto columns = storage_->column_aggregator().aggregate(kTenant, request);
+      auto columns = storage_->column_reader().aggregate(kTenant, request);
       // The same on two threads, whatever the size, merged: the same answer.
-      ColumnAggregator two_threads(storage_->database(), 1);
+      ColumnReader two_threads(storage_->database(), 1);
       auto parallel = two_threads.aggregate(kTenant, request);
       ASSERT_EQ(parallel.has_value(), columns.has_value());
       if (parallel) {

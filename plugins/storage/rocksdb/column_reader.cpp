@@ -1,4 +1,4 @@
-#include "column_aggregator.hpp"
+#include "column_reader.hpp"
 
 #include <rocksdb/write_batch.h>
 
@@ -51,15 +51,23 @@ struct ColumnPlan {
   }
 };
 
-std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
+// The columns of the conditions, and of the version (timestamp and id).
+std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where) {
   ColumnPlan plan;
   plan.timestamp = *plan.slot(*sdk::FieldPath::parse("timestamp"));
   plan.id = *plan.slot(*sdk::FieldPath::parse("id"));
-  for (const auto& condition : request.where) {
+  for (const auto& condition : where) {
     const auto slot = plan.slot(condition.field);
     if (!slot) return std::nullopt;
     plan.conditions.push_back(*slot);
   }
+  return plan;
+}
+
+std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
+  auto planned = plan_conditions(request.where);
+  if (!planned) return std::nullopt;
+  ColumnPlan& plan = *planned;
   for (const auto& field : request.group_by) {
     const auto slot = plan.slot(field);
     if (!slot) return std::nullopt;
@@ -83,7 +91,7 @@ std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
     }
     plan.times.push_back(time);
   }
-  return plan;
+  return planned;
 }
 
 // A group key as bytes: values that render as the same canonical JSON give the same bytes.
@@ -250,7 +258,7 @@ class ChunkRows {
 
 }  // namespace
 
-ColumnAggregator::ColumnAggregator(Database& database, std::uint64_t parallel_rows)
+ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
     : database_(database), parallel_rows_(parallel_rows) {
   if (database_.get(database_.meta, kCoveredKey)) {
     covered_ = true;
@@ -268,32 +276,39 @@ ColumnAggregator::ColumnAggregator(Database& database, std::uint64_t parallel_ro
 
 namespace {
 
-struct ChunkRef {
-  std::uint64_t number = 0;
-  ChunkHeader header;
+// Where matching rows go: a row is given either as cells at the cursors, or, in a chunk read
+// record by record, as the record.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  virtual void row(ChunkRows& rows) = 0;
+  virtual void record(const sdk::Record& record) = 0;
 };
 
-// Reads chunks into partitions: the work of one thread.
+// Finds the rows of a chunk that match the conditions: the work of one thread.
 class ChunkScanner {
  public:
-  ChunkScanner(Database& database, const std::string& tenant, const sdk::AggregateRequest& request,
-               const ColumnPlan& plan)
-      : database_(database), tenant_(tenant), request_(request), plan_(plan) {}
+  ChunkScanner(Database& database, const std::string& tenant, sdk::Source source,
+               const std::vector<sdk::Condition>& where, const ColumnPlan& plan)
+      : database_(database), tenant_(tenant), source_(source), where_(where), plan_(plan) {}
 
-  void scan(const ChunkRef& chunk, Partitions& partitions);
+  // Adds the rows examined and the rows matched to `stats`.
+  void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
 
  private:
   // For current state: the rows a newer version replaced.
   std::vector<bool> replaced_rows(const ChunkRef& chunk);
   std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
-  void by_records(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions);
-  void by_columns(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions);
+  void by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
+                  sdk::AggregateStats& stats);
+  void by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
+                  sdk::AggregateStats& stats);
 
   Database& database_;
   const std::string& tenant_;
-  const sdk::AggregateRequest& request_;
+  sdk::Source source_;
+  const std::vector<sdk::Condition>& where_;
   const ColumnPlan& plan_;
-  std::string key_;             // group key bytes, reused
   std::vector<bool> replaced_;  // of the chunk being scanned
 };
 
@@ -320,7 +335,7 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
 
 std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
   std::vector<bool> replaced(chunk.header.rows, false);
-  if (request_.source != sdk::Source::current) return replaced;
+  if (source_ != sdk::Source::current) return replaced;
   const std::string prefix = replaced_prefix(tenant_, chunk.number);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
@@ -335,20 +350,21 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
   return replaced;
 }
 
-void ChunkScanner::scan(const ChunkRef& chunk, Partitions& partitions) {
+void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
   bool containers = false;
   auto rows = rows_of(chunk, containers);
   replaced_ = replaced_rows(chunk);
-  partitions.stats.scanned += chunk.header.rows;
+  stats.scanned += chunk.header.rows;
   // A named field holds an object or array somewhere in this chunk: read its records.
   if (containers) {
-    by_records(chunk, *rows, partitions);
+    by_records(chunk, *rows, sink, stats);
   } else {
-    by_columns(chunk, *rows, partitions);
+    by_columns(chunk, *rows, sink, stats);
   }
 }
 
-void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions) {
+void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
+                              sdk::AggregateStats& stats) {
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     rows.next();
     if (replaced_[row]) continue;
@@ -357,27 +373,86 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, Partitions
                       version_key(tenant_, rows.integer(plan_.timestamp), rows.string(plan_.id)));
     if (!stored) continue;
     const sdk::Record record = decode_record(*stored);
-    if (!sdk::matches_all(record, request_.where)) continue;
-    ++partitions.stats.matched;
-    partitions.total().add(record);
-    if (!partitions.grouping()) continue;
+    if (!sdk::matches_all(record, where_)) continue;
+    ++stats.matched;
+    sink.record(record);
+  }
+}
+
+void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
+                              sdk::AggregateStats& stats) {
+  // Conditions on strings are decided once per dictionary entry.
+  std::vector<std::vector<std::int8_t>> decided(where_.size());
+  for (std::size_t c = 0; c < where_.size(); ++c) {
+    decided[c].assign(rows.view(plan_.conditions[c]).dictionary().size(), -1);
+  }
+  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    rows.next();
+    if (replaced_[row]) continue;
+    bool matched = true;
+    for (std::size_t c = 0; c < where_.size() && matched; ++c) {
+      const std::size_t slot = plan_.conditions[c];
+      if (rows.kind(slot) == CellKind::string) {
+        std::int8_t& known = decided[c][rows.string_index(slot)];
+        if (known < 0) known = sdk::matches(rows.value(slot), where_[c]) ? 1 : 0;
+        matched = known == 1;
+      } else {
+        matched = sdk::matches(rows.value(slot), where_[c]);
+      }
+    }
+    if (!matched) continue;
+    ++stats.matched;
+    sink.row(rows);
+  }
+}
+
+// Matching rows into the total and the groups of an aggregate request.
+class AggregateSink final : public RowSink {
+ public:
+  AggregateSink(const sdk::AggregateRequest& request, const ColumnPlan& plan,
+                Partitions& partitions)
+      : request_(request), plan_(plan), partitions_(partitions) {}
+
+  void row(ChunkRows& rows) override {
+    feed(rows, partitions_.total());
+    if (!partitions_.grouping()) return;
+    key_.clear();
+    for (const auto slot : plan_.group_by) {
+      if (rows.kind(slot) == CellKind::string) {
+        append_string_part(key_, rows.string(slot));
+      } else {
+        append_key_part(key_, rows.value(slot));
+      }
+    }
+    std::optional<sdk::Millis> bucket;
+    if (plan_.bucket) {
+      if (rows.kind(*plan_.bucket) != CellKind::int64) return;  // no time to place it by
+      bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
+      append_u64(key_, static_cast<std::uint64_t>(*bucket));
+    }
+    feed(rows, partitions_.group(key_, bucket, [&] {
+      json::object rendered;
+      for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
+        rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
+      }
+      return rendered;
+    }));
+  }
+
+  void record(const sdk::Record& record) override {
+    partitions_.total().add(record);
+    if (!partitions_.grouping()) return;
     const auto group_key = sdk::group_key(request_, record);
-    if (!group_key) continue;
+    if (!group_key) return;
     key_.clear();
     for (const auto& field : request_.group_by)
       append_key_part(key_, sdk::resolve(record, field));
     if (group_key->second) append_u64(key_, static_cast<std::uint64_t>(*group_key->second));
-    partitions.group(key_, group_key->second, [&] { return group_key->first; }).add(record);
+    partitions_.group(key_, group_key->second, [&] { return group_key->first; }).add(record);
   }
-}
 
-void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, Partitions& partitions) {
-  // Conditions on strings are decided once per dictionary entry.
-  std::vector<std::vector<std::int8_t>> decided(request_.where.size());
-  for (std::size_t c = 0; c < request_.where.size(); ++c) {
-    decided[c].assign(rows.view(plan_.conditions[c]).dictionary().size(), -1);
-  }
-  auto feed = [&](sdk::AggregatePartition& partition) {
+ private:
+  void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
     partition.count_row();
     for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
       const sdk::FieldValue cell =
@@ -390,66 +465,68 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, Partitions
       partition.values(i).add(cell, time);
     }
     partition.flush_full();
-  };
-  auto group_of = [&]() -> sdk::AggregatePartition* {
-    key_.clear();
-    for (const auto slot : plan_.group_by) {
-      if (rows.kind(slot) == CellKind::string) {
-        append_string_part(key_, rows.string(slot));
-      } else {
-        append_key_part(key_, rows.value(slot));
-      }
-    }
-    std::optional<sdk::Millis> bucket;
-    if (plan_.bucket) {
-      if (rows.kind(*plan_.bucket) != CellKind::int64) return nullptr;  // no time to place it by
-      bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
-      append_u64(key_, static_cast<std::uint64_t>(*bucket));
-    }
-    return &partitions.group(key_, bucket, [&] {
-      json::object rendered;
-      for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
-        rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
-      }
-      return rendered;
-    });
-  };
-  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-    rows.next();
-    if (replaced_[row]) continue;
-    bool matched = true;
-    for (std::size_t c = 0; c < request_.where.size() && matched; ++c) {
-      const std::size_t slot = plan_.conditions[c];
-      if (rows.kind(slot) == CellKind::string) {
-        std::int8_t& known = decided[c][rows.string_index(slot)];
-        if (known < 0) known = sdk::matches(rows.value(slot), request_.where[c]) ? 1 : 0;
-        matched = known == 1;
-      } else {
-        matched = sdk::matches(rows.value(slot), request_.where[c]);
-      }
-    }
-    if (!matched) continue;
-    ++partitions.stats.matched;
-    feed(partitions.total());
-    if (partitions.grouping()) {
-      if (auto* group = group_of()) feed(*group);
-    }
   }
-}
+
+  const sdk::AggregateRequest& request_;
+  const ColumnPlan& plan_;
+  Partitions& partitions_;
+  std::string key_;  // group key bytes, reused
+};
+
+// The first `keep` matching versions in (timestamp, id) order per `order`.
+class MatchSink final : public RowSink {
+ public:
+  MatchSink(const ColumnPlan& plan, sdk::Order order, std::size_t keep)
+      : plan_(plan), order_(order), keep_(keep) {}
+
+  void row(ChunkRows& rows) override {
+    offer(rows.integer(plan_.timestamp), rows.string(plan_.id));
+  }
+  void record(const sdk::Record& record) override { offer(record.timestamp, record.id); }
+
+  void merge(MatchSink&& other) {
+    for (auto& ref : other.kept_)
+      offer(ref.timestamp, ref.id);
+  }
+  std::vector<VersionRef> take() {
+    std::sort_heap(kept_.begin(), kept_.end(), before());
+    return std::move(kept_);
+  }
+
+ private:
+  struct Before {
+    sdk::Order order;
+    bool operator()(const VersionRef& a, const VersionRef& b) const {
+      return compare(a, b, order) < 0;
+    }
+  };
+  Before before() const { return Before{order_}; }
+  // A heap whose top is the last of the kept versions.
+  void offer(sdk::Millis timestamp, std::string_view id) {
+    if (keep_ == 0) return;
+    if (kept_.size() == keep_) {
+      const VersionRef& last = kept_.front();
+      if (compare(VersionRef{timestamp, std::string(id)}, last, order_) >= 0) return;
+      std::pop_heap(kept_.begin(), kept_.end(), before());
+      kept_.back() = VersionRef{timestamp, std::string(id)};
+    } else {
+      kept_.push_back(VersionRef{timestamp, std::string(id)});
+    }
+    std::push_heap(kept_.begin(), kept_.end(), before());
+  }
+
+  const ColumnPlan& plan_;
+  sdk::Order order_;
+  std::size_t keep_;
+  std::vector<VersionRef> kept_;
+};
 
 }  // namespace
 
-std::optional<sdk::AggregateResult> ColumnAggregator::aggregate(
-    const sdk::Tenant& tenant_id, const sdk::AggregateRequest& request) {
-  if (!covered_ || request.text) return std::nullopt;
-  const auto planned = plan_columns(request);
-  if (!planned) return std::nullopt;
-  const std::string tenant = tenant_prefix(tenant_id);
-  const sdk::TimeBounds bounds = sdk::timestamp_bounds(request.where);
-
-  // The chunks inside the time bounds, from their headers.
+std::vector<ChunkRef> ColumnReader::chunks_in(const std::string& tenant,
+                                              const sdk::TimeBounds& bounds, std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
-  std::uint64_t rows = 0;
+  rows = 0;
   const std::string prefix = chunk_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
@@ -467,40 +544,85 @@ std::optional<sdk::AggregateResult> ColumnAggregator::aggregate(
     rows += header->rows;
   }
   check(it->status(), "column scan");
+  return chunks;
+}
 
-  // Two threads, each over every other chunk, each with its own partitions; then merged.
+void ColumnReader::on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
+  if (threads == 1) {
+    work(0);
+    return;
+  }
+  std::exception_ptr failure;
+  std::thread second([&] {
+    try {
+      work(1);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    work(0);
+  } catch (...) {
+    second.join();
+    throw;
+  }
+  second.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,
+                                                            const sdk::AggregateRequest& request) {
+  if (!covered_ || request.text) return std::nullopt;
+  const auto planned = plan_columns(request);
+  if (!planned) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  std::uint64_t rows = 0;
+  const auto chunks = chunks_in(tenant, sdk::timestamp_bounds(request.where), rows);
+
+  // Each thread takes every other chunk into partitions of its own; then they merge.
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
   std::vector<Partitions> partitions;
   partitions.reserve(threads);
   for (std::size_t t = 0; t < threads; ++t)
     partitions.emplace_back(request);
-  auto work = [&](std::size_t thread) {
-    ChunkScanner scanner(database_, tenant, request, *planned);
+  on_threads(threads, [&](std::size_t thread) {
+    ChunkScanner scanner(database_, tenant, request.source, request.where, *planned);
+    AggregateSink sink(request, *planned, partitions[thread]);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
-      scanner.scan(chunks[c], partitions[thread]);
-  };
-  if (threads == 1) {
-    work(0);
-  } else {
-    std::exception_ptr failure;
-    std::thread second([&] {
-      try {
-        work(1);
-      } catch (...) {
-        failure = std::current_exception();
-      }
-    });
-    try {
-      work(0);
-    } catch (...) {
-      second.join();
-      throw;
-    }
-    second.join();
-    if (failure) std::rethrow_exception(failure);
-    partitions[0].merge(std::move(partitions[1]));
-  }
+      scanner.scan(chunks[c], sink, partitions[thread].stats);
+  });
+  if (threads == 2) partitions[0].merge(std::move(partitions[1]));
   return partitions[0].finish();
+}
+
+std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id, sdk::Source source,
+                                                   const std::vector<sdk::Condition>& where,
+                                                   sdk::Order order, std::size_t keep) {
+  if (!covered_) return std::nullopt;
+  const auto planned = plan_conditions(where);
+  if (!planned) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  std::uint64_t rows = 0;
+  const auto chunks = chunks_in(tenant, sdk::timestamp_bounds(where), rows);
+
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  std::vector<MatchSink> sinks;
+  std::vector<sdk::AggregateStats> stats(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    sinks.emplace_back(*planned, order, keep);
+  on_threads(threads, [&](std::size_t thread) {
+    ChunkScanner scanner(database_, tenant, source, where, *planned);
+    for (std::size_t c = thread; c < chunks.size(); c += threads)
+      scanner.scan(chunks[c], sinks[thread], stats[thread]);
+  });
+  ColumnMatches found;
+  for (std::size_t t = 0; t < threads; ++t) {
+    found.scanned += stats[t].scanned;
+    found.matched += stats[t].matched;
+  }
+  if (threads == 2) sinks[0].merge(std::move(sinks[1]));
+  found.versions = sinks[0].take();
+  return found;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,66 @@
+// Reads current state and history from the column chunks (column_chunk.hpp), for aggregation
+// pushdown and for queries whose conditions no index narrows: chunks outside the time
+// bounds are skipped from their headers; in the others only the columns the request names are
+// read, conditions are evaluated per cell with the SDK's evaluator (once per dictionary string),
+// and the operators are fed column spans. A chunk where a named field holds an object or array
+// is read record by record instead, so answers are always those of the record-wise definition.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "candidate_stream.hpp"
+#include "column_chunk.hpp"
+#include "database.hpp"
+#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/principal.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+struct ChunkRef {
+  std::uint64_t number = 0;
+  ChunkHeader header;
+};
+
+struct ColumnMatches {
+  std::vector<VersionRef> versions;  // the first `keep` matches, in order
+  std::uint64_t scanned = 0;         // rows examined
+  std::uint64_t matched = 0;         // rows that matched, all of them
+};
+
+class ColumnReader {
+ public:
+  // Columns answer only when every version in history is in a chunk: true for a database
+  // created by this version (the mark is set while history is still empty).
+  // From `parallel_rows` rows in the time bounds on, two threads share the chunks.
+  explicit ColumnReader(Database& database, std::uint64_t parallel_rows = 32768);
+
+  // nullopt when the columns cannot answer: a text query, a field that is a whole
+  // payload or metrics object, buckets or a time-weighted op on a non-canonical time field, or
+  // history older than the columns. The caller then aggregates record by record.
+  std::optional<sdk::AggregateResult> aggregate(const sdk::Tenant& tenant,
+                                                const sdk::AggregateRequest& request);
+
+  // The versions of current state or history matching every condition, in (timestamp, id)
+  // order per `order`, the first `keep` of them; nullopt as for aggregate().
+  std::optional<ColumnMatches> matches(const sdk::Tenant& tenant, sdk::Source source,
+                                       const std::vector<sdk::Condition>& where, sdk::Order order,
+                                       std::size_t keep);
+
+  bool covered() const { return covered_; }
+
+ private:
+  // The chunks whose time range meets `bounds`; `rows` is their total.
+  std::vector<ChunkRef> chunks_in(const std::string& tenant, const sdk::TimeBounds& bounds,
+                                  std::uint64_t& rows);
+  // Runs work(0) here and, with two threads, work(1) beside it; rethrows what either threw.
+  static void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
+
+  Database& database_;
+  std::uint64_t parallel_rows_;
+  bool covered_ = false;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
