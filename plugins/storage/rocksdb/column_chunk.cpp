@@ -1,5 +1,7 @@
 #include "column_chunk.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -27,11 +29,18 @@ void append_u64_le(std::string& out, std::uint64_t value) {
 }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t offset, int size) {
-  std::uint64_t value = 0;
-  for (int i = size - 1; i >= 0; --i) {
-    value = (value << 8U) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data() + offset, static_cast<std::size_t>(size));
+    return value;
+  } else {
+    std::uint64_t value = 0;
+    for (int i = size - 1; i >= 0; --i) {
+      value =
+          (value << 8U) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
+    }
+    return value;
   }
-  return value;
 }
 
 // Reads `size` bytes from the front of `bytes`.
@@ -259,11 +268,15 @@ std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
       index = next++;
       ordered.push_back(text);
     }
+    // The dictionary: its size, the end offset of each entry in the text that follows, the text.
     append_u32_le(bytes, static_cast<std::uint32_t>(ordered.size()));
+    std::uint32_t end = 0;
     for (const auto text : ordered) {
-      append_u32_le(bytes, static_cast<std::uint32_t>(text.size()));
-      bytes += text;
+      end += static_cast<std::uint32_t>(text.size());
+      append_u32_le(bytes, end);
     }
+    for (const auto text : ordered)
+      bytes += text;
     for (const auto text : column.strings)
       append_u32_le(bytes, dictionary.at(text));
     out.emplace_back(name, std::move(bytes));
@@ -281,40 +294,50 @@ std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t 
   const auto kinds = take(bytes, rows);
   if (!kinds) return std::nullopt;
   view.kinds_ = *kinds;
-  std::size_t numbers = 0;
-  std::size_t strings = 0;
-  for (const char raw : view.kinds_) {
-    const auto kind = static_cast<CellKind>(raw);
-    if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
-      ++numbers;
-    } else if (kind == CellKind::string) {
-      ++strings;
-    } else if (kind == CellKind::container) {
-      view.has_containers_ = true;
-    } else if (kind > CellKind::container) {
-      return std::nullopt;
-    }
+  std::array<std::size_t, 256> counts{};
+  for (const char raw : view.kinds_)
+    ++counts[static_cast<unsigned char>(raw)];
+  for (std::size_t kind = static_cast<std::size_t>(CellKind::container) + 1; kind < 256; ++kind) {
+    if (counts[kind] != 0) return std::nullopt;
   }
+  const std::size_t numbers = counts[static_cast<std::size_t>(CellKind::int64)] +
+                              counts[static_cast<std::size_t>(CellKind::uint64)] +
+                              counts[static_cast<std::size_t>(CellKind::double_number)];
+  const std::size_t strings = counts[static_cast<std::size_t>(CellKind::string)];
+  view.has_containers_ = counts[static_cast<std::size_t>(CellKind::container)] != 0;
   const auto number_bytes = take(bytes, numbers * 8);
   const auto dictionary_size = take(bytes, 4);
   if (!number_bytes || !dictionary_size) return std::nullopt;
   view.numbers_ = *number_bytes;
   const auto entries = read_le(*dictionary_size, 0, 4);
-  view.dictionary_.reserve(entries);
+  const auto ends = take(bytes, entries * 4);
+  if (!ends) return std::nullopt;
+  std::uint64_t previous = 0;
   for (std::uint64_t i = 0; i < entries; ++i) {
-    const auto size = take(bytes, 4);
-    if (!size) return std::nullopt;
-    const auto text = take(bytes, read_le(*size, 0, 4));
-    if (!text) return std::nullopt;
-    view.dictionary_.push_back(*text);
+    const auto end = read_le(*ends, i * 4, 4);
+    if (end < previous) return std::nullopt;
+    previous = end;
   }
+  const auto text = take(bytes, previous);
+  if (!text) return std::nullopt;
+  view.dictionary_ends_ = *ends;
+  view.dictionary_text_ = *text;
+  view.dictionary_size_ = static_cast<std::uint32_t>(entries);
   const auto indexes = take(bytes, strings * 4);
   if (!indexes || !bytes.empty()) return std::nullopt;
   view.string_indexes_ = *indexes;
-  for (std::size_t i = 0; i < strings; ++i) {
-    if (read_le(view.string_indexes_, i * 4, 4) >= entries) return std::nullopt;
-  }
+  std::uint32_t largest = 0;
+  for (std::size_t i = 0; i < strings; ++i)
+    largest =
+        std::max(largest, static_cast<std::uint32_t>(read_le(view.string_indexes_, i * 4, 4)));
+  if (strings > 0 && largest >= entries) return std::nullopt;
   return view;
+}
+
+std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
+  const auto begin = index == 0 ? 0 : read_le(dictionary_ends_, (index - 1) * 4U, 4);
+  const auto end = read_le(dictionary_ends_, index * 4U, 4);
+  return dictionary_text_.substr(begin, end - begin);
 }
 
 CellKind ColumnView::Cursor::next() {

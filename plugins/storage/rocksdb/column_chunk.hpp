@@ -14,7 +14,8 @@
 //
 // A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
 // string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
-// dictionary of the column's strings and each string row's dictionary index. `container` marks a
+// dictionary of the column's strings (their number, the end offset of each, their text) and each
+// string row's dictionary index. `container` marks a
 // row whose value at that path is an object or array: the column cannot answer for that row.
 #pragma once
 
@@ -112,7 +113,8 @@ class ColumnView {
   static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
 
   bool has_containers() const { return has_containers_; }
-  const std::vector<std::string_view>& dictionary() const { return dictionary_; }
+  std::uint32_t dictionary_size() const { return dictionary_size_; }
+  std::string_view dictionary_entry(std::uint32_t index) const;
 
   class Cursor {
    public:
@@ -139,7 +141,9 @@ class ColumnView {
   std::string_view kinds_;
   std::string_view numbers_;         // 8 bytes each, little-endian
   std::string_view string_indexes_;  // 4 bytes each, little-endian
-  std::vector<std::string_view> dictionary_;
+  std::uint32_t dictionary_size_ = 0;
+  std::string_view dictionary_ends_;  // 4 bytes each, little-endian: where each entry ends
+  std::string_view dictionary_text_;
   bool has_containers_ = false;
 };
 

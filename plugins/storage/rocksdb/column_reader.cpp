@@ -206,7 +206,7 @@ class ChunkRows {
   CellKind kind(std::size_t slot) const { return kinds_[slot]; }
   std::uint32_t string_index(std::size_t slot) const { return cursors_[slot].string_index(); }
   std::string_view string(std::size_t slot) const {
-    return views_[slot].dictionary()[cursors_[slot].string_index()];
+    return views_[slot].dictionary_entry(cursors_[slot].string_index());
   }
   std::int64_t integer(std::size_t slot) const {
     return static_cast<std::int64_t>(cursors_[slot].number());
@@ -384,7 +384,7 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   // Conditions on strings are decided once per dictionary entry.
   std::vector<std::vector<std::int8_t>> decided(where_.size());
   for (std::size_t c = 0; c < where_.size(); ++c) {
-    decided[c].assign(rows.view(plan_.conditions[c]).dictionary().size(), -1);
+    decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
   }
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     rows.next();
