@@ -338,14 +338,18 @@ def disk_bytes(path):
 
 
 def load(batches, write, what):
-    """Sends every prepared batch through `write(i, batch)` from 16 threads; seconds taken."""
+    """Sends every prepared batch through `write(i, batch)` from 16 threads; (seconds taken, each
+    write's seconds)."""
     started = time.monotonic()
     done = [0]
+    latencies = []
     lock = threading.Lock()
     total = len(batches)
 
     def worker(i):
+        sent = time.monotonic()
         write(i, batches[i])
+        latencies.append(time.monotonic() - sent)
         with lock:
             done[0] += 1
             if done[0] % max(1, total // 10) == 0:
@@ -354,7 +358,7 @@ def load(batches, write, what):
     with concurrent.futures.ThreadPoolExecutor(CONNECTIONS) as pool:
         for future in [pool.submit(worker, i) for i in range(total)]:
             future.result()
-    return time.monotonic() - started
+    return time.monotonic() - started, latencies
 
 
 def verification_lag(svc, rate, seconds, end_ms):
@@ -433,12 +437,13 @@ def main():
     pg_batches = [Postgres.rows_of(s, [e for _, e in ev]) for s, ev in data.prepared]
     svc_batches = [Eventsvc.body(s, [e for _, e in ev]) for s, ev in data.prepared]
     pg_cpu0 = cpu_seconds(process_tree(args.pg_pid))
-    pg_seconds = load(pg_batches, lambda i, rows: pg.write(*rows), "postgres")
+    pg_seconds, pg_latencies = load(pg_batches, lambda i, rows: pg.write(*rows), "postgres")
     pg_cpu = cpu_seconds(process_tree(args.pg_pid)) - pg_cpu0
     pg.rows("CHECKPOINT")
 
     svc_cpu0 = cpu_seconds([args.eventsvc_pid])
-    svc_seconds = load(svc_batches, lambda i, body: svc.write(body, "bench-%08d" % i), "eventsvc")
+    svc_seconds, svc_latencies = load(svc_batches, lambda i, body: svc.write(body, "bench-%08d" % i),
+                                      "eventsvc")
     accept_done = time.monotonic()
     while svc.backlog() > 0:
         time.sleep(0.2)
@@ -452,6 +457,11 @@ def main():
                      "%.2f× (higher is better)" % (svc_rate / pg_rate)))
     rate_row("durable accept, %d connections, %d-event writes" % (CONNECTIONS, BATCH),
              n / pg_seconds, n / svc_seconds)
+    pg_write = percentiles(pg_latencies)
+    svc_write = percentiles(svc_latencies)
+    rows.append(("write acknowledged, p50 / p99", "%s / %s" % tuple(map(fmt_ms, pg_write)),
+                 "%s / %s" % tuple(map(fmt_ms, svc_write)),
+                 "%.2f× PostgreSQL's p99" % (svc_write[1] / pg_write[1])))
     rate_row("searchable (indexed / projected)", n / pg_seconds, n / searchable_seconds)
     rows.append(("last 202 → everything searchable", "0 s (indexed at commit)", "%.1f s" % drain, ""))
 
