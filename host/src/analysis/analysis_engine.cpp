@@ -20,13 +20,14 @@ double rounded(double value, double scale = 1e6) {
 
 }  // namespace
 
-json::object AnalysisEngine::run(const AnalyzeRequest& request, const AnalysisContext& http) const {
-  const sdk::Tenant& tenant = http.principal.tenant;
+json::object AnalysisEngine::run(const AnalyzeRequest& request,
+                                 const AnalysisContext& caller) const {
+  const sdk::Tenant& tenant = caller.principal.tenant;
 
   // plan
   std::vector<sdk::Condition> where = request.where;
   where.push_back(
-      {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(http.retention_horizon)});
+      {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(caller.retention_horizon)});
 
   // aggregate: every match, exact
   std::optional<AggregateAnswer> aggregated;
@@ -49,10 +50,10 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const AnalysisCo
   const auto status = modules_.storage().call([&](sdk::Storage& s) { return s.status(tenant); });
   json::object context;
   if (request.context) {
-    context = context_pack(request, matches, selection, complete, modules_, http.now);
+    context = context_pack(request, matches, selection, complete, modules_, caller.now);
     if (const auto& audit = modules_.audit()) {
       const auto trace = audit.call([&](sdk::AuditSink& sink) {
-        return sink.record({http.principal, "analyze", http.body, context, http.now});
+        return sink.record({caller.principal, "analyze", caller.body, context, caller.now});
       });
       if (trace) context["audit_trace_id"] = *trace;
     }
@@ -77,7 +78,7 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request, const AnalysisCo
   answer["source"] = sdk::source_name(request.source);
   answer["filtered"] = scanned - matched;
   answer["matched"] = matched;
-  answer["freshness"] = freshness(request, status, http.now);
+  answer["freshness"] = freshness(request, status, caller.now);
   if (!request.aggregations.empty()) {
     answer["aggregations"] = render_aggregations(request, *aggregated, aggregated->result.total);
   }
