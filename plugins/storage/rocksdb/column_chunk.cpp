@@ -122,6 +122,26 @@ bool mark_rows(std::string_view bytes, std::vector<bool>& rows) {
   return true;
 }
 
+std::string encode_current(sdk::Millis instant, const RowRef& row) {
+  std::string value;
+  append_instant(value, instant);
+  append_u64(value, row.chunk);
+  std::uint32_t number = row.row;
+  for (int i = 0; i < 4; ++i) {
+    value.push_back(static_cast<char>(number >> 24U));
+    number <<= 8U;
+  }
+  return value;
+}
+
+std::optional<RowRef> decode_current_row(std::string_view value) {
+  if (value.size() != 20) return std::nullopt;
+  std::uint32_t row = 0;
+  for (std::size_t i = 16; i < 20; ++i)
+    row = (row << 8U) | static_cast<unsigned char>(value[i]);
+  return RowRef{read_u64(value.substr(8)), row};
+}
+
 std::string encode_chunk_header(const ChunkHeader& header) {
   std::string out;
   append_u32_le(out, header.rows);
@@ -217,6 +237,34 @@ void ChunkBuilder::walk_children(std::string& path, const sdk::json::value& valu
       path.resize(length);
     }
   }
+}
+
+void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
+                          const ChunkHeader& header) {
+  const std::uint32_t base = rows_;
+  for (const auto& [name, view] : columns) {
+    Column& out = columns_[name];
+    out.kinds.resize(base, CellKind::absent);
+    ColumnView::Cursor cursor(view);
+    for (std::uint32_t row = 0; row < header.rows; ++row) {
+      const CellKind kind = cursor.next();
+      out.kinds.push_back(kind);
+      if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+        out.numbers.push_back(cursor.number());
+      } else if (kind == CellKind::string) {
+        out.strings.emplace_back(text_.emplace_back(view.dictionary_entry(cursor.string_index())));
+      }
+    }
+  }
+  if (rows_ == 0) {
+    header_.min_timestamp = header.min_timestamp;
+    header_.max_timestamp = header.max_timestamp;
+  } else {
+    header_.min_timestamp = std::min(header_.min_timestamp, header.min_timestamp);
+    header_.max_timestamp = std::max(header_.max_timestamp, header.max_timestamp);
+  }
+  rows_ += header.rows;
+  header_.rows = rows_;
 }
 
 std::uint32_t ChunkBuilder::add(const sdk::Record& record) {

@@ -70,16 +70,25 @@ struct RowRef {
   std::uint32_t row = 0;
 };
 
+// current_ids value: <instant><chunk:u64><row:u32> (databases from before column chunks hold the
+// instant alone: no row).
+std::string encode_current(sdk::Millis instant, const RowRef& row);
+std::optional<RowRef> decode_current_row(std::string_view value);
+
 std::string encode_chunk_header(const ChunkHeader& header);
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes);
 // The chunk number of a header key; nullopt for column keys.
 std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size);
+
+class ColumnView;
 
 // Collects the records of one chunk and encodes its columns.
 class ChunkBuilder {
  public:
   // Returns the record's row.
   std::uint32_t add(const sdk::Record& record);
+  // Appends every row of a decoded chunk (merging chunks).
+  void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }
   // (column name, encoded column) for every column; rows lacking a field are absent.

@@ -288,9 +288,14 @@ class RowSink {
 // Finds the rows of a chunk that match the conditions: the work of one thread.
 class ChunkScanner {
  public:
-  ChunkScanner(Database& database, const std::string& tenant, sdk::Source source,
-               const std::vector<sdk::Condition>& where, const ColumnPlan& plan)
-      : database_(database), tenant_(tenant), source_(source), where_(where), plan_(plan) {}
+  ChunkScanner(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
+               sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan)
+      : database_(database),
+        snapshot_(snapshot),
+        tenant_(tenant),
+        source_(source),
+        where_(where),
+        plan_(plan) {}
 
   // Adds the rows examined and the rows matched to `stats`.
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
@@ -305,6 +310,7 @@ class ChunkScanner {
                   sdk::AggregateStats& stats);
 
   Database& database_;
+  const rocksdb::Snapshot* snapshot_;
   const std::string& tenant_;
   sdk::Source source_;
   const std::vector<sdk::Condition>& where_;
@@ -316,8 +322,8 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   std::vector<ColumnView> views;
   containers = false;
   for (const auto& slot : plan_.slots) {
-    auto bytes =
-        database_.get(database_.columns, chunk_column_key(tenant_, chunk.number, slot.name));
+    auto bytes = database_.get(database_.columns,
+                               chunk_column_key(tenant_, chunk.number, slot.name), snapshot_);
     if (!bytes) {
       views.emplace_back(chunk.header.rows);
       continue;
@@ -339,7 +345,7 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
   const std::string prefix = replaced_prefix(tenant_, chunk.number);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
-  auto it = database_.iterator(database_.columns, &upper_slice);
+  auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     if (!mark_rows(std::string_view(it->value().data(), it->value().size()), replaced)) {
       throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
@@ -523,14 +529,15 @@ class MatchSink final : public RowSink {
 
 }  // namespace
 
-std::vector<ChunkRef> ColumnReader::chunks_in(const std::string& tenant,
+std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
+                                              const std::string& tenant,
                                               const sdk::TimeBounds& bounds, std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
   const std::string prefix = chunk_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
-  auto it = database_.iterator(database_.columns, &upper_slice);
+  auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot);
   for (it->Seek(prefix); it->Valid();) {
     const std::string_view found(it->key().data(), it->key().size());
     const auto number = header_chunk(found, prefix.size());
@@ -576,8 +583,9 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   const auto planned = plan_columns(request);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(tenant, sdk::timestamp_bounds(request.where), rows);
+  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(request.where), rows);
 
   // Each thread takes every other chunk into partitions of its own; then they merge.
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
@@ -586,7 +594,8 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   for (std::size_t t = 0; t < threads; ++t)
     partitions.emplace_back(request);
   on_threads(threads, [&](std::size_t thread) {
-    ChunkScanner scanner(database_, tenant, request.source, request.where, *planned);
+    ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where,
+                         *planned);
     AggregateSink sink(request, *planned, partitions[thread]);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
       scanner.scan(chunks[c], sink, partitions[thread].stats);
@@ -602,8 +611,9 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   const auto planned = plan_conditions(where);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(tenant, sdk::timestamp_bounds(where), rows);
+  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
 
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
   std::vector<MatchSink> sinks;
@@ -611,7 +621,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   for (std::size_t t = 0; t < threads; ++t)
     sinks.emplace_back(*planned, order, keep);
   on_threads(threads, [&](std::size_t thread) {
-    ChunkScanner scanner(database_, tenant, source, where, *planned);
+    ChunkScanner scanner(database_, snapshot.get(), tenant, source, where, *planned);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
       scanner.scan(chunks[c], sinks[thread], stats[thread]);
   });

@@ -1,5 +1,6 @@
-// Reads current state and history from the column chunks (column_chunk.hpp), for aggregation
-// pushdown and for queries whose conditions no index narrows: chunks outside the time
+// Reads current state and history from the column chunks (column_chunk.hpp), through a snapshot
+// (chunk_merger.hpp may rewrite chunks meanwhile), for aggregation pushdown and for queries whose
+// conditions no index narrows: chunks outside the time
 // bounds are skipped from their headers; in the others only the columns the request names are
 // read, conditions are evaluated per cell with the SDK's evaluator (once per dictionary string),
 // and the operators are fed column spans. A chunk where a named field holds an object or array
@@ -53,8 +54,8 @@ class ColumnReader {
 
  private:
   // The chunks whose time range meets `bounds`; `rows` is their total.
-  std::vector<ChunkRef> chunks_in(const std::string& tenant, const sdk::TimeBounds& bounds,
-                                  std::uint64_t& rows);
+  std::vector<ChunkRef> chunks_in(const rocksdb::Snapshot* snapshot, const std::string& tenant,
+                                  const sdk::TimeBounds& bounds, std::uint64_t& rows);
   // Runs work(0) here and, with two threads, work(1) beside it; rethrows what either threw.
   static void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
 

@@ -158,9 +158,12 @@ void Database::write(rocksdb::WriteBatch& batch, bool durable) {
 }
 
 std::optional<std::string> Database::get(rocksdb::ColumnFamilyHandle* family,
-                                         const rocksdb::Slice& key) {
+                                         const rocksdb::Slice& key,
+                                         const rocksdb::Snapshot* snapshot) {
   std::string value;
-  const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  const auto status = db_->Get(options, family, key, &value);
   if (status.IsNotFound()) return std::nullopt;
   check(status, "read");
   return value;
@@ -176,8 +179,10 @@ bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice&
 
 std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandle* family,
                                                       const rocksdb::Slice* upper_bound,
-                                                      const rocksdb::Slice* lower_bound) {
+                                                      const rocksdb::Slice* lower_bound,
+                                                      const rocksdb::Snapshot* snapshot) {
   rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
   options.iterate_upper_bound = upper_bound;
   options.iterate_lower_bound = lower_bound;
   return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));

@@ -61,17 +61,35 @@ class Database {
   // sync). Throws sdk::Error 503 when the write fails.
   void write(rocksdb::WriteBatch& batch, bool durable);
 
-  // Throws sdk::Error 503 on I/O errors.
-  std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
+  // Throws sdk::Error 503 on I/O errors. With a snapshot, reads the database as it was then.
+  std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key,
+                                 const rocksdb::Snapshot* snapshot = nullptr);
   bool exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
 
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper_bound = nullptr,
-                                              const rocksdb::Slice* lower_bound = nullptr);
+                                              const rocksdb::Slice* lower_bound = nullptr,
+                                              const rocksdb::Snapshot* snapshot = nullptr);
 
  private:
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+};
+
+// A consistent view of the database for as long as it lives: reads that span several keys (a
+// chunk's columns) see none of a concurrent merge or all of it.
+class Snapshot {
+ public:
+  explicit Snapshot(Database& database)
+      : db_(database.db()), snapshot_(database.db().GetSnapshot()) {}
+  ~Snapshot() { db_.ReleaseSnapshot(snapshot_); }
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+  const rocksdb::Snapshot* get() const { return snapshot_; }
+
+ private:
+  rocksdb::DB& db_;
+  const rocksdb::Snapshot* snapshot_;
 };
 
 // Throws sdk::Error 503 naming the operation when `status` is not ok.

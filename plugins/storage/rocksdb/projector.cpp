@@ -73,32 +73,6 @@ struct Projector::Overlay {
       replaced;  // (tenant, chunk) -> rows that stopped being current this round
 };
 
-namespace {
-
-// current_ids value: <instant><chunk:u64><row:u32>; databases from before column chunks hold the
-// instant alone.
-std::string encode_current(sdk::Millis instant, const RowRef& row) {
-  std::string value;
-  append_instant(value, instant);
-  append_u64(value, row.chunk);
-  std::uint32_t number = row.row;
-  for (int i = 0; i < 4; ++i) {
-    value.push_back(static_cast<char>(number >> 24U));
-    number <<= 8U;
-  }
-  return value;
-}
-
-std::optional<RowRef> decode_current_row(std::string_view value) {
-  if (value.size() != 20) return std::nullopt;
-  std::uint32_t row = 0;
-  for (std::size_t i = 16; i < 20; ++i)
-    row = (row << 8U) | static_cast<unsigned char>(value[i]);
-  return RowRef{read_u64(value.substr(8)), row};
-}
-
-}  // namespace
-
 Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
                      std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
     : database_(database),
@@ -107,6 +81,7 @@ Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters
       logger_(std::move(logger)),
       options_(options),
       indexer_(database),
+      merger_(database),
       cursor_(stored_cursor(database)) {}
 
 Projector::~Projector() {
@@ -148,6 +123,11 @@ void Projector::run() {
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
       if (projected > 0) continue;
+      // Idle: merge a few runs of small chunks, then look for writes again.
+      bool merged = false;
+      for (int i = 0; i < 4 && !stopping_ && merger_.merge_once(); ++i)
+        merged = true;
+      if (merged) continue;
       std::unique_lock lock(mutex_);
       wakeup_.wait_for(lock, std::chrono::milliseconds(500),
                        [&] { return pending_wake_ || stopping_; });
@@ -289,6 +269,13 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     overlay.current.insert_or_assign(id_key, std::move(record));
     overlay.current_rows.insert_or_assign(id_key, row);
   }
+}
+
+std::size_t Projector::merge_chunks() {
+  std::size_t merges = 0;
+  while (merger_.merge_once())
+    ++merges;
+  return merges;
 }
 
 void Projector::verify_queued() {

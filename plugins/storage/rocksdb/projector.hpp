@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "chunk_merger.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/logger.hpp"
@@ -55,6 +56,9 @@ class Projector {
 
   // One round; returns the writes projected. Public for tests that drive it by hand.
   std::size_t project_once();
+  // Merges small column chunks until none are left to merge; returns how many merges it made.
+  // The thread does this while idle. Public for tests.
+  std::size_t merge_chunks();
   void verify_queued();
 
   static std::uint64_t stored_cursor(Database& database);
@@ -71,6 +75,7 @@ class Projector {
   std::shared_ptr<sdk::Logger> logger_;
   ProjectorOptions options_;
   RecordIndexer indexer_;
+  ChunkMerger merger_;
   const sdk::Embedder* embedder_ = nullptr;
 
   std::uint64_t cursor_ = 0;

@@ -70,12 +70,10 @@ class StorageFixture : public ::testing::Test {
 
   void open() {
     storage_.reset();
-    storage_ = std::make_unique<RocksdbStorage>(
-        testing::plugin_context(RocksdbStorage::manifest(),
-                                {{"projector", json::object{{"enabled", false}}},
-                                 {"block_cache_mb", 8},
-                                 {"write_buffer_mb", 4}},
-                                dir_.path()));
+    storage_ = std::make_unique<RocksdbStorage>(testing::plugin_context(
+        RocksdbStorage::manifest(),
+        {{"projector", projector_config_}, {"block_cache_mb", 8}, {"write_buffer_mb", 4}},
+        dir_.path()));
   }
 
   // Projects and verifies everything accepted so far.
@@ -96,6 +94,7 @@ class StorageFixture : public ::testing::Test {
 
   testing::TempDir dir_;
   std::unique_ptr<RocksdbStorage> storage_;
+  json::object projector_config_{{"enabled", false}};
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage::testing_support

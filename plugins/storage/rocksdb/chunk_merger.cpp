@@ -1,0 +1,156 @@
+#include "chunk_merger.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+struct Chunk {
+  std::uint64_t number = 0;
+  ChunkHeader header;
+};
+
+// The tenant prefix a key of the columns family begins with: <len:1><workspace><env:1>.
+std::optional<std::string_view> tenant_of(std::string_view key) {
+  if (key.empty()) return std::nullopt;
+  const std::size_t size = 1 + static_cast<unsigned char>(key[0]) + 1;
+  if (key.size() <= size) return std::nullopt;
+  return key.substr(0, size);
+}
+
+// The first run of at least two consecutive small chunks of one tenant whose rows fit together.
+std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& database) {
+  auto it = database.iterator(database.columns);
+  std::string tenant;
+  std::vector<Chunk> run;
+  std::uint64_t rows = 0;
+  for (it->SeekToFirst(); it->Valid();) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const auto owner = tenant_of(key);
+    if (!owner) throw sdk::Error::internal("a column chunk key is damaged");
+    if (*owner != tenant) {
+      if (run.size() >= 2) return std::make_pair(tenant, run);
+      tenant = std::string(*owner);
+      run.clear();
+      rows = 0;
+    }
+    if (key[tenant.size()] != 'H') {  // replaced rows: past this tenant's chunks
+      it->Seek(tenant + static_cast<char>('S' + 1));
+      continue;
+    }
+    const auto number = header_chunk(key, tenant.size() + 1);
+    const auto header =
+        number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
+               : std::nullopt;
+    if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
+    it->Seek(chunk_header_key(tenant, *number + 1));
+    const bool small = header->rows < ChunkMerger::kTargetRows;
+    if (small && rows + header->rows <= ChunkMerger::kTargetRows) {
+      run.push_back({*number, *header});
+      rows += header->rows;
+      continue;
+    }
+    if (run.size() >= 2) return std::make_pair(tenant, run);
+    run.clear();
+    rows = 0;
+    if (small) {
+      run.push_back({*number, *header});
+      rows = header->rows;
+    }
+  }
+  check(it->status(), "column chunk scan");
+  if (run.size() >= 2) return std::make_pair(tenant, run);
+  return std::nullopt;
+}
+
+// Every key under `prefix`, with its value.
+std::vector<std::pair<std::string, std::string>> entries_under(Database& database,
+                                                               const std::string& prefix) {
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  auto it = database.iterator(database.columns, &upper_slice);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  check(it->status(), "column chunk scan");
+  return out;
+}
+
+}  // namespace
+
+bool ChunkMerger::merge_once() {
+  const auto found = find_run(database_);
+  if (!found) return false;
+  const auto& [tenant, run] = *found;
+  const std::uint64_t merged = run.front().number;
+
+  rocksdb::WriteBatch batch;
+  ChunkBuilder builder;
+  std::vector<std::uint32_t> replaced;
+  for (const auto& chunk : run) {
+    const std::uint32_t base = builder.header().rows;
+    // The chunk's columns (its header key sorts first and is skipped by name).
+    std::string prefix = chunk_prefix(tenant);
+    append_u64(prefix, chunk.number);
+    std::map<std::string, ColumnView> columns;
+    for (auto& [key, value] : entries_under(database_, prefix)) {
+      batch.Delete(database_.columns, key);
+      if (key.size() == prefix.size() + 1) continue;  // the header
+      auto view = ColumnView::decode(std::move(value), chunk.header.rows);
+      if (!view)
+        throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
+                                   " is damaged");
+      columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
+    }
+    // Its replaced rows, renumbered; every other row is its id's current version.
+    std::vector<bool> gone(chunk.header.rows, false);
+    for (const auto& [key, value] :
+         entries_under(database_, replaced_prefix(tenant, chunk.number))) {
+      batch.Delete(database_.columns, key);
+      if (!mark_rows(value, gone)) throw sdk::Error::internal("replaced rows are damaged");
+    }
+    const auto ids = columns.find("id");
+    const auto instants = columns.find("timestamp");
+    if (ids == columns.end() || instants == columns.end()) {
+      throw sdk::Error::internal("chunk " + std::to_string(chunk.number) +
+                                 " lacks id or timestamp");
+    }
+    ColumnView::Cursor id(ids->second);
+    ColumnView::Cursor instant(instants->second);
+    for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+      id.next();
+      instant.next();
+      if (gone[row]) {
+        replaced.push_back(base + row);
+        continue;
+      }
+      batch.Put(database_.current_ids,
+                tenant + std::string(ids->second.dictionary_entry(id.string_index())),
+                encode_current(static_cast<sdk::Millis>(instant.number()), {merged, base + row}));
+    }
+    builder.append(columns, chunk.header);
+  }
+  batch.Put(database_.columns, chunk_header_key(tenant, merged),
+            encode_chunk_header(builder.header()));
+  for (const auto& [column, bytes] : builder.encode()) {
+    batch.Put(database_.columns, chunk_column_key(tenant, merged, column), bytes);
+  }
+  if (!replaced.empty()) {
+    batch.Put(database_.columns, replaced_key(tenant, merged, merged), encode_rows(replaced));
+  }
+  database_.write(batch, false);
+  return true;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage
