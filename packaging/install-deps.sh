@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ccache
   libpoco-dev librocksdb-dev libyaml-cpp-dev
   libboost-json1.81-dev libboost1.81-dev
-  libssl-dev libgtest-dev
+  libssl-dev libgtest-dev libjemalloc-dev
   curl
 )
 if [[ "${1:-}" == "--bench" ]]; then
