@@ -62,43 +62,50 @@ void append_number(std::string& out, double x) {
   }
 }
 
-void append_string(std::string& out, std::string_view text) {
+// The escape of a character JSON requires escaped (a quote, a backslash, a control character).
+void append_escape(std::string& out, unsigned char c) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[c >> 4U]);
-          out.push_back(kHex[c & 0xFU]);
-        } else {
-          out.push_back(ch);
-        }
-    }
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      out += "\\u00";
+      out.push_back(kHex[c >> 4U]);
+      out.push_back(kHex[c & 0xFU]);
   }
+}
+
+// Runs of characters that need no escape are appended whole: most strings are one run.
+void append_string(std::string& out, std::string_view text) {
+  out.push_back('"');
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.substr(run, i - run));
+    append_escape(out, c);
+    run = i + 1;
+  }
+  out.append(text.substr(run));
   out.push_back('"');
 }
 
