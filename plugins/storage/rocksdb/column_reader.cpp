@@ -37,7 +37,7 @@ struct ColumnPlan {
   std::vector<std::optional<std::size_t>>
       times;  // per aggregation: its time column, if it uses one
   std::size_t timestamp = 0;
-  std::size_t id = 0;
+  std::optional<std::size_t> id;  // read only when the rows' ids are needed
 
   std::optional<std::size_t> slot(const sdk::FieldPath& field) {
     const auto name = column_name(field);
@@ -51,11 +51,11 @@ struct ColumnPlan {
   }
 };
 
-// The columns of the conditions, and of the version (timestamp and id).
-std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where) {
+// The columns of the conditions and the timestamp, and the ids when `with_ids`.
+std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where, bool with_ids) {
   ColumnPlan plan;
   plan.timestamp = *plan.slot(*sdk::FieldPath::parse("timestamp"));
-  plan.id = *plan.slot(*sdk::FieldPath::parse("id"));
+  if (with_ids) plan.id = plan.slot(*sdk::FieldPath::parse("id"));
   for (const auto& condition : where) {
     const auto slot = plan.slot(condition.field);
     if (!slot) return std::nullopt;
@@ -65,7 +65,7 @@ std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& whe
 }
 
 std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
-  auto planned = plan_conditions(request.where);
+  auto planned = plan_conditions(request.where, false);
   if (!planned) return std::nullopt;
   ColumnPlan& plan = *planned;
   for (const auto& field : request.group_by) {
@@ -371,12 +371,26 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
 
 void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
                               sdk::AggregateStats& stats) {
+  // The ids locate the records; aggregations do not read them otherwise.
+  std::optional<ColumnView> loaded;
+  if (!plan_.id) {
+    auto bytes =
+        database_.get(database_.columns, chunk_column_key(tenant_, chunk.number, "id"), snapshot_);
+    if (bytes) loaded = ColumnView::decode(std::move(*bytes), chunk.header.rows);
+    if (!loaded) {
+      throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
+                                 " are damaged");
+    }
+  }
+  const ColumnView& ids = plan_.id ? rows.view(*plan_.id) : *loaded;
+  ColumnView::Cursor id(ids);
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     rows.next();
+    id.next();
     if (replaced_[row]) continue;
     const auto stored =
-        database_.get(database_.history,
-                      version_key(tenant_, rows.integer(plan_.timestamp), rows.string(plan_.id)));
+        database_.get(database_.history, version_key(tenant_, rows.integer(plan_.timestamp),
+                                                     ids.dictionary_entry(id.string_index())));
     if (!stored) continue;
     const sdk::Record record = decode_record(*stored);
     if (!sdk::matches_all(record, where_)) continue;
@@ -486,7 +500,7 @@ class MatchSink final : public RowSink {
       : plan_(plan), order_(order), keep_(keep) {}
 
   void row(ChunkRows& rows) override {
-    offer(rows.integer(plan_.timestamp), rows.string(plan_.id));
+    offer(rows.integer(plan_.timestamp), rows.string(*plan_.id));
   }
   void record(const sdk::Record& record) override { offer(record.timestamp, record.id); }
 
@@ -608,7 +622,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
                                                    const std::vector<sdk::Condition>& where,
                                                    sdk::Order order, std::size_t keep) {
   if (!covered_) return std::nullopt;
-  const auto planned = plan_conditions(where);
+  const auto planned = plan_conditions(where, true);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
