@@ -1,7 +1,8 @@
-// Column chunks survive SIGKILL while the projector merges them: many small projection rounds
-// leave many small chunks, the server is killed at random moments while it merges them (it does
-// when idle) and restarted, and afterwards aggregations over history and current state, read from
-// the columns, still count every acknowledged event exactly once.
+// Column chunks survive SIGKILL around merges: one-write projection rounds leave many small chunks,
+// which the projector merges whenever it is idle (between the writes and after them); the server
+// is killed at random moments in that phase and restarted, and afterwards aggregations over
+// history and current state, read from the columns, still count every acknowledged event exactly
+// once. Each merge is one atomic batch; the property test checks the merge logic itself.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -45,7 +46,7 @@ TEST(Crash, ColumnChunksSurviveSigkillDuringMerges) {
         .ingest_verified(make_batch("merge", events), "merge-write-" + std::to_string(w));
   }
 
-  // Idle now: the projector merges the small chunks. Kill it at random moments meanwhile.
+  // The projector merges small chunks while idle: kill it at random moments in this phase.
   for (int kill = 0; kill < 6; ++kill) {
     std::this_thread::sleep_for(std::chrono::milliseconds(random() % 120));
     server.kill();
