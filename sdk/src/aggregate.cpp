@@ -1,5 +1,7 @@
 #include "eventsvc/sdk/aggregate.hpp"
 
+#include <algorithm>
+
 #include "eventsvc/sdk/digest.hpp"
 
 namespace eventsvc::sdk {
@@ -12,13 +14,13 @@ bool exact_double(const json::value& number) {
 }
 
 void SpanBuilder::add(const FieldValue& value, Millis time) {
+  ++rows_;
   if (value.kind() == FieldValue::Kind::json && value.json_value().is_number() &&
       exact_double(value.json_value())) {
-    add_number(value.json_value().to_number<double>(), time);
+    numbers_.push_back(value.json_value().to_number<double>());
+    times_.push_back(time);
   } else if (value.present()) {
-    add_other(value.to_json());
-  } else {
-    add_absent();
+    others_.push_back(value.to_json());
   }
 }
 
@@ -99,49 +101,70 @@ Millis bucket_start(Millis instant, Millis interval) {
   return start;
 }
 
-std::optional<std::pair<json::object, std::optional<Millis>>> group_key(
-    const AggregateRequest& request, const Record& record) {
-  json::object key;
-  for (const auto& field : request.group_by)
-    key[field.text] = resolve(record, field).to_json();
-  std::optional<Millis> bucket;
-  if (request.time_bucket) {
-    const auto instant = record_instant(record, request.time_bucket->field);
-    if (!instant) return std::nullopt;  // no time to place it by
-    bucket = bucket_start(*instant, request.time_bucket->interval);
-    key["bucket"] = format_rfc3339(*bucket);
+void append_group_key(std::string& key, const FieldValue& value) {
+  auto append_text = [&](char tag, std::string_view text) {
+    key.push_back(tag);
+    const auto size = static_cast<std::uint32_t>(text.size());
+    key.append(reinterpret_cast<const char*>(&size), sizeof size);  // length first: unambiguous
+    key.append(text);
+  };
+  if (!value.present()) {
+    key.push_back('z');
+  } else if (value.kind() == FieldValue::Kind::instant) {
+    append_text('s', format_rfc3339(value.instant()));
+  } else if (const auto text = value.as_string()) {
+    append_text('s', *text);
+  } else if (value.json_value().is_null()) {
+    key.push_back('z');
+  } else {
+    append_text('j', canonical_json(value.json_value()));
   }
-  return std::make_pair(std::move(key), bucket);
 }
 
 AggregateAccumulator::AggregateAccumulator(const AggregateRequest& request)
-    : request_(&request),
-      total_(std::make_unique<AggregatePartition>(request, json::object(), std::nullopt)) {}
+    : request_(&request), total_(request, json::object(), std::nullopt) {}
 
-AggregateAccumulator::~AggregateAccumulator() = default;
-AggregateAccumulator::AggregateAccumulator(AggregateAccumulator&&) noexcept = default;
+AggregatePartition& AggregateAccumulator::group(std::string& key, std::optional<Millis> bucket,
+                                                const std::function<json::object()>& make_key) {
+  if (bucket) key.append(reinterpret_cast<const char*>(&*bucket), sizeof *bucket);
+  auto it = groups_.find(key);
+  if (it == groups_.end()) {
+    json::object rendered = make_key();
+    if (bucket) rendered["bucket"] = format_rfc3339(*bucket);
+    it = groups_
+             .emplace(key,
+                      std::make_unique<AggregatePartition>(*request_, std::move(rendered), bucket))
+             .first;
+  }
+  return *it->second;
+}
 
 void AggregateAccumulator::add(const Record& record) {
-  total_->add(record);
-  if (request_->group_by.empty() && !request_->time_bucket) return;
-  auto key = group_key(*request_, record);
-  if (!key) return;
-  std::string id = canonical_json(key->first);
-  auto it = groups_.find(id);
-  if (it == groups_.end()) {
-    auto partition =
-        std::make_unique<AggregatePartition>(*request_, std::move(key->first), key->second);
-    it = groups_.emplace(std::move(id), std::move(partition)).first;
+  total_.add(record);
+  if (!grouping()) return;
+  std::optional<Millis> bucket;
+  if (request_->time_bucket) {
+    const auto instant = record_instant(record, request_->time_bucket->field);
+    if (!instant) return;  // no time to place it by: in no group
+    bucket = bucket_start(*instant, request_->time_bucket->interval);
   }
-  it->second->add(record);
+  key_.clear();
+  for (const auto& field : request_->group_by)
+    append_group_key(key_, resolve(record, field));
+  group(key_, bucket, [&] {
+    json::object rendered;
+    for (const auto& field : request_->group_by)
+      rendered[field.text] = resolve(record, field).to_json();
+    return rendered;
+  }).add(record);
 }
 
 void AggregateAccumulator::merge(AggregateAccumulator&& other) {
-  total_->merge(std::move(*other.total_));
-  for (auto& [id, partition] : other.groups_) {
-    auto it = groups_.find(id);
+  total_.merge(std::move(other.total_));
+  for (auto& [key, partition] : other.groups_) {
+    const auto it = groups_.find(key);
     if (it == groups_.end()) {
-      groups_.emplace(id, std::move(partition));
+      groups_.emplace(key, std::move(partition));
     } else {
       it->second->merge(std::move(*partition));
     }
@@ -151,9 +174,15 @@ void AggregateAccumulator::merge(AggregateAccumulator&& other) {
 
 AggregateResult AggregateAccumulator::finish(const AggregateStats& stats) {
   AggregateResult result;
-  result.total = total_->finish();
-  result.groups.reserve(groups_.size());
-  for (auto& [id, partition] : groups_)
+  result.total = total_.finish();
+  std::vector<std::pair<std::string, AggregatePartition*>> ordered;
+  ordered.reserve(groups_.size());
+  for (const auto& [key, partition] : groups_)
+    ordered.emplace_back(canonical_json(partition->key()), partition.get());
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  result.groups.reserve(ordered.size());
+  for (const auto& [canonical, partition] : ordered)
     result.groups.push_back(partition->finish());
   groups_.clear();
   result.stats = stats;

@@ -35,6 +35,10 @@ void for_each_sample(const ColumnSpan& span, const std::function<void(const Samp
     }
     visit(Sample{&number, time});
   }
+  for_each_non_number(span, visit);
+}
+
+void for_each_non_number(const ColumnSpan& span, const std::function<void(const Sample&)>& visit) {
   for (const auto& other : span.others)
     visit(Sample{&other, std::nullopt});
   const Sample absent{};

@@ -6,10 +6,8 @@
 #include <bit>
 #include <exception>
 #include <thread>
-#include <unordered_map>
 
 #include "column_chunk.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
 #include "stored_formats.hpp"
@@ -93,100 +91,6 @@ std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
   }
   return planned;
 }
-
-// A group key as bytes: values that render as the same canonical JSON give the same bytes.
-void append_string_part(std::string& key, std::string_view text) {
-  key.push_back('s');
-  append_string(key, text);
-}
-
-void append_key_part(std::string& key, const sdk::FieldValue& value) {
-  if (!value.present()) {
-    key.push_back('z');  // absent renders as null
-    return;
-  }
-  if (value.kind() == sdk::FieldValue::Kind::instant) {
-    append_string_part(key, sdk::format_rfc3339(value.instant()));
-    return;
-  }
-  if (const auto text = value.as_string()) {
-    append_string_part(key, *text);
-    return;
-  }
-  const json::value& json_value = value.json_value();
-  if (json_value.is_null()) {
-    key.push_back('z');
-  } else {
-    key.push_back('j');
-    append_string(key, sdk::canonical_json(json_value));
-  }
-}
-
-// Every partition of one request: the total and the groups, found by their key bytes.
-class Partitions {
- public:
-  explicit Partitions(const sdk::AggregateRequest& request)
-      : request_(request), total_(request, json::object(), std::nullopt) {}
-
-  sdk::AggregatePartition& total() { return total_; }
-  bool grouping() const { return !request_.group_by.empty() || request_.time_bucket; }
-
-  // The group of `key`; `make_key` builds its JSON key the first time.
-  template <class MakeKey>
-  sdk::AggregatePartition& group(const std::string& key, std::optional<sdk::Millis> bucket,
-                                 MakeKey&& make_key) {
-    auto it = index_.find(key);
-    if (it == index_.end()) {
-      json::object rendered = make_key();
-      if (bucket) rendered["bucket"] = sdk::format_rfc3339(*bucket);
-      groups_.push_back(
-          std::make_unique<sdk::AggregatePartition>(request_, std::move(rendered), bucket));
-      it = index_.emplace(key, groups_.size() - 1).first;
-    }
-    return *groups_[it->second];
-  }
-
-  // Folds the partitions another thread built for the same request into these.
-  void merge(Partitions&& other) {
-    total_.merge(std::move(other.total_));
-    for (auto& [key, index] : other.index_) {
-      auto& partition = other.groups_[index];
-      const auto it = index_.find(key);
-      if (it == index_.end()) {
-        groups_.push_back(std::move(partition));
-        index_.emplace(key, groups_.size() - 1);
-      } else {
-        groups_[it->second]->merge(std::move(*partition));
-      }
-    }
-    stats.scanned += other.stats.scanned;
-    stats.matched += other.stats.matched;
-  }
-
-  sdk::AggregateResult finish() {
-    sdk::AggregateResult result;
-    result.total = total_.finish();
-    std::vector<std::pair<std::string, sdk::AggregatePartition*>> ordered;
-    ordered.reserve(groups_.size());
-    for (const auto& group : groups_)
-      ordered.emplace_back(sdk::canonical_json(group->key()), group.get());
-    std::sort(ordered.begin(), ordered.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [canonical, partition] : ordered)
-      result.groups.push_back(partition->finish());
-    result.stats = stats;
-    result.stats.indexed = true;
-    return result;
-  }
-
-  sdk::AggregateStats stats;
-
- private:
-  const sdk::AggregateRequest& request_;
-  sdk::AggregatePartition total_;
-  std::vector<std::unique_ptr<sdk::AggregatePartition>> groups_;
-  std::unordered_map<std::string, std::size_t> index_;
-};
 
 // One chunk's columns, read row by row.
 class ChunkRows {
@@ -430,27 +334,25 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
 class AggregateSink final : public RowSink {
  public:
   AggregateSink(const sdk::AggregateRequest& request, const ColumnPlan& plan,
-                Partitions& partitions)
-      : request_(request), plan_(plan), partitions_(partitions) {}
+                sdk::AggregateAccumulator& accumulator)
+      : request_(request), plan_(plan), accumulator_(accumulator) {}
 
   void row(ChunkRows& rows) override {
-    feed(rows, partitions_.total());
-    if (!partitions_.grouping()) return;
-    key_.clear();
-    for (const auto slot : plan_.group_by) {
-      if (rows.kind(slot) == CellKind::string) {
-        append_string_part(key_, rows.string(slot));
-      } else {
-        append_key_part(key_, rows.value(slot));
-      }
-    }
+    feed(rows, accumulator_.total());
+    if (!accumulator_.grouping()) return;
     std::optional<sdk::Millis> bucket;
     if (plan_.bucket) {
       if (rows.kind(*plan_.bucket) != CellKind::int64) return;  // no time to place it by
       bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
-      append_u64(key_, static_cast<std::uint64_t>(*bucket));
     }
-    feed(rows, partitions_.group(key_, bucket, [&] {
+    key_.clear();
+    for (const auto slot : plan_.group_by) {
+      // Strings straight from the dictionary: the same key bytes as a JSON string, no copy.
+      sdk::append_group_key(key_, rows.kind(slot) == CellKind::string
+                                      ? sdk::FieldValue::of(rows.string(slot))
+                                      : rows.value(slot));
+    }
+    feed(rows, accumulator_.group(key_, bucket, [&] {
       json::object rendered;
       for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
         rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
@@ -459,17 +361,7 @@ class AggregateSink final : public RowSink {
     }));
   }
 
-  void record(const sdk::Record& record) override {
-    partitions_.total().add(record);
-    if (!partitions_.grouping()) return;
-    const auto group_key = sdk::group_key(request_, record);
-    if (!group_key) return;
-    key_.clear();
-    for (const auto& field : request_.group_by)
-      append_key_part(key_, sdk::resolve(record, field));
-    if (group_key->second) append_u64(key_, static_cast<std::uint64_t>(*group_key->second));
-    partitions_.group(key_, group_key->second, [&] { return group_key->first; }).add(record);
-  }
+  void record(const sdk::Record& record) override { accumulator_.add(record); }
 
  private:
   void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
@@ -489,7 +381,7 @@ class AggregateSink final : public RowSink {
 
   const sdk::AggregateRequest& request_;
   const ColumnPlan& plan_;
-  Partitions& partitions_;
+  sdk::AggregateAccumulator& accumulator_;
   std::string key_;  // group key bytes, reused
 };
 
@@ -601,21 +493,27 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   std::uint64_t rows = 0;
   const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(request.where), rows);
 
-  // Each thread takes every other chunk into partitions of its own; then they merge.
+  // Each thread takes every other chunk into an accumulator of its own; then they merge.
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
-  std::vector<Partitions> partitions;
-  partitions.reserve(threads);
+  std::vector<sdk::AggregateAccumulator> accumulators;
+  accumulators.reserve(threads);
+  std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
-    partitions.emplace_back(request);
+    accumulators.emplace_back(request);
   on_threads(threads, [&](std::size_t thread) {
     ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where,
                          *planned);
-    AggregateSink sink(request, *planned, partitions[thread]);
+    AggregateSink sink(request, *planned, accumulators[thread]);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
-      scanner.scan(chunks[c], sink, partitions[thread].stats);
+      scanner.scan(chunks[c], sink, stats[thread]);
   });
-  if (threads == 2) partitions[0].merge(std::move(partitions[1]));
-  return partitions[0].finish();
+  sdk::AggregateStats total{0, 0, true};
+  for (std::size_t t = 0; t < threads; ++t) {
+    total.scanned += stats[t].scanned;
+    total.matched += stats[t].matched;
+  }
+  if (threads == 2) accumulators[0].merge(std::move(accumulators[1]));
+  return accumulators[0].finish(total);
 }
 
 std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id, sdk::Source source,

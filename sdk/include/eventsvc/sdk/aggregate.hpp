@@ -3,15 +3,16 @@
 // The engine runs the aggregation operators itself, over records or column spans, per partition
 // and thread, and merges the partial states; the host finalises, orders and caps the groups.
 //
-// AggregateAccumulator is the record-wise engine every backend can use: it partitions records
-// into groups exactly as the API defines them and feeds the operators in column spans.
+// AggregateAccumulator partitions matches into groups exactly as the API defines them and feeds
+// the operators in column spans; a backend gives it records, or a column engine its row values.
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,19 +77,8 @@ Millis bucket_start(Millis instant, Millis interval);
 // One aggregation's values, collected row by row and handed to its operator as column spans.
 class SpanBuilder {
  public:
-  // A JSON number exactly representable as a double goes to add_number, anything else present to
-  // add_other; `time` is the row's time_field instant (kNoTime when it has none).
-  void add_number(double value, Millis time) {
-    ++rows_;
-    numbers_.push_back(value);
-    times_.push_back(time);
-  }
-  void add_other(json::value value) {
-    ++rows_;
-    others_.push_back(std::move(value));
-  }
-  void add_absent() { ++rows_; }
-  // Sorts a field's value into the right one of the three.
+  // Sorts a field's value into a span's numbers (JSON numbers a double holds exactly), its other
+  // values, or its absent rows; `time` is the row's time_field instant (kNoTime when none).
   void add(const FieldValue& value, Millis time);
   bool full() const { return rows_ >= kRows; }
   // Adds what was collected to `state` as one span, and empties.
@@ -136,32 +126,36 @@ class AggregatePartition {
   std::vector<SpanBuilder> buffers_;  // one per aggregation
 };
 
-// The group key of a record for `request` ({} without group_by or time_bucket), and its bucket;
-// nullopt when the request buckets by a time the record does not have.
-std::optional<std::pair<json::object, std::optional<Millis>>> group_key(
-    const AggregateRequest& request, const Record& record);
+// Appends bytes that identify one group_by value within a group key: two values give the same
+// bytes exactly when they render as the same canonical JSON (absent renders as null, an instant
+// as its RFC 3339 string). Column engines build keys from their cells with it.
+void append_group_key(std::string& key, const FieldValue& value);
 
-// Accumulates matching records into the total and the groups of a request. Values are buffered
-// per (group, aggregation) and handed to the operators as column spans. Not thread-safe: give each
-// thread its own and merge them.
+// The total and the groups of one request while matches are added to them, a record at a time or
+// a column engine's row at a time. Not thread-safe: give each thread its own and merge them.
 class AggregateAccumulator {
  public:
   explicit AggregateAccumulator(const AggregateRequest& request);
-  ~AggregateAccumulator();
-  AggregateAccumulator(AggregateAccumulator&&) noexcept;
-  AggregateAccumulator& operator=(AggregateAccumulator&&) = delete;
-  AggregateAccumulator(const AggregateAccumulator&) = delete;
-  AggregateAccumulator& operator=(const AggregateAccumulator&) = delete;
 
+  bool grouping() const { return !request_->group_by.empty() || request_->time_bucket; }
+  AggregatePartition& total() { return total_; }
+  // The group whose group_by values gave `key` (append_group_key, field by field) in `bucket`;
+  // `make_key` renders the group_by values of its JSON key the first time.
+  AggregatePartition& group(std::string& key, std::optional<Millis> bucket,
+                            const std::function<json::object()>& make_key);
+
+  // Adds a matching record to the total and to its group.
   void add(const Record& record);
   // Folds another accumulator of the same request into this one.
   void merge(AggregateAccumulator&& other);
+  // Groups ordered by the canonical JSON of their key.
   AggregateResult finish(const AggregateStats& stats);
 
  private:
   const AggregateRequest* request_;
-  std::unique_ptr<AggregatePartition> total_;
-  std::map<std::string, std::unique_ptr<AggregatePartition>> groups_;  // by canonical JSON key
+  AggregatePartition total_;
+  std::unordered_map<std::string, std::unique_ptr<AggregatePartition>> groups_;  // by key bytes
+  std::string key_;                                                              // reused by add()
 };
 
 }  // namespace eventsvc::sdk

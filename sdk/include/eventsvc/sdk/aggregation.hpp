@@ -101,6 +101,8 @@ class AggregationOperator : public Plugin {
 
 // Calls `visit` with the samples add() would get for every row of the span.
 void for_each_sample(const ColumnSpan& span, const std::function<void(const Sample&)>& visit);
+// The same for the rows that are not numbers: the other values, then the absent rows.
+void for_each_non_number(const ColumnSpan& span, const std::function<void(const Sample&)>& visit);
 
 // Counters every operator reports: `count` = samples that had the field, `skipped` = those whose
 // value the operator could not use.
@@ -146,11 +148,7 @@ class AggregationOperatorHelper : public AggregationOperator {
   // to the record-wise path.
   void accumulate_non_numbers(State& state, const AggregationSpec& spec,
                               const ColumnSpan& span) const {
-    for (const auto& other : span.others)
-      accumulate(state, spec, Sample{&other, std::nullopt});
-    const Sample absent{};
-    for (std::uint64_t i = 0; i < span.absent(); ++i)
-      accumulate(state, spec, absent);
+    for_each_non_number(span, [&](const Sample& sample) { accumulate(state, spec, sample); });
   }
 
  public:
