@@ -123,11 +123,15 @@ void Projector::run() {
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
       if (projected > 0) continue;
-      // Idle: merge a few runs of small chunks, then look for writes again.
-      bool merged = false;
-      for (int i = 0; i < 4 && !stopping_ && merger_.merge_once(); ++i)
-        merged = true;
-      if (merged) continue;
+      // Idle: merge a few runs of small chunks, then look for writes again. Once nothing is left
+      // to merge, the chunk headers are not scanned again until a round writes a chunk.
+      if (merge_pending_) {
+        int merged = 0;
+        while (merged < 4 && !stopping_ && merger_.merge_once())
+          ++merged;
+        if (merged > 0) continue;
+        merge_pending_ = false;
+      }
       std::unique_lock lock(mutex_);
       wakeup_.wait_for(lock, std::chrono::milliseconds(500),
                        [&] { return pending_wake_ || stopping_; });
@@ -199,6 +203,7 @@ std::size_t Projector::project_once() {
     batch.Put(database_.verify_queue, key, queued);
     batch.Delete(database_.inbox, key);
   }
+  merge_pending_ = merge_pending_ || !overlay.chunks.empty();
   for (const auto& [tenant, chunk] : overlay.chunks) {
     batch.Put(database_.columns, chunk_header_key(tenant, overlay.chunk),
               encode_chunk_header(chunk.header()));
@@ -275,6 +280,7 @@ std::size_t Projector::merge_chunks() {
   std::size_t merges = 0;
   while (merger_.merge_once())
     ++merges;
+  merge_pending_ = false;
   return merges;
 }
 

@@ -76,6 +76,7 @@ class Projector {
   ProjectorOptions options_;
   RecordIndexer indexer_;
   ChunkMerger merger_;
+  bool merge_pending_ = true;  // chunks may be left to merge (a restart may have left some)
   const sdk::Embedder* embedder_ = nullptr;
 
   std::uint64_t cursor_ = 0;
