@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "chunk_postings.hpp"
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
@@ -103,10 +104,16 @@ bool ChunkMerger::merge_once() {
     // The chunk's columns (its header key sorts first and is skipped by name).
     std::string prefix = chunk_prefix(tenant);
     append_u64(prefix, chunk.number);
+    const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
     std::map<std::string, ColumnView> columns;
+    std::vector<std::pair<std::string, std::string>> postings;
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
       if (key.size() == prefix.size() + 1) continue;  // the header
+      if (key.starts_with(postings_prefix)) {
+        postings.emplace_back(key.substr(postings_prefix.size()), std::move(value));
+        continue;
+      }
       auto view = ColumnView::decode(std::move(value), chunk.header.rows);
       if (!view)
         throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
@@ -140,11 +147,23 @@ bool ChunkMerger::merge_once() {
                 encode_current(static_cast<sdk::Millis>(instant.number()), {merged, base + row}));
     }
     builder.append(columns, chunk.header);
+    std::vector<Posting> decoded;
+    for (const auto& [token, bytes] : postings) {
+      decoded.clear();
+      if (!decode_postings(bytes, decoded, base)) {
+        throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
+                                   " are damaged");
+      }
+      builder.postings().append(token, decoded);
+    }
   }
   batch.Put(database_.columns, chunk_header_key(tenant, merged),
             encode_chunk_header(builder.header()));
   for (const auto& [column, bytes] : builder.encode()) {
     batch.Put(database_.columns, chunk_column_key(tenant, merged, column), bytes);
+  }
+  for (const auto& [token, bytes] : builder.postings().encode()) {
+    batch.Put(database_.columns, chunk_postings_key(tenant, merged, token), bytes);
   }
   if (!replaced.empty()) {
     batch.Put(database_.columns, replaced_key(tenant, merged, merged), encode_rows(replaced));

@@ -206,7 +206,7 @@ void ChunkBuilder::string_cell(std::string_view name, std::string_view value) {
   out.strings.emplace_back(text_.emplace_back(value));
 }
 
-void ChunkBuilder::instant_cell(std::string_view name, sdk::Millis value) {
+void ChunkBuilder::integer_cell(std::string_view name, std::int64_t value) {
   Column& out = column(name);
   out.kinds.push_back(CellKind::int64);
   out.numbers.push_back(static_cast<std::uint64_t>(value));
@@ -267,7 +267,7 @@ void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
   header_.rows = rows_;
 }
 
-std::uint32_t ChunkBuilder::add(const sdk::Record& record) {
+std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& tokens) {
   ++rows_;
   if (rows_ == 1) {
     header_.min_timestamp = header_.max_timestamp = record.timestamp;
@@ -283,8 +283,10 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record) {
   if (record.site_id) string_cell("site_id", *record.site_id);
   if (record.source_id) string_cell("source_id", *record.source_id);
   string_cell("receipt_id", record.receipt_id);
-  instant_cell("timestamp", record.timestamp);
-  instant_cell("ingested_at", record.ingested_at);
+  integer_cell("timestamp", record.timestamp);
+  integer_cell("ingested_at", record.ingested_at);
+  integer_cell(kTokenCountColumn, tokens.length);
+  postings_.add(rows_ - 1, tokens);
   // The roots themselves are never columns (column_name), only what is below them.
   std::string path = "payload";
   walk_children(path, record.payload);

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chunk_postings.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
 
@@ -82,17 +83,20 @@ std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t pref
 
 class ColumnView;
 
-// Collects the records of one chunk and encodes its columns.
+// Collects the records of one chunk and encodes its columns and postings (chunk_postings.hpp).
 class ChunkBuilder {
  public:
-  // Returns the record's row.
-  std::uint32_t add(const sdk::Record& record);
-  // Appends every row of a decoded chunk (merging chunks).
+  // Returns the record's row. `tokens`: the record's TokenCounts.
+  std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
+  // Appends every row of a decoded chunk (merging chunks); its postings, rows already moved
+  // past the rows before it, go to postings().append().
   void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }
   // (column name, encoded column) for every column; rows lacking a field are absent.
   std::vector<std::pair<std::string, std::string>> encode() const;
+  PostingsBuilder& postings() { return postings_; }
+  const PostingsBuilder& postings() const { return postings_; }
 
  private:
   struct Column {
@@ -103,7 +107,7 @@ class ChunkBuilder {
   Column& column(std::string_view name);
   void cell(std::string_view name, const sdk::json::value& value);
   void string_cell(std::string_view name, std::string_view value);
-  void instant_cell(std::string_view name, sdk::Millis value);
+  void integer_cell(std::string_view name, std::int64_t value);
   void walk(std::string& path, const sdk::json::value& value);
   void walk_children(std::string& path, const sdk::json::value& value);
 
@@ -111,6 +115,7 @@ class ChunkBuilder {
   ChunkHeader header_;
   std::map<std::string, Column, std::less<>> columns_;
   std::deque<std::string> text_;  // owns every string the columns point into; never moves them
+  PostingsBuilder postings_;
 };
 
 // One decoded column. Cells are read in row order through a Cursor.

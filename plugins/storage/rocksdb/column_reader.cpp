@@ -7,10 +7,12 @@
 #include <exception>
 #include <thread>
 
+#include "chunk_text.hpp"
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
 #include "stored_formats.hpp"
+#include "text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -19,6 +21,7 @@ namespace json = sdk::json;
 namespace {
 
 const std::string kCoveredKey = "columns.complete";
+const std::string kPostingsKey = "columns.postings";
 
 // The columns a request reads, each once, and where each part of the request finds its column.
 struct ColumnPlan {
@@ -40,11 +43,14 @@ struct ColumnPlan {
   std::optional<std::size_t> slot(const sdk::FieldPath& field) {
     const auto name = column_name(field);
     if (!name) return std::nullopt;
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (slots[i].name == *name) return i;
-    }
     const bool canonical = field.root == sdk::FieldPath::Root::canonical;
-    slots.push_back({*name, canonical, canonical && field.is_instant()});
+    return slot_named(*name, canonical, canonical && field.is_instant());
+  }
+  std::size_t slot_named(const std::string& name, bool canonical, bool instant) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i].name == name) return i;
+    }
+    slots.push_back({name, canonical, instant});
     return slots.size() - 1;
   }
 };
@@ -164,18 +170,21 @@ class ChunkRows {
 
 ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
     : database_(database), parallel_rows_(parallel_rows) {
-  if (database_.get(database_.meta, kCoveredKey)) {
-    covered_ = true;
-    return;
-  }
+  covered_ = database_.get(database_.meta, kCoveredKey).has_value();
+  postings_covered_ = database_.get(database_.meta, kPostingsKey).has_value();
+  if (covered_ && postings_covered_) return;
   auto it = database_.iterator(database_.history);
   it->SeekToFirst();
   check(it->status(), "history scan");
-  if (it->Valid()) return;  // history from before columns: aggregate record by record
+  // History from before columns (or before their postings): what they lack is read record by
+  // record, or from the per-version index keys.
+  if (it->Valid()) return;
   rocksdb::WriteBatch batch;
   batch.Put(database_.meta, kCoveredKey, "1");
+  batch.Put(database_.meta, kPostingsKey, "1");
   database_.write(batch, true);
   covered_ = true;
+  postings_covered_ = true;
 }
 
 namespace {
@@ -185,21 +194,26 @@ namespace {
 class RowSink {
  public:
   virtual ~RowSink() = default;
-  virtual void row(ChunkRows& rows) = 0;
-  virtual void record(const sdk::Record& record) = 0;
+  // `score`: the row's BM25 score when the matches are ranked, else 0.
+  virtual void row(ChunkRows& rows, double score) = 0;
+  virtual void record(const sdk::Record& record, double score) = 0;
 };
 
 // Finds the rows of a chunk that match the conditions: the work of one thread.
 class ChunkScanner {
  public:
+  // `text`: the text query's filter over the chunks' postings, when there is one.
   ChunkScanner(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
-               sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan)
+               sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan,
+               const sdk::TextQuery* query = nullptr, ChunkText* text = nullptr)
       : database_(database),
         snapshot_(snapshot),
         tenant_(tenant),
         source_(source),
         where_(where),
-        plan_(plan) {}
+        plan_(plan),
+        query_(query),
+        text_(text) {}
 
   // Adds the rows examined and the rows matched to `stats`.
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
@@ -219,7 +233,16 @@ class ChunkScanner {
   sdk::Source source_;
   const std::vector<sdk::Condition>& where_;
   const ColumnPlan& plan_;
-  std::vector<bool> replaced_;  // of the chunk being scanned
+  const sdk::TextQuery* query_;
+  ChunkText* text_;
+  std::vector<bool> replaced_;   // of the chunk being scanned
+  std::vector<bool> text_rows_;  // of the chunk being scanned: rows the text query may match
+  // Whether the row is out before any column is read: replaced (current state) or without the
+  // text query's words.
+  bool skipped(std::uint32_t row) const {
+    return replaced_[row] || (text_ != nullptr && !text_rows_[row]);
+  }
+  double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
 };
 
 std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& containers) {
@@ -261,12 +284,20 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
 }
 
 void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
+  if (text_ != nullptr) {
+    // Only rows with the query's words are examined; a chunk without them is not read at all.
+    const std::uint32_t candidates = text_->candidates(chunk.number, chunk.header.rows, text_rows_);
+    stats.scanned += candidates;
+    if (candidates == 0) return;
+  } else {
+    stats.scanned += chunk.header.rows;
+  }
   bool containers = false;
   auto rows = rows_of(chunk, containers);
   replaced_ = replaced_rows(chunk);
-  stats.scanned += chunk.header.rows;
-  // A named field holds an object or array somewhere in this chunk: read its records.
-  if (containers) {
+  // A named field holds an object or array somewhere in this chunk, or the text query has
+  // phrases the postings cannot decide: read the records.
+  if (containers || (text_ != nullptr && !text_->exact())) {
     by_records(chunk, *rows, sink, stats);
   } else {
     by_columns(chunk, *rows, sink, stats);
@@ -291,15 +322,20 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     rows.next();
     id.next();
-    if (replaced_[row]) continue;
-    const auto stored =
-        database_.get(database_.history, version_key(tenant_, rows.integer(plan_.timestamp),
-                                                     ids.dictionary_entry(id.string_index())));
+    if (skipped(row)) continue;
+    const auto stored = database_.get(database_.history,
+                                      version_key(tenant_, rows.integer(plan_.timestamp),
+                                                  ids.dictionary_entry(id.string_index())),
+                                      snapshot_);
     if (!stored) continue;
     const sdk::Record record = decode_record(*stored);
     if (!sdk::matches_all(record, where_)) continue;
+    if (query_ != nullptr && !text_->exact() &&
+        !sdk::text_matches(*query_, sdk::record_tokens(record))) {
+      continue;
+    }
     ++stats.matched;
-    sink.record(record);
+    sink.record(record, score(row));
   }
 }
 
@@ -312,7 +348,7 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   }
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     rows.next();
-    if (replaced_[row]) continue;
+    if (skipped(row)) continue;
     bool matched = true;
     for (std::size_t c = 0; c < where_.size() && matched; ++c) {
       const std::size_t slot = plan_.conditions[c];
@@ -326,7 +362,7 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
     }
     if (!matched) continue;
     ++stats.matched;
-    sink.row(rows);
+    sink.row(rows, score(row));
   }
 }
 
@@ -337,7 +373,7 @@ class AggregateSink final : public RowSink {
                 sdk::AggregateAccumulator& accumulator)
       : request_(request), plan_(plan), accumulator_(accumulator) {}
 
-  void row(ChunkRows& rows) override {
+  void row(ChunkRows& rows, double /*score*/) override {
     feed(rows, accumulator_.total());
     if (!accumulator_.grouping()) return;
     std::optional<sdk::Millis> bucket;
@@ -361,7 +397,7 @@ class AggregateSink final : public RowSink {
     }));
   }
 
-  void record(const sdk::Record& record) override { accumulator_.add(record); }
+  void record(const sdk::Record& record, double /*score*/) override { accumulator_.add(record); }
 
  private:
   void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
@@ -385,52 +421,68 @@ class AggregateSink final : public RowSink {
   std::string key_;  // group key bytes, reused
 };
 
-// The first `keep` matching versions in (timestamp, id) order per `order`.
+// The first `keep` matching versions in (timestamp, id) order per `order`, or when ranked the
+// best `keep` by score (ties: newer first, then by id).
 class MatchSink final : public RowSink {
  public:
-  MatchSink(const ColumnPlan& plan, sdk::Order order, std::size_t keep)
-      : plan_(plan), order_(order), keep_(keep) {}
+  MatchSink(const ColumnPlan& plan, sdk::Order order, bool ranked, std::size_t keep)
+      : plan_(plan), before_{order, ranked}, keep_(keep) {}
 
-  void row(ChunkRows& rows) override {
-    offer(rows.integer(plan_.timestamp), rows.string(*plan_.id));
+  void row(ChunkRows& rows, double score) override {
+    offer(rows.integer(plan_.timestamp), rows.string(*plan_.id), score);
   }
-  void record(const sdk::Record& record) override { offer(record.timestamp, record.id); }
+  void record(const sdk::Record& record, double score) override {
+    offer(record.timestamp, record.id, score);
+  }
 
   void merge(MatchSink&& other) {
-    for (auto& ref : other.kept_)
-      offer(ref.timestamp, ref.id);
+    for (auto& kept : other.kept_)
+      offer(kept.ref.timestamp, kept.ref.id, kept.score);
   }
-  std::vector<VersionRef> take() {
-    std::sort_heap(kept_.begin(), kept_.end(), before());
-    return std::move(kept_);
+  void take(ColumnMatches& found) {
+    std::sort_heap(kept_.begin(), kept_.end(), before_);
+    for (auto& kept : kept_) {
+      found.versions.push_back(std::move(kept.ref));
+      found.scores.push_back(kept.score);
+    }
+    kept_.clear();
   }
 
  private:
+  struct Kept {
+    VersionRef ref;
+    double score = 0;
+  };
   struct Before {
     sdk::Order order;
-    bool operator()(const VersionRef& a, const VersionRef& b) const {
-      return compare(a, b, order) < 0;
+    bool ranked;
+    bool operator()(const Kept& a, const Kept& b) const {
+      if (ranked) {
+        if (a.score != b.score) return a.score > b.score;
+        if (a.ref.timestamp != b.ref.timestamp) return a.ref.timestamp > b.ref.timestamp;
+        return a.ref.id < b.ref.id;
+      }
+      return compare(a.ref, b.ref, order) < 0;
     }
   };
-  Before before() const { return Before{order_}; }
   // A heap whose top is the last of the kept versions.
-  void offer(sdk::Millis timestamp, std::string_view id) {
+  void offer(sdk::Millis timestamp, std::string_view id, double score) {
     if (keep_ == 0) return;
+    Kept candidate{VersionRef{timestamp, std::string(id)}, score};
     if (kept_.size() == keep_) {
-      const VersionRef& last = kept_.front();
-      if (compare(VersionRef{timestamp, std::string(id)}, last, order_) >= 0) return;
-      std::pop_heap(kept_.begin(), kept_.end(), before());
-      kept_.back() = VersionRef{timestamp, std::string(id)};
+      if (!before_(candidate, kept_.front())) return;
+      std::pop_heap(kept_.begin(), kept_.end(), before_);
+      kept_.back() = std::move(candidate);
     } else {
-      kept_.push_back(VersionRef{timestamp, std::string(id)});
+      kept_.push_back(std::move(candidate));
     }
-    std::push_heap(kept_.begin(), kept_.end(), before());
+    std::push_heap(kept_.begin(), kept_.end(), before_);
   }
 
   const ColumnPlan& plan_;
-  sdk::Order order_;
+  Before before_;
   std::size_t keep_;
-  std::vector<VersionRef> kept_;
+  std::vector<Kept> kept_;
 };
 
 }  // namespace
@@ -485,7 +537,7 @@ void ColumnReader::on_threads(std::size_t threads, const std::function<void(std:
 
 std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,
                                                             const sdk::AggregateRequest& request) {
-  if (!covered_ || request.text) return std::nullopt;
+  if (!covered_ || (request.text && !postings_covered_)) return std::nullopt;
   const auto planned = plan_columns(request);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
@@ -501,8 +553,10 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   for (std::size_t t = 0; t < threads; ++t)
     accumulators.emplace_back(request);
   on_threads(threads, [&](std::size_t thread) {
-    ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where,
-                         *planned);
+    std::optional<ChunkText> text;
+    if (request.text) text.emplace(database_, snapshot.get(), tenant, *request.text, nullptr);
+    ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where, *planned,
+                         request.text ? &*request.text : nullptr, text ? &*text : nullptr);
     AggregateSink sink(request, *planned, accumulators[thread]);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
       scanner.scan(chunks[c], sink, stats[thread]);
@@ -516,10 +570,10 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   return accumulators[0].finish(total);
 }
 
-std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id, sdk::Source source,
-                                                   const std::vector<sdk::Condition>& where,
-                                                   sdk::Order order, std::size_t keep) {
-  if (!covered_) return std::nullopt;
+std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
+                                                   const MatchQuery& query) {
+  if (!covered_ || (query.text && !postings_covered_)) return std::nullopt;
+  const auto& where = *query.where;
   const auto planned = plan_conditions(where, true);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
@@ -531,9 +585,17 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
-    sinks.emplace_back(*planned, order, keep);
+    sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep);
   on_threads(threads, [&](std::size_t thread) {
-    ChunkScanner scanner(database_, snapshot.get(), tenant, source, where, *planned);
+    // Scorers cache as they go: one per thread.
+    std::optional<TextScorer> scorer;
+    std::optional<ChunkText> text;
+    if (query.text) {
+      if (query.rank) scorer.emplace(database_, tenant, scope_of(query.source), snapshot.get());
+      text.emplace(database_, snapshot.get(), tenant, *query.text, scorer ? &*scorer : nullptr);
+    }
+    ChunkScanner scanner(database_, snapshot.get(), tenant, query.source, where, *planned,
+                         query.text, text ? &*text : nullptr);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
       scanner.scan(chunks[c], sinks[thread], stats[thread]);
   });
@@ -543,7 +605,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
     found.matched += stats[t].matched;
   }
   if (threads == 2) sinks[0].merge(std::move(sinks[1]));
-  found.versions = sinks[0].take();
+  sinks[0].take(found);
   return found;
 }
 

@@ -17,6 +17,7 @@
 #include "database.hpp"
 #include "eventsvc/sdk/aggregate.hpp"
 #include "eventsvc/sdk/principal.hpp"
+#include "eventsvc/sdk/text.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -25,8 +26,19 @@ struct ChunkRef {
   ChunkHeader header;
 };
 
+// What matches() looks for.
+struct MatchQuery {
+  sdk::Source source = sdk::Source::current;
+  const std::vector<sdk::Condition>* where = nullptr;
+  const sdk::TextQuery* text = nullptr;  // must match too, when set
+  bool rank = false;  // keep the best `keep` by BM25 score instead of the first by time
+  sdk::Order order = sdk::Order::desc;
+  std::size_t keep = 0;
+};
+
 struct ColumnMatches {
-  std::vector<VersionRef> versions;  // the first `keep` matches, in order
+  std::vector<VersionRef> versions;  // the first `keep` matches, in order (or best first)
+  std::vector<double> scores;        // per version: its BM25 score when ranked, else 0
   std::uint64_t scanned = 0;         // rows examined
   std::uint64_t matched = 0;         // rows that matched, all of them
 };
@@ -38,19 +50,21 @@ class ColumnReader {
   // From `parallel_rows` rows in the time bounds on, two threads share the chunks.
   explicit ColumnReader(Database& database, std::uint64_t parallel_rows = 32768);
 
-  // nullopt when the columns cannot answer: a text query, a field that is a whole
-  // payload or metrics object, buckets or a time-weighted op on a non-canonical time field, or
-  // history older than the columns. The caller then aggregates record by record.
+  // nullopt when the columns cannot answer: a field that is a whole payload or metrics object,
+  // buckets or a time-weighted op on a non-canonical time field, history older than the columns,
+  // or a text query on history older than the chunk postings. The caller then aggregates record
+  // by record.
   std::optional<sdk::AggregateResult> aggregate(const sdk::Tenant& tenant,
                                                 const sdk::AggregateRequest& request);
 
-  // The versions of current state or history matching every condition, in (timestamp, id)
-  // order per `order`, the first `keep` of them; nullopt as for aggregate().
-  std::optional<ColumnMatches> matches(const sdk::Tenant& tenant, sdk::Source source,
-                                       const std::vector<sdk::Condition>& where, sdk::Order order,
-                                       std::size_t keep);
+  // The versions of current state or history matching every condition (and the text query), in
+  // (timestamp, id) order per `order` or best BM25 score first, the first `keep` of them;
+  // nullopt as for aggregate().
+  std::optional<ColumnMatches> matches(const sdk::Tenant& tenant, const MatchQuery& query);
 
   bool covered() const { return covered_; }
+  // Every chunk carries its postings: text queries are answered from them.
+  bool postings_covered() const { return postings_covered_; }
 
  private:
   // The chunks whose time range meets `bounds`; `rows` is their total.
@@ -62,6 +76,7 @@ class ColumnReader {
   Database& database_;
   std::uint64_t parallel_rows_;
   bool covered_ = false;
+  bool postings_covered_ = false;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

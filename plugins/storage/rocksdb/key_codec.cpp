@@ -36,30 +36,40 @@ sdk::Millis read_instant(std::string_view bytes) {
   return static_cast<sdk::Millis>(read_u64(bytes) ^ (std::uint64_t{1} << 63U));
 }
 
-void append_string(std::string& out, std::string_view text) {
-  std::size_t length = text.size();
-  while (length >= 0x80) {
-    out.push_back(static_cast<char>((length & 0x7FU) | 0x80U));
-    length >>= 7U;
+void append_varint(std::string& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7FU) | 0x80U));
+    value >>= 7U;
   }
-  out.push_back(static_cast<char>(length));
+  out.push_back(static_cast<char>(value));
+}
+
+std::optional<std::uint64_t> take_varint(std::string_view& bytes) {
+  std::uint64_t value = 0;
+  unsigned shift = 0;
+  std::size_t i = 0;
+  while (true) {
+    if (i >= bytes.size() || shift > 63) return std::nullopt;
+    const auto byte = static_cast<unsigned char>(bytes[i++]);
+    value |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
+    if ((byte & 0x80U) == 0) break;
+    shift += 7;
+  }
+  bytes.remove_prefix(i);
+  return value;
+}
+
+void append_string(std::string& out, std::string_view text) {
+  append_varint(out, text.size());
   out += text;
 }
 
 std::optional<std::string_view> take_string(std::string_view& bytes) {
-  std::size_t length = 0;
-  unsigned shift = 0;
-  std::size_t i = 0;
-  while (true) {
-    if (i >= bytes.size() || shift > 28) return std::nullopt;
-    const auto byte = static_cast<unsigned char>(bytes[i++]);
-    length |= static_cast<std::size_t>(byte & 0x7FU) << shift;
-    if ((byte & 0x80U) == 0) break;
-    shift += 7;
-  }
-  if (bytes.size() - i < length) return std::nullopt;
-  const std::string_view text = bytes.substr(i, length);
-  bytes.remove_prefix(i + length);
+  std::string_view rest = bytes;
+  const auto length = take_varint(rest);
+  if (!length || *length > (1U << 29U) || rest.size() < *length) return std::nullopt;
+  const std::string_view text = rest.substr(0, *length);
+  bytes = rest.substr(*length);
   return text;
 }
 

@@ -25,6 +25,11 @@ std::uint64_t read_u64(std::string_view bytes);  // the first 8 bytes, big-endia
 void append_instant(std::string& out, sdk::Millis instant);
 sdk::Millis read_instant(std::string_view bytes);
 
+// LEB128: 7 bits a byte, low bits first. take_varint removes it from the front of `bytes`;
+// nullopt when damaged.
+void append_varint(std::string& out, std::uint64_t value);
+std::optional<std::uint64_t> take_varint(std::string_view& bytes);
+
 // Length-prefixed string (varint length): unambiguous in the middle of a key.
 void append_string(std::string& out, std::string_view text);
 // Reads one length-prefixed string from the front of `bytes` and removes it; nullopt when damaged.

@@ -80,7 +80,7 @@ Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters
       backlog_(backlog),
       logger_(std::move(logger)),
       options_(options),
-      indexer_(database),
+      indexer_(database, options.posting_keys),
       merger_(database),
       cursor_(stored_cursor(database)) {}
 
@@ -210,6 +210,9 @@ std::size_t Projector::project_once() {
     for (const auto& [column, bytes] : chunk.encode()) {
       batch.Put(database_.columns, chunk_column_key(tenant, overlay.chunk, column), bytes);
     }
+    for (const auto& [token, bytes] : chunk.postings().encode()) {
+      batch.Put(database_.columns, chunk_postings_key(tenant, overlay.chunk, token), bytes);
+    }
   }
   for (const auto& [where, rows] : overlay.replaced) {
     batch.Put(database_.columns, replaced_key(where.first, where.second, overlay.chunk),
@@ -239,8 +242,9 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     }
     batch.put(database_.history, key, encode_record(record));
     overlay.versions.emplace(key, record.proof_digest);
-    const RowRef row{overlay.chunk, overlay.chunks[tenant].add(record)};
-    indexer_.add(batch, tenant, Scope::history, record);
+    const TokenCounts tokens = TokenCounts::of(record);
+    const RowRef row{overlay.chunk, overlay.chunks[tenant].add(record, tokens)};
+    indexer_.add(batch, tenant, Scope::history, record, tokens);
     if (embedder_ != nullptr) {
       batch.put(database_.vectors, key,
                 encode_embedding(embedder_->model(), embedder_->embed(embedding_text(record))));
@@ -266,11 +270,11 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     if (previous_row) overlay.replaced[{tenant, previous_row->chunk}].push_back(previous_row->row);
     if (previous) {
       batch.remove(database_.current, version_key(tenant, previous->timestamp, previous->id));
-      indexer_.remove(batch, tenant, Scope::current, *previous);
+      indexer_.remove(batch, tenant, Scope::current, *previous, TokenCounts::of(*previous));
     }
     batch.put(database_.current, key, {});
     batch.put(database_.current_ids, id_key, encode_current(record.timestamp, row));
-    indexer_.add(batch, tenant, Scope::current, record);
+    indexer_.add(batch, tenant, Scope::current, record, tokens);
     overlay.current.insert_or_assign(id_key, std::move(record));
     overlay.current_rows.insert_or_assign(id_key, row);
   }

@@ -7,73 +7,11 @@
 #include "key_codec.hpp"
 #include "projector.hpp"
 #include "stored_formats.hpp"
+#include "text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
-
-// BM25 over the text index statistics of one scope, with document frequencies looked up once
-// per token per query.
-class Scorer {
- public:
-  Scorer(Database& database, std::string tenant, Scope scope)
-      : database_(database), tenant_(std::move(tenant)), scope_(scope) {
-    documents_ = counter(documents_key(tenant_, scope_));
-    const std::uint64_t tokens = counter(length_key(tenant_, scope_));
-    average_length_ =
-        documents_ > 0 ? static_cast<double>(tokens) / static_cast<double>(documents_) : 0;
-  }
-
-  double term(std::string_view token, std::uint32_t frequency, std::uint32_t length) {
-    return bm25_.term_score(idf(token), frequency, length, average_length_);
-  }
-
-  // Words and phrase words score by their own frequency; a prefix* term by each record token it
-  // matched, so a rarer completion ranks higher.
-  double score(const sdk::TextQuery& query, const std::vector<std::string>& tokens) {
-    std::map<std::string_view, std::uint32_t> frequencies;
-    std::uint32_t length = 0;
-    for (const auto& token : tokens) {
-      if (token.empty()) continue;
-      ++frequencies[token];
-      ++length;
-    }
-    double total = 0;
-    auto add = [&](std::string_view token, std::uint32_t frequency) {
-      total += term(token, frequency, length);
-    };
-    for (const auto& term : query.scoring_terms()) {
-      if (const auto it = frequencies.find(term); it != frequencies.end()) add(term, it->second);
-    }
-    for (const auto& prefix : query.prefixes) {
-      for (const auto& [token, frequency] : frequencies) {
-        if (token.starts_with(prefix)) add(token, frequency);
-      }
-    }
-    return total;
-  }
-
- private:
-  std::uint64_t counter(const std::string& key) {
-    const auto value = database_.get(database_.stats, key);
-    return value ? counter_value(*value) : 0;
-  }
-  double idf(std::string_view token) {
-    const auto it = idf_.find(std::string(token));
-    if (it != idf_.end()) return it->second;
-    const double value = sdk::Bm25::idf(documents_, counter(frequency_key(tenant_, scope_, token)));
-    idf_.emplace(std::string(token), value);
-    return value;
-  }
-
-  Database& database_;
-  std::string tenant_;
-  Scope scope_;
-  std::uint64_t documents_ = 0;
-  double average_length_ = 0;
-  sdk::Bm25 bm25_;
-  std::map<std::string, double, std::less<>> idf_;
-};
 
 struct Ranked {
   double score;
@@ -116,7 +54,7 @@ sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
                                               const sdk::RecordQuery& query, ScoredWordsPlan plan,
                                               const sdk::RecordVisitor& visit,
                                               const std::string& embedding_model) {
-  Scorer scorer(database_, tenant, scope_of(query.source));
+  TextScorer scorer(database_, tenant, scope_of(query.source));
   struct Candidate {
     double score;
     VersionRef ref;
@@ -165,6 +103,10 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
   const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
+  // Text: the chunks' postings find every match, ranked or in time order.
+  if (query.text && columns_.postings_covered()) {
+    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+  }
   if (query.limit > 0) {
     if (auto scored = planner_.plan_scored_words(tenant, query, bounds)) {
       return scan_scored_words(tenant, query, std::move(*scored), visit, embedding_model);
@@ -182,7 +124,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
 
-  std::optional<Scorer> scorer;
+  std::optional<TextScorer> scorer;
   if (query.rank_by_text && query.text) scorer.emplace(database_, tenant, scope_of(query.source));
   std::vector<Ranked> ranked;
 
@@ -231,7 +173,14 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
                                                         const sdk::RecordVisitor& visit,
                                                         const std::string& embedding_model) {
   const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
-  auto found = columns_.matches(tenant_id, query.source, query.where, query.order, keep);
+  MatchQuery match;
+  match.source = query.source;
+  match.where = &query.where;
+  match.text = query.text ? &*query.text : nullptr;
+  match.rank = query.rank_by_text;
+  match.order = query.order;
+  match.keep = keep;
+  auto found = columns_.matches(tenant_id, match);
   if (!found) return std::nullopt;
   sdk::ScanStats stats;
   stats.indexed = true;
@@ -240,11 +189,11 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   // Every row was examined; only a read bounded by scan_limit can leave matches out.
   stats.complete = query.limit > 0 || found->matched <= keep;
   const std::string tenant = tenant_prefix(tenant_id);
-  for (const auto& ref : found->versions) {
-    auto record = load(tenant, ref);
+  for (std::size_t i = 0; i < found->versions.size(); ++i) {
+    auto record = load(tenant, found->versions[i]);
     if (!record) continue;
     complete(tenant, *record, query, embedding_model);
-    if (!visit(*record, 0.0)) break;
+    if (!visit(*record, found->scores[i])) break;
   }
   return stats;
 }

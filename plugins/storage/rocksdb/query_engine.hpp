@@ -21,7 +21,7 @@ class QueryEngine {
       : database_(database),
         verdicts_(verdicts),
         columns_(columns),
-        planner_(database, collect_limit) {}
+        planner_(database, collect_limit, !columns.postings_covered()) {}
 
   // `embedding_model`: the active embedder's model, for with_embeddings ("" when none).
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
@@ -44,8 +44,8 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
-  // Conditions that no index narrows, answered from the column chunks; nullopt when the columns
-  // cannot answer.
+  // Conditions that no index narrows, and text queries, answered from the column chunks and their
+  // postings; nullopt when the columns cannot answer.
   std::optional<sdk::ScanStats> scan_columns(const sdk::Tenant& tenant,
                                              const sdk::RecordQuery& query,
                                              const sdk::RecordVisitor& visit,

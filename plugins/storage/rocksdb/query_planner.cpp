@@ -213,8 +213,9 @@ std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
 std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
     std::string_view tenant, const sdk::RecordQuery& query, const sdk::TimeBounds& bounds) const {
   const auto& text = query.text;
-  if (!query.rank_by_text || !text || text->words.empty() || !text->phrases.empty() ||
-      !text->prefixes.empty() || !text->excluded.empty() || bounds.empty()) {
+  if (!posting_keys_ || !query.rank_by_text || !text || text->words.empty() ||
+      !text->phrases.empty() || !text->prefixes.empty() || !text->excluded.empty() ||
+      bounds.empty()) {
     return std::nullopt;
   }
   if (!std::all_of(query.where.begin(), query.where.end(), decided_by_index)) return std::nullopt;
@@ -263,7 +264,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
       return ordered_source(tenant, scope, condition, bounds, order);
     });
   }
-  if (query.text) {
+  if (query.text && posting_keys_) {
     std::vector<std::string> words = query.text->scoring_terms();
     for (const auto& word : words) {
       consider([this, tenant, scope, word, bounds, order]() {

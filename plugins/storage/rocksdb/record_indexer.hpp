@@ -1,6 +1,9 @@
-// Adds and removes the index entries of one record in one scope, inside the projector's batch.
-// The BM25 counters change by many small deltas per round; they are summed here and written once
-// per key by flush(), which must run before the batch is committed.
+// Adds and removes the index entries of one record in one scope, inside the projector's batch:
+// its id and field-index entries and the BM25 counters. Words are indexed per column chunk
+// (chunk_postings.hpp); only a database whose history predates column chunks still gets a
+// posting key per (token, version), the index its searches read. The BM25 counters change by
+// many small deltas per round; they are summed here and written once per key by flush(), which
+// must run before the batch is committed.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "chunk_postings.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "index_keys.hpp"
@@ -17,18 +21,23 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 class RecordIndexer {
  public:
-  explicit RecordIndexer(Database& database) : database_(database) {}
+  RecordIndexer(Database& database, bool posting_keys)
+      : database_(database), posting_keys_(posting_keys) {}
 
-  void add(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record);
-  void remove(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record);
+  // `tokens`: the record's TokenCounts.
+  void add(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
+           const TokenCounts& tokens);
+  void remove(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
+              const TokenCounts& tokens);
   // Writes the summed counter deltas into `batch` and forgets them.
   void flush(OrderedBatch& batch);
 
  private:
   void apply(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
-             bool adding);
+             const TokenCounts& tokens, bool adding);
 
   Database& database_;
+  bool posting_keys_;
   std::unordered_map<std::string, std::int64_t> counter_deltas_;
 };
 

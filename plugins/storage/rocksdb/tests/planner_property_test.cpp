@@ -10,7 +10,9 @@
 #include <random>
 #include <set>
 
+#include "key_codec.hpp"
 #include "storage_fixture.hpp"
+#include "text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -154,6 +156,15 @@ std::string describe(const sdk::RecordQuery& query) {
     text +=
         " " + c.field.text + " " + std::string(sdk::op_name(c.op)) + " " + sdk::to_json(c.operand);
   }
+  if (query.text) {
+    text += query.rank_by_text ? " ranked text:" : " text:";
+    for (const auto& word : query.text->words)
+      text += " " + word;
+    for (const auto& prefix : query.text->prefixes)
+      text += " " + prefix + "*";
+    text += " (" + std::to_string(query.text->phrases.size()) + " phrases, " +
+            std::to_string(query.text->excluded.size()) + " excluded)";
+  }
   return text;
 }
 
@@ -226,8 +237,13 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
     query.scan_limit = 1000000;
     for (int i = 0, n = 1 + generator.pick(3); i < n; ++i)
       query.where.push_back(generator.condition());
-    if (generator.chance(15)) {
-      query.text = sdk::parse_text_query(generator.chance(50) ? "red" : "blue* reading");
+    if (generator.chance(25)) {
+      // Words, prefixes, phrases (which the postings cannot decide alone), exclusions.
+      static const char* kTexts[] = {"red",           "blue* reading",    "\"blue red\"",
+                                     "reading -red",  "gr* -\"red red\"", "e1* status",
+                                     "blueberry red", "zeta -gr*"};
+      query.text = sdk::parse_text_query(kTexts[generator.pick(8)]);
+      query.rank_by_text = generator.chance(40);
     }
 
     std::vector<sdk::Record> expected;
@@ -237,6 +253,24 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       expected.push_back(record);
     }
     if (query.order == sdk::Order::desc) std::reverse(expected.begin(), expected.end());
+    std::vector<double> expected_scores(expected.size(), 0.0);
+    if (query.rank_by_text) {
+      // The record-wise BM25 score; best first, ties newer first, then by id.
+      TextScorer scorer(storage_->database(), tenant_prefix(kTenant), scope_of(query.source));
+      std::vector<std::pair<double, sdk::Record>> scored;
+      for (auto& record : expected)
+        scored.emplace_back(scorer.score(*query.text, sdk::record_tokens(record)), record);
+      std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        if (a.second.timestamp != b.second.timestamp)
+          return a.second.timestamp > b.second.timestamp;
+        return a.second.id < b.second.id;
+      });
+      for (std::size_t i = 0; i < scored.size(); ++i) {
+        expected[i] = scored[i].second;
+        expected_scores[i] = scored[i].first;
+      }
+    }
     const std::size_t matching = expected.size();
     if (query.limit > 0 && expected.size() > query.limit) expected.resize(query.limit);
 
@@ -244,7 +278,6 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
 
     // The column path itself, on one thread and on two (unless a condition names the whole
     // payload, which no column holds).
-    if (query.text) continue;
     const bool whole_payload =
         std::any_of(query.where.begin(), query.where.end(),
                     [](const sdk::Condition& c) { return c.field.text == "payload"; });
@@ -254,13 +287,23 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
     ColumnReader two_threads(storage_->database(), 1);
     for (ColumnReader* reader : {&storage_->column_reader(), &two_threads}) {
       const std::size_t keep = query.limit > 0 ? query.limit : matching + 1;
-      const auto found = reader->matches(kTenant, query.source, query.where, query.order, keep);
+      MatchQuery match;
+      match.source = query.source;
+      match.where = &query.where;
+      match.text = query.text ? &*query.text : nullptr;
+      match.rank = query.rank_by_text;
+      match.order = query.order;
+      match.keep = keep;
+      const auto found = reader->matches(kTenant, match);
       ASSERT_EQ(found.has_value(), !whole_payload) << describe(query);
       if (!found) continue;
       std::vector<std::string> versions;
       for (const auto& ref : found->versions)
         versions.push_back(ref.id + "@" + std::to_string(ref.timestamp));
       EXPECT_EQ(versions, expected_versions) << "columns: " << describe(query);
+      for (std::size_t i = 0; i < found->scores.size() && i < expected_scores.size(); ++i) {
+        EXPECT_EQ(found->scores[i], expected_scores[i]) << "columns: " << describe(query);
+      }
       EXPECT_EQ(found->matched, matching) << "columns: " << describe(query);
     }
   }
@@ -408,7 +451,9 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
       request.source = generator.chance(50) ? sdk::Source::current : sdk::Source::history;
       for (int i = 0, n = generator.pick(3); i < n; ++i)
         request.where.push_back(generator.condition());
-      if (generator.chance(15)) request.text = sdk::parse_text_query("red");
+      if (generator.chance(25)) {
+        request.text = sdk::parse_text_query(generator.chance(50) ? "red" : "\"blue red\" -zeta");
+      }
       if (generator.chance(60)) request.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
       if (generator.chance(50)) {
         request.time_bucket = sdk::TimeBucketSpec{10000, *sdk::FieldPath::parse("timestamp")};
@@ -452,8 +497,7 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
           EXPECT_EQ(parallel->groups[g].key, columns->groups[g].key);
         }
       }
-      const bool by_columns = !request.text;
-      EXPECT_EQ(columns.has_value(), by_columns && !whole_payload);
+      EXPECT_EQ(columns.has_value(), !whole_payload);
       const auto result =
           columns ? std::move(*columns) : storage_->sdk::Storage::aggregate(kTenant, request);
       const std::string what = "round " + std::to_string(round) + " query " + std::to_string(q) +

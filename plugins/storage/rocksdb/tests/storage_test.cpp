@@ -1,5 +1,6 @@
 // The storage plugin's ingest, projection and verification, driven directly.
 #include <gtest/gtest.h>
+#include <rocksdb/write_batch.h>
 
 #include <random>
 
@@ -249,6 +250,34 @@ TEST_F(StorageTest, ScoringFromPostingsRanksLikeScoringRecords) {
       EXPECT_EQ(fast, full) << text << (filtered ? " (namespace even)" : "");
     }
   }
+}
+
+TEST_F(StorageTest, DataDirFromBeforeChunkPostingsKeepsSearchingItsPostingKeys) {
+  // A database made before chunks carried postings lacks the mark that they do: its projector
+  // keeps writing a posting key per (token, version), and its searches read those.
+  storage_->accept(write_of("key-before", {event("a", kT0, json::object{{"m", "alpha"}})}),
+                   kRender);
+  project();
+  rocksdb::WriteBatch unmark;
+  unmark.Delete(storage_->database().meta, "columns.postings");
+  storage_->database().write(unmark, true);
+  open();
+  ASSERT_FALSE(storage_->column_reader().postings_covered());
+  storage_->accept(write_of("key-after", {event("b", kT0 + 1, json::object{{"m", "legacy word"}}),
+                                          event("c", kT0 + 2, json::object{{"m", "word"}})}),
+                   kRender);
+  project();
+  for (const bool ranked : {false, true}) {
+    sdk::RecordQuery query = all(sdk::Source::history);
+    query.text = sdk::parse_text_query("legacy word");
+    query.rank_by_text = ranked;
+    query.limit = 5;
+    EXPECT_EQ(ids_of(read(query)), (std::vector<std::string>{"b@1"}));
+  }
+  sdk::AggregateRequest request;
+  request.text = sdk::parse_text_query("word");
+  EXPECT_FALSE(storage_->column_reader().aggregate(kTenant, request).has_value());
+  EXPECT_EQ(storage_->aggregate(kTenant, request).total.count, 2U);
 }
 
 }  // namespace

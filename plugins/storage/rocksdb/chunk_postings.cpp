@@ -1,0 +1,99 @@
+#include "chunk_postings.hpp"
+
+#include <algorithm>
+
+#include "column_chunk.hpp"
+#include "eventsvc/sdk/text.hpp"
+#include "key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+constexpr char kPostingsTag = 0x02;
+
+}  // namespace
+
+TokenCounts TokenCounts::of(const sdk::Record& record) {
+  std::vector<std::string> tokens = sdk::record_tokens(record);
+  std::erase_if(tokens, [](const std::string& token) { return token.empty(); });
+  TokenCounts counts;
+  counts.length = static_cast<std::uint32_t>(tokens.size());
+  std::sort(tokens.begin(), tokens.end());
+  for (auto& token : tokens) {
+    if (!counts.frequencies.empty() && counts.frequencies.back().first == token) {
+      ++counts.frequencies.back().second;
+    } else {
+      counts.frequencies.emplace_back(std::move(token), 1);
+    }
+  }
+  return counts;
+}
+
+std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(kPostingsTag);
+  return key;
+}
+
+std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
+                               std::string_view token) {
+  std::string key = chunk_postings_prefix(tenant, chunk);
+  key += token;
+  return key;
+}
+
+std::string encode_postings(const std::vector<Posting>& postings) {
+  std::string out;
+  out.reserve(postings.size() * 3 + 4);
+  append_varint(out, postings.size());
+  std::uint32_t previous = 0;
+  for (const auto& posting : postings) {
+    append_varint(out, posting.row - previous);
+    append_varint(out, posting.frequency);
+    previous = posting.row;
+  }
+  return out;
+}
+
+bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base) {
+  const auto count = take_varint(bytes);
+  if (!count || *count > bytes.size()) return false;  // every posting takes at least two bytes
+  out.reserve(out.size() + *count);
+  std::uint64_t row = 0;
+  for (std::uint64_t i = 0; i < *count; ++i) {
+    const auto gap = take_varint(bytes);
+    const auto frequency = take_varint(bytes);
+    if (!gap || !frequency || (i > 0 && *gap == 0)) return false;
+    row += *gap;
+    if (row + base > UINT32_MAX || *frequency > UINT32_MAX) return false;
+    out.push_back({static_cast<std::uint32_t>(row + base), static_cast<std::uint32_t>(*frequency)});
+  }
+  return bytes.empty();
+}
+
+void PostingsBuilder::add(std::uint32_t row, const TokenCounts& counts) {
+  for (const auto& [token, frequency] : counts.frequencies) {
+    auto it = postings_.find(token);
+    if (it == postings_.end()) it = postings_.emplace(token, std::vector<Posting>{}).first;
+    it->second.push_back({row, frequency});
+  }
+}
+
+void PostingsBuilder::append(std::string_view token, const std::vector<Posting>& postings) {
+  auto it = postings_.find(token);
+  if (it == postings_.end())
+    it = postings_.emplace(std::string(token), std::vector<Posting>{}).first;
+  it->second.insert(it->second.end(), postings.begin(), postings.end());
+}
+
+std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(postings_.size());
+  for (const auto& [token, postings] : postings_)
+    out.emplace_back(token, encode_postings(postings));
+  return out;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage
