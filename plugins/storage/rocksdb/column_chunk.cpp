@@ -390,6 +390,18 @@ std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
   return dictionary_text_.substr(begin, end - begin);
 }
 
+void ColumnView::Cursor::skip(std::size_t rows) {
+  const std::size_t target = row_ + rows;
+  const std::size_t end = std::min(target, view_.kinds_.size());
+  for (; row_ < end; ++row_) {
+    const auto kind = static_cast<CellKind>(view_.kinds_[row_]);
+    next_number_ += static_cast<std::size_t>(kind == CellKind::int64 || kind == CellKind::uint64 ||
+                                             kind == CellKind::double_number);
+    next_string_ += static_cast<std::size_t>(kind == CellKind::string);
+  }
+  row_ = target;  // past the kinds only in an all-absent column
+}
+
 CellKind ColumnView::Cursor::next() {
   const std::size_t row = row_++;
   if (row >= view_.kinds_.size()) return CellKind::absent;  // an all-absent column

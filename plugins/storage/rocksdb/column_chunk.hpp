@@ -135,6 +135,8 @@ class ColumnView {
     explicit Cursor(const ColumnView& view) : view_(view) {}
     // Moves to the next row; kind, number bits and dictionary index of that row.
     CellKind next();
+    // Moves past `rows` rows without decoding them (next() then gives the row after those).
+    void skip(std::size_t rows);
     std::uint64_t number() const { return number_; }
     std::uint32_t string_index() const { return string_index_; }
 

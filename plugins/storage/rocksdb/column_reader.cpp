@@ -112,6 +112,11 @@ class ChunkRows {
     for (std::size_t i = 0; i < cursors_.size(); ++i)
       kinds_[i] = cursors_[i].next();
   }
+  // Moves past `rows` rows without decoding them.
+  void skip(std::size_t rows) {
+    for (auto& cursor : cursors_)
+      cursor.skip(rows);
+  }
 
   CellKind kind(std::size_t slot) const { return kinds_[slot]; }
   std::uint32_t string_index(std::size_t slot) const { return cursors_[slot].string_index(); }
@@ -319,10 +324,17 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   }
   const ColumnView& ids = plan_.id ? rows.view(*plan_.id) : *loaded;
   ColumnView::Cursor id(ids);
+  std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    if (skipped(row)) {
+      ++passed;
+      continue;
+    }
+    rows.skip(passed);
+    id.skip(passed);
+    passed = 0;
     rows.next();
     id.next();
-    if (skipped(row)) continue;
     const auto stored = database_.get(database_.history,
                                       version_key(tenant_, rows.integer(plan_.timestamp),
                                                   ids.dictionary_entry(id.string_index())),
@@ -346,9 +358,15 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   for (std::size_t c = 0; c < where_.size(); ++c) {
     decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
   }
+  std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    if (skipped(row)) {
+      ++passed;
+      continue;
+    }
+    rows.skip(passed);
+    passed = 0;
     rows.next();
-    if (skipped(row)) continue;
     bool matched = true;
     for (std::size_t c = 0; c < where_.size() && matched; ++c) {
       const std::size_t slot = plan_.conditions[c];
