@@ -1,7 +1,7 @@
 // Storage benchmark: loads N events through the real ingest path and projector of the RocksDB
 // plugin (in process, no HTTP), then measures query and search latency percentiles.
 //
-//   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q]
+//   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q] [--only NAME-PART]
 //
 // Prints one line per measurement; see bench/README.md for what each query exercises.
 #include <algorithm>
@@ -36,6 +36,7 @@ struct Options {
   std::size_t queries = 200;
   std::string dir = "/tmp/eventsvc-bench";
   bool accept_only = false;  // measure durable accept alone (projector off)
+  std::string only;          // run only the measurements whose name contains this
 };
 
 sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis base,
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--accept-only")) options.accept_only = true;
+    if (!std::strcmp(argv[i], "--only")) options.only = argv[i + 1];
   }
   std::filesystem::remove_all(options.dir);
   json::object config{{"block_cache_mb", 512}};
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
 
   std::mt19937 random(42);
   auto run = [&](const char* name, auto make_query) {
+    if (std::strstr(name, options.only.c_str()) == nullptr) return;
     std::vector<double> samples;
     std::size_t results = 0;
     for (std::size_t q = 0; q < options.queries; ++q) {

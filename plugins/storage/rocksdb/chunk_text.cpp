@@ -135,10 +135,16 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows,
                                  chunk_column_key(tenant_, chunk, kTokenCountColumn), snapshot_)) {
     const auto view = ColumnView::decode(std::move(*bytes), chunk_rows);
     if (!view) throw damaged(chunk);
+    // Only the candidates' lengths: the cursor steps over the rows between them undecoded.
     ColumnView::Cursor cursor(*view);
+    std::uint32_t position = 0;
     for (std::uint32_t row = 0; row < chunk_rows; ++row) {
-      if (cursor.next() == CellKind::int64)
+      if (!rows[row]) continue;
+      cursor.skip(row - position);
+      position = row + 1;
+      if (cursor.next() == CellKind::int64) {
         lengths[row] = static_cast<std::uint32_t>(cursor.number());
+      }
     }
   }
   // Terms in the order the record-wise score adds them, so both give the same doubles.

@@ -67,9 +67,7 @@ const Family kFamilies[] = {
     {"stats", FamilyKind::counters, &Database::stats},
     {"verify_queue", FamilyKind::ordered, &Database::verify_queue},
     {"vectors", FamilyKind::point, &Database::vectors},
-    // Scanned for chunk headers, read by key for columns and postings: a search asks every chunk
-    // in its time bounds for its words, and most chunks lack a rare one.
-    {"columns", FamilyKind::point, &Database::columns},
+    {"columns", FamilyKind::ordered, &Database::columns},
 };
 
 }  // namespace
@@ -157,6 +155,19 @@ void Database::write(rocksdb::WriteBatch& batch, bool durable) {
   rocksdb::WriteOptions options;
   options.sync = durable;
   check(db_->Write(options, &batch), "write");
+}
+
+void Database::flush_scanned(std::uint64_t min_entries) {
+  rocksdb::FlushOptions options;
+  options.wait = false;
+  options.allow_write_stall = true;
+  for (auto* family : {indexes, current}) {
+    std::uint64_t entries = 0;
+    if (db_->GetIntProperty(family, "rocksdb.num-entries-active-mem-table", &entries) &&
+        entries >= min_entries) {
+      check(db_->Flush(options, family), "flush");
+    }
+  }
 }
 
 std::optional<std::string> Database::get(rocksdb::ColumnFamilyHandle* family,

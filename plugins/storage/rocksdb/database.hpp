@@ -9,11 +9,12 @@
 //   history      version key -> record, every version
 //   current      version key -> "", the versions that are the latest of their id
 //   current_ids  tenant|id -> instant of the current version
-//   indexes      secondary indexes (see index_keys.hpp)
+//   indexes      field and id indexes (see index_keys.hpp)
 //   stats        counters for BM25, merged with uint64add
 //   verify_queue seq -> receipts projected but not yet verified
 //   vectors      version key -> embedding (model name + floats)
-//   columns      history in column chunks, one per projection round (column_chunk.hpp)
+//   columns      history in column chunks, one per projection round (column_chunk.hpp), with
+//                each chunk's word postings (chunk_postings.hpp)
 #pragma once
 
 #include <rocksdb/db.h>
@@ -60,6 +61,12 @@ class Database {
   // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
   // sync). Throws sdk::Error 503 when the write fails.
   void write(rocksdb::WriteBatch& batch, bool durable);
+
+  // Starts flushing the memtables of the families read by ordered scans (indexes, current) that
+  // hold at least `min_entries` entries, without waiting. A memtable steps backwards (newest
+  // first, the usual order) by a search from its head for every step; a table file steps in its
+  // block.
+  void flush_scanned(std::uint64_t min_entries);
 
   // Throws sdk::Error 503 on I/O errors. With a snapshot, reads the database as it was then.
   std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key,

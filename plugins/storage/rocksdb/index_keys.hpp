@@ -4,6 +4,7 @@
 //   field index    <tenant> 'F' <scope> <path:varstr> <encoded value> <instant> <id>   -> ""
 //   id index       <tenant> 'I' <scope> <id:varstr> <instant>                          -> ""
 //   text postings  <tenant> 'T' <scope> <token> 0x00 <instant> <id>                   ->
+//                  only in databases from before chunk postings (chunk_postings.hpp)
 //   stats          <tenant> <scope> 'N'                documents
 //                  <tenant> <scope> 'L'                tokens in all documents
 //                  <tenant> <scope> 'D' <token>        documents holding token

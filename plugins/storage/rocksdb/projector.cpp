@@ -122,7 +122,16 @@ void Projector::run() {
       if (!healthy_) logger_->info("projection recovered");
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
-      if (projected > 0) continue;
+      if (projected > 0) {
+        projected_since_flush_ = true;
+        continue;
+      }
+      // Caught up: reads that scan indexes newest first are served from table files, not from a
+      // memtable filled by the rounds just made (see Database::flush_scanned).
+      if (projected_since_flush_) {
+        database_.flush_scanned(kFlushEntries);
+        projected_since_flush_ = false;
+      }
       // Idle: merge a few runs of small chunks, then look for writes again. Once nothing is left
       // to merge, the chunk headers are not scanned again until a round writes a chunk.
       if (merge_pending_) {
