@@ -147,14 +147,18 @@ std::string encode_chunk_header(const ChunkHeader& header) {
   append_u32_le(out, header.rows);
   append_u64_le(out, static_cast<std::uint64_t>(header.min_timestamp));
   append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
+  if (header.max_ingested_at)
+    append_u64_le(out, static_cast<std::uint64_t>(*header.max_ingested_at));
   return out;
 }
 
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
-  if (bytes.size() != 20) return std::nullopt;
-  return ChunkHeader{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
+  if (bytes.size() != 20 && bytes.size() != 28) return std::nullopt;
+  ChunkHeader header{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
                      static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
-                     static_cast<sdk::Millis>(read_le(bytes, 12, 8))};
+                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)), std::nullopt};
+  if (bytes.size() == 28) header.max_ingested_at = static_cast<sdk::Millis>(read_le(bytes, 20, 8));
+  return header;
 }
 
 // ---- building -------------------------------------------------------------------------------
@@ -259,9 +263,14 @@ void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
   if (rows_ == 0) {
     header_.min_timestamp = header.min_timestamp;
     header_.max_timestamp = header.max_timestamp;
+    header_.max_ingested_at = header.max_ingested_at;
   } else {
     header_.min_timestamp = std::min(header_.min_timestamp, header.min_timestamp);
     header_.max_timestamp = std::max(header_.max_timestamp, header.max_timestamp);
+    // Known only when every merged chunk kept it.
+    header_.max_ingested_at = header_.max_ingested_at && header.max_ingested_at
+                                  ? std::max(*header_.max_ingested_at, *header.max_ingested_at)
+                                  : std::optional<sdk::Millis>();
   }
   rows_ += header.rows;
   header_.rows = rows_;
@@ -271,9 +280,12 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   ++rows_;
   if (rows_ == 1) {
     header_.min_timestamp = header_.max_timestamp = record.timestamp;
+    header_.max_ingested_at = record.ingested_at;
   } else {
     header_.min_timestamp = std::min(header_.min_timestamp, record.timestamp);
     header_.max_timestamp = std::max(header_.max_timestamp, record.timestamp);
+    header_.max_ingested_at =
+        std::max(header_.max_ingested_at.value_or(record.ingested_at), record.ingested_at);
   }
   header_.rows = rows_;
   string_cell("id", record.id);

@@ -4,7 +4,8 @@
 // instead of whole records (column_reader.hpp). A chunk is written in the projecting batch,
 // so it exists exactly when its records do.
 //
-//   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp
+//   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp,
+//                                                             max ingested_at
 //            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
 //
 // Current state is history minus the rows a newer version replaced. Rows only ever stop being
@@ -54,6 +55,7 @@ struct ChunkHeader {
   std::uint32_t rows = 0;
   sdk::Millis min_timestamp = 0;
   sdk::Millis max_timestamp = 0;
+  std::optional<sdk::Millis> max_ingested_at;  // absent in chunks written before it was kept
 };
 
 std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'

@@ -21,7 +21,7 @@ namespace json = sdk::json;
 namespace {
 
 const std::string kCoveredKey = "columns.complete";
-const std::string kPostingsKey = "columns.postings";
+const std::string kIndexedKey = "columns.indexed";
 
 // The columns a request reads, each once, and where each part of the request finds its column.
 struct ColumnPlan {
@@ -176,8 +176,8 @@ class ChunkRows {
 ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
     : database_(database), parallel_rows_(parallel_rows) {
   covered_ = database_.get(database_.meta, kCoveredKey).has_value();
-  postings_covered_ = database_.get(database_.meta, kPostingsKey).has_value();
-  if (covered_ && postings_covered_) return;
+  chunk_indexed_ = database_.get(database_.meta, kIndexedKey).has_value();
+  if (covered_ && chunk_indexed_) return;
   auto it = database_.iterator(database_.history);
   it->SeekToFirst();
   check(it->status(), "history scan");
@@ -186,10 +186,10 @@ ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
   if (it->Valid()) return;
   rocksdb::WriteBatch batch;
   batch.Put(database_.meta, kCoveredKey, "1");
-  batch.Put(database_.meta, kPostingsKey, "1");
+  batch.Put(database_.meta, kIndexedKey, "1");
   database_.write(batch, true);
   covered_ = true;
-  postings_covered_ = true;
+  chunk_indexed_ = true;
 }
 
 namespace {
@@ -443,8 +443,10 @@ class AggregateSink final : public RowSink {
 // best `keep` by score (ties: newer first, then by id).
 class MatchSink final : public RowSink {
  public:
-  MatchSink(const ColumnPlan& plan, sdk::Order order, bool ranked, std::size_t keep)
-      : plan_(plan), before_{order, ranked}, keep_(keep) {}
+  // `after`: only versions after it in `order` (when not ranked).
+  MatchSink(const ColumnPlan& plan, sdk::Order order, bool ranked, std::size_t keep,
+            const VersionRef* after = nullptr)
+      : plan_(plan), before_{order, ranked}, keep_(keep), after_(after) {}
 
   void row(ChunkRows& rows, double score) override {
     offer(rows.integer(plan_.timestamp), rows.string(*plan_.id), score);
@@ -487,6 +489,7 @@ class MatchSink final : public RowSink {
   void offer(sdk::Millis timestamp, std::string_view id, double score) {
     if (keep_ == 0) return;
     Kept candidate{VersionRef{timestamp, std::string(id)}, score};
+    if (after_ != nullptr && compare(candidate.ref, *after_, before_.order) <= 0) return;
     if (kept_.size() == keep_) {
       if (!before_(candidate, kept_.front())) return;
       std::pop_heap(kept_.begin(), kept_.end(), before_);
@@ -500,6 +503,7 @@ class MatchSink final : public RowSink {
   const ColumnPlan& plan_;
   Before before_;
   std::size_t keep_;
+  const VersionRef* after_;
   std::vector<Kept> kept_;
 };
 
@@ -555,7 +559,7 @@ void ColumnReader::on_threads(std::size_t threads, const std::function<void(std:
 
 std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,
                                                             const sdk::AggregateRequest& request) {
-  if (!covered_ || (request.text && !postings_covered_)) return std::nullopt;
+  if (!covered_ || (request.text && !chunk_indexed_)) return std::nullopt;
   const auto planned = plan_columns(request);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
@@ -588,9 +592,30 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   return accumulators[0].finish(total);
 }
 
+std::optional<sdk::Millis> ColumnReader::newest_ingested_at(const sdk::Tenant& tenant_id) {
+  // Chunks are numbered in acceptance order, and a merge keeps the first number of its run: the
+  // last chunk holds the last accepted versions.
+  const std::string prefix = chunk_prefix(tenant_prefix(tenant_id));
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  const rocksdb::Slice lower_slice(prefix);
+  const Snapshot snapshot(database_);  // a merge may rewrite the last chunk meanwhile
+  auto it = database_.iterator(database_.columns, &upper_slice, &lower_slice, snapshot.get());
+  it->SeekToLast();
+  check(it->status(), "column scan");
+  if (!it->Valid() || it->key().size() < prefix.size() + 8) return std::nullopt;
+  const std::uint64_t last = read_u64(
+      std::string_view(it->key().data() + prefix.size(), it->key().size() - prefix.size()));
+  const auto header = database_.get(
+      database_.columns, chunk_header_key(tenant_prefix(tenant_id), last), snapshot.get());
+  const auto decoded = header ? decode_chunk_header(*header) : std::nullopt;
+  if (!decoded) throw sdk::Error::internal("a column chunk header is damaged");
+  return decoded->max_ingested_at;
+}
+
 std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
                                                    const MatchQuery& query) {
-  if (!covered_ || (query.text && !postings_covered_)) return std::nullopt;
+  if (!covered_ || (query.text && !chunk_indexed_)) return std::nullopt;
   const auto& where = *query.where;
   const auto planned = plan_conditions(where, true);
   if (!planned) return std::nullopt;
@@ -603,7 +628,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
-    sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep);
+    sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep, query.after);
   on_threads(threads, [&](std::size_t thread) {
     // Scorers cache as they go: one per thread.
     std::optional<TextScorer> scorer;

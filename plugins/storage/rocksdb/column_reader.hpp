@@ -31,6 +31,7 @@ struct MatchQuery {
   sdk::Source source = sdk::Source::current;
   const std::vector<sdk::Condition>* where = nullptr;
   const sdk::TextQuery* text = nullptr;  // must match too, when set
+  const VersionRef* after = nullptr;     // only versions after this one in `order`, when set
   bool rank = false;  // keep the best `keep` by BM25 score instead of the first by time
   sdk::Order order = sdk::Order::desc;
   std::size_t keep = 0;
@@ -63,8 +64,12 @@ class ColumnReader {
   std::optional<ColumnMatches> matches(const sdk::Tenant& tenant, const MatchQuery& query);
 
   bool covered() const { return covered_; }
-  // Every chunk carries its postings: text queries are answered from them.
-  bool postings_covered() const { return postings_covered_; }
+  // The newest ingested_at of the tenant's history, from the last chunk's header; nullopt when
+  // it has none (or its chunks are older than that header field).
+  std::optional<sdk::Millis> newest_ingested_at(const sdk::Tenant& tenant);
+  // Every chunk carries its word postings, and history has no key per (value or token, version):
+  // text queries and history's conditions are answered from the chunks.
+  bool chunk_indexed() const { return chunk_indexed_; }
 
  private:
   // The chunks whose time range meets `bounds`; `rows` is their total.
@@ -76,7 +81,7 @@ class ColumnReader {
   Database& database_;
   std::uint64_t parallel_rows_;
   bool covered_ = false;
-  bool postings_covered_ = false;
+  bool chunk_indexed_ = false;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -80,7 +80,7 @@ Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters
       backlog_(backlog),
       logger_(std::move(logger)),
       options_(options),
-      indexer_(database, options.posting_keys),
+      indexer_(database, options.version_indexes),
       merger_(database),
       cursor_(stored_cursor(database)) {}
 

@@ -38,9 +38,9 @@ struct ProjectorOptions {
   bool enabled = true;
   std::size_t batch_writes = 128;   // accepted writes per round
   std::size_t batch_events = 4096;  // events per round
-  // A posting key per (token, version) besides the chunk postings: for a database whose history
-  // predates column chunks, whose searches read those keys.
-  bool posting_keys = false;
+  // A key per (value, version) in history and per (token, version) in both scopes besides the
+  // chunk indexes: for a database whose history predates chunk indexes, whose reads use them.
+  bool version_indexes = false;
 };
 
 class Projector {

@@ -26,6 +26,14 @@ bool ranks_before(double score_a, sdk::Millis at_a, const std::string& id_a, dou
   return id_a < id_b;
 }
 
+// Whether a condition looks ids up (eq or in on id): the id index serves it in either scope.
+bool names_ids(const std::vector<sdk::Condition>& where) {
+  return std::any_of(where.begin(), where.end(), [](const sdk::Condition& condition) {
+    return condition.field.is_canonical(sdk::CanonicalField::id) &&
+           (condition.op == sdk::Op::eq || condition.op == sdk::Op::in);
+  });
+}
+
 bool ranked_first(const Ranked& a, const Ranked& b) {
   return ranks_before(a.score, a.record.timestamp, a.record.id, b.score, b.record.timestamp,
                       b.record.id);
@@ -103,8 +111,14 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
   const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
-  // Text: the chunks' postings find every match, ranked or in time order.
-  if (query.text && columns_.postings_covered()) {
+  // Text: the chunks' postings find every match, ranked or in time order. History's values are
+  // indexed only in the chunks: conditions on them are answered there, unless an id is looked up
+  // (the id index) or nothing but time bounds is asked (history read in time order is the plan).
+  const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
+    return !c.field.is_canonical(sdk::CanonicalField::timestamp);
+  });
+  if (columns_.chunk_indexed() && (query.text || (query.source == sdk::Source::history &&
+                                                  conditions > 0 && !names_ids(query.where)))) {
     if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
   }
   if (query.limit > 0) {
@@ -115,9 +129,6 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   QueryPlan plan = planner_.plan(tenant, query, bounds);
   // Several conditions and no selective index stream: intersecting long streams seek by seek, or
   // reading records in time order, costs more than evaluating the named columns.
-  const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
-    return !c.field.is_canonical(sdk::CanonicalField::timestamp);
-  });
   if (!query.text && !plan.selective && conditions >= 2) {
     if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
   }
@@ -208,6 +219,25 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
   sdk::Neighbors neighbors;
   auto walk = [&](sdk::Order order, std::size_t count, std::vector<std::string>& out) {
     if (count == 0) return;
+    if (scope == Scope::history && columns_.chunk_indexed()) {
+      // History's streams are in the chunks: the nearest versions after the anchor, in order.
+      const std::vector<sdk::Condition> where{
+          {stream_field, sdk::Op::eq, sdk::json::string(anchor.stream)},
+          {*sdk::FieldPath::parse("timestamp"),
+           order == sdk::Order::asc ? sdk::Op::gte : sdk::Op::lte,
+           sdk::json::value(anchor.timestamp)}};
+      MatchQuery match;
+      match.source = source;
+      match.where = &where;
+      match.after = &anchor_ref;
+      match.order = order;
+      match.keep = count;
+      if (const auto found = columns_.matches(tenant_id, match)) {
+        for (const auto& ref : found->versions)
+          out.push_back(ref.id);
+        return;
+      }
+    }
     sdk::TimeBounds bounds;
     (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
     auto stream = planner_.field_equals(tenant, scope, stream_field,
@@ -241,9 +271,11 @@ std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> QueryEngine::n
   if (const auto key = last_key(database_.history, tenant); key && key->size() >= 8) {
     result.first = read_instant(*key);
   }
-  if (const auto key =
-          last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
-      key && key->size() >= 9) {
+  if (columns_.chunk_indexed()) {
+    result.second = columns_.newest_ingested_at(tenant_id);
+  } else if (const auto key =
+                 last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
+             key && key->size() >= 9) {
     result.second = static_cast<sdk::Millis>(decode_number(*key));
   }
   return result;

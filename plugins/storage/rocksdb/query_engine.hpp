@@ -21,7 +21,7 @@ class QueryEngine {
       : database_(database),
         verdicts_(verdicts),
         columns_(columns),
-        planner_(database, collect_limit, !columns.postings_covered()) {}
+        planner_(database, collect_limit, !columns.chunk_indexed()) {}
 
   // `embedding_model`: the active embedder's model, for with_embeddings ("" when none).
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,

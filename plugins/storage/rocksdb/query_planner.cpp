@@ -138,7 +138,7 @@ StreamPtr QueryPlanner::ordered_source(std::string_view tenant, Scope scope,
       streams.push_back(key_range_stream(database_, database_.indexes, id_prefix(tenant, scope, id),
                                          false, std::string(id), bounds, order));
     }
-  } else if (field_indexed(field)) {
+  } else if (field_indexed(field) && (scope == Scope::current || version_indexes_)) {
     for (const auto& operand : operands) {
       streams.push_back(field_equals(tenant, scope, field, operand, bounds, order));
     }
@@ -175,7 +175,9 @@ std::optional<std::vector<VersionRef>> QueryPlanner::collect(std::size_t field_p
 
 std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
     std::string_view tenant, Scope scope, const sdk::Condition& condition) const {
-  if (!field_indexed(condition.field)) return std::nullopt;
+  if (!field_indexed(condition.field) || (scope == Scope::history && !version_indexes_)) {
+    return std::nullopt;
+  }
   const std::string field = field_prefix(tenant, scope, condition.field.text);
   const json::value& operand = condition.operand;
   switch (condition.op) {
@@ -213,7 +215,7 @@ std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
 std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
     std::string_view tenant, const sdk::RecordQuery& query, const sdk::TimeBounds& bounds) const {
   const auto& text = query.text;
-  if (!posting_keys_ || !query.rank_by_text || !text || text->words.empty() ||
+  if (!version_indexes_ || !query.rank_by_text || !text || text->words.empty() ||
       !text->phrases.empty() || !text->prefixes.empty() || !text->excluded.empty() ||
       bounds.empty()) {
     return std::nullopt;
@@ -264,7 +266,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
       return ordered_source(tenant, scope, condition, bounds, order);
     });
   }
-  if (query.text && posting_keys_) {
+  if (query.text && version_indexes_) {
     std::vector<std::string> words = query.text->scoring_terms();
     for (const auto& word : words) {
       consider([this, tenant, scope, word, bounds, order]() {

@@ -37,11 +37,12 @@ struct ScoredWordsPlan {
 
 class QueryPlanner {
  public:
-  // `collect_limit`: the most entries a collected source may hold. `posting_keys`: the database
-  // has a posting key per (token, version) (history from before chunk postings); without them,
-  // text terms offer no source and candidates are confirmed against the text on the record.
-  QueryPlanner(Database& database, std::size_t collect_limit, bool posting_keys)
-      : database_(database), collect_limit_(collect_limit), posting_keys_(posting_keys) {}
+  // `collect_limit`: the most entries a collected source may hold. `version_indexes`: the
+  // database has a posting key per (token, version) and history's field keys (history from
+  // before chunk indexes); without them, text terms and history's fields other than id offer no
+  // source, and candidates are confirmed on the record.
+  QueryPlanner(Database& database, std::size_t collect_limit, bool version_indexes)
+      : database_(database), collect_limit_(collect_limit), version_indexes_(version_indexes) {}
 
   QueryPlan plan(std::string_view tenant, const sdk::RecordQuery& query,
                  const sdk::TimeBounds& bounds) const;
@@ -77,7 +78,7 @@ class QueryPlanner {
 
   Database& database_;
   std::size_t collect_limit_;
-  bool posting_keys_;
+  bool version_indexes_;
 };
 
 // Whether a field has entries in the field index (canonical strings, ingested_at, payload.*,

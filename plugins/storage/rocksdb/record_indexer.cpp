@@ -28,15 +28,17 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
   append_instant(id_key, record.timestamp);
   put_or_delete(std::move(id_key));
 
-  for_each_indexed_value(record, [&](std::string_view path, std::string_view value) {
-    std::string key = field_prefix(tenant, scope, path);
-    key += value;
-    append_version_tail(key, record.timestamp, record.id);
-    put_or_delete(std::move(key));
-  });
+  if (scope == Scope::current || version_indexes_) {
+    for_each_indexed_value(record, [&](std::string_view path, std::string_view value) {
+      std::string key = field_prefix(tenant, scope, path);
+      key += value;
+      append_version_tail(key, record.timestamp, record.id);
+      put_or_delete(std::move(key));
+    });
+  }
 
   for (const auto& [token, frequency] : tokens.frequencies) {
-    if (posting_keys_) {
+    if (version_indexes_) {
       std::string key = token_prefix(tenant, scope, token);
       append_version_tail(key, record.timestamp, record.id);
       if (adding) {

@@ -1,9 +1,10 @@
 // Adds and removes the index entries of one record in one scope, inside the projector's batch:
-// its id and field-index entries and the BM25 counters. Words are indexed per column chunk
-// (chunk_postings.hpp); only a database whose history predates column chunks still gets a
-// posting key per (token, version), the index its searches read. The BM25 counters change by
-// many small deltas per round; they are summed here and written once per key by flush(), which
-// must run before the batch is committed.
+// its id entry, its field-index entries in current state, and the BM25 counters. History's
+// values and every word are indexed per column chunk (column_chunk.hpp, chunk_postings.hpp);
+// only a database whose history predates chunk indexes still gets, in both scopes, a field key
+// per (value, version) and a posting key per (token, version), the indexes its reads use. The
+// BM25 counters change by many small deltas per round; they are summed here and written once per
+// key by flush(), which must run before the batch is committed.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +22,9 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 class RecordIndexer {
  public:
-  RecordIndexer(Database& database, bool posting_keys)
-      : database_(database), posting_keys_(posting_keys) {}
+  // `version_indexes`: a database from before chunk indexes (see above).
+  RecordIndexer(Database& database, bool version_indexes)
+      : database_(database), version_indexes_(version_indexes) {}
 
   // `tokens`: the record's TokenCounts.
   void add(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
@@ -37,7 +39,7 @@ class RecordIndexer {
              const TokenCounts& tokens, bool adding);
 
   Database& database_;
-  bool posting_keys_;
+  bool version_indexes_;
   std::unordered_map<std::string, std::int64_t> counter_deltas_;
 };
 

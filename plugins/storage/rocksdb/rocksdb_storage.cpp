@@ -93,7 +93,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   projector_options.enabled = projector.get_bool("enabled");
   projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
   projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
-  projector_options.posting_keys = !columns_->postings_covered();
+  projector_options.version_indexes = !columns_->chunk_indexed();
   projector_ =
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
   ingest_ = std::make_unique<IngestWriter>(

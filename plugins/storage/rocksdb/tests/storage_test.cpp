@@ -191,6 +191,7 @@ TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
   std::vector<sdk::IncomingEvent> events;
   for (int i = 0; i < 6; ++i)
     events.push_back(event("e" + std::to_string(i), kT0 + i * 10, i));
+  events.push_back(event("e3b", kT0 + 30, 9));  // the anchor's instant: after it by id
   storage_->accept(write_of("key-nb", events), kRender);
   storage_->accept(write_of("key-nb2", {event("x", kT0 + 25, 1)}, kTenant, "other"), kRender);
   project();
@@ -198,9 +199,11 @@ TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
   anchor.id = "e3";
   anchor.timestamp = kT0 + 30;
   anchor.stream = "s";
-  const auto around = storage_->neighbors(kTenant, sdk::Source::history, anchor, 2, 5);
-  EXPECT_EQ(around.before, (std::vector<std::string>{"e1", "e2"}));
-  EXPECT_EQ(around.after, (std::vector<std::string>{"e4", "e5"}));
+  for (const auto source : {sdk::Source::history, sdk::Source::current}) {
+    const auto around = storage_->neighbors(kTenant, source, anchor, 2, 5);
+    EXPECT_EQ(around.before, (std::vector<std::string>{"e1", "e2"}));
+    EXPECT_EQ(around.after, (std::vector<std::string>{"e3b", "e4", "e5"}));
+  }
 }
 
 TEST_F(StorageTest, ScoringFromPostingsRanksLikeScoringRecords) {
@@ -259,10 +262,10 @@ TEST_F(StorageTest, DataDirFromBeforeChunkPostingsKeepsSearchingItsPostingKeys) 
                    kRender);
   project();
   rocksdb::WriteBatch unmark;
-  unmark.Delete(storage_->database().meta, "columns.postings");
+  unmark.Delete(storage_->database().meta, "columns.indexed");
   storage_->database().write(unmark, true);
   open();
-  ASSERT_FALSE(storage_->column_reader().postings_covered());
+  ASSERT_FALSE(storage_->column_reader().chunk_indexed());
   storage_->accept(write_of("key-after", {event("b", kT0 + 1, json::object{{"m", "legacy word"}}),
                                           event("c", kT0 + 2, json::object{{"m", "word"}})}),
                    kRender);
