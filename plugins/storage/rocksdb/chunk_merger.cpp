@@ -21,14 +21,6 @@ struct Chunk {
   ChunkHeader header;
 };
 
-// The tenant prefix a key of the columns family begins with: <len:1><workspace><env:1>.
-std::optional<std::string_view> tenant_of(std::string_view key) {
-  if (key.empty()) return std::nullopt;
-  const std::size_t size = 1 + static_cast<unsigned char>(key[0]) + 1;
-  if (key.size() <= size) return std::nullopt;
-  return key.substr(0, size);
-}
-
 // The first run of at least two consecutive small chunks of one tenant whose rows fit together.
 std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& database) {
   auto it = database.iterator(database.columns);
@@ -45,7 +37,7 @@ std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& dat
       run.clear();
       rows = 0;
     }
-    if (key[tenant.size()] != 'H') {  // replaced rows: past this tenant's chunks
+    if (key[tenant.size()] != 'C') {  // chunk data and replaced rows: past this tenant's catalogue
       it->Seek(tenant + static_cast<char>('S' + 1));
       continue;
     }
@@ -54,7 +46,7 @@ std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& dat
         number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
                : std::nullopt;
     if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
-    it->Seek(chunk_header_key(tenant, *number + 1));
+    it->Next();
     const bool small = header->rows < ChunkMerger::kTargetRows;
     if (small && rows + header->rows <= ChunkMerger::kTargetRows) {
       run.push_back({*number, *header});
@@ -105,13 +97,19 @@ bool ChunkMerger::merge_once() {
     std::string prefix = chunk_prefix(tenant);
     append_u64(prefix, chunk.number);
     const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
+    const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
     std::map<std::string, ColumnView> columns;
     std::vector<std::pair<std::string, std::string>> postings;
+    std::vector<std::pair<std::string, std::string>> values;
+    batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
-      if (key.size() == prefix.size() + 1) continue;  // the header
       if (key.starts_with(postings_prefix)) {
         postings.emplace_back(key.substr(postings_prefix.size()), std::move(value));
+        continue;
+      }
+      if (key.starts_with(values_prefix)) {
+        values.emplace_back(key.substr(values_prefix.size()), std::move(value));
         continue;
       }
       auto view = ColumnView::decode(std::move(value), chunk.header.rows);
@@ -148,14 +146,18 @@ bool ChunkMerger::merge_once() {
     }
     builder.append(columns, chunk.header);
     std::vector<Posting> decoded;
-    for (const auto& [token, bytes] : postings) {
-      decoded.clear();
-      if (!decode_postings(bytes, decoded, base)) {
-        throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
-                                   " are damaged");
+    auto move_rows = [&](const auto& entries, PostingsBuilder& into) {
+      for (const auto& [term, bytes] : entries) {
+        decoded.clear();
+        if (!decode_postings(bytes, decoded, base)) {
+          throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
+                                     " are damaged");
+        }
+        into.append(term, decoded);
       }
-      builder.postings().append(token, decoded);
-    }
+    };
+    move_rows(postings, builder.postings());
+    move_rows(values, builder.values());
   }
   batch.Put(database_.columns, chunk_header_key(tenant, merged),
             encode_chunk_header(builder.header()));
@@ -164,6 +166,9 @@ bool ChunkMerger::merge_once() {
   }
   for (const auto& [token, bytes] : builder.postings().encode()) {
     batch.Put(database_.columns, chunk_postings_key(tenant, merged, token), bytes);
+  }
+  for (const auto& [term, bytes] : builder.values().encode()) {
+    batch.Put(database_.columns, chunk_values_key(tenant, merged, term), bytes);
   }
   if (!replaced.empty()) {
     batch.Put(database_.columns, replaced_key(tenant, merged, merged), encode_rows(replaced));

@@ -11,6 +11,7 @@ namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
 constexpr char kPostingsTag = 0x02;
+constexpr char kValuesTag = 0x03;
 
 }  // namespace
 
@@ -42,6 +43,47 @@ std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
   std::string key = chunk_postings_prefix(tenant, chunk);
   key += token;
   return key;
+}
+
+std::string chunk_values_prefix(std::string_view tenant, std::uint64_t chunk) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(kValuesTag);
+  return key;
+}
+
+std::string chunk_values_key(std::string_view tenant, std::uint64_t chunk, std::string_view term) {
+  std::string key = chunk_values_prefix(tenant, chunk);
+  key += term;
+  return key;
+}
+
+std::string string_value_term(std::string_view column, std::string_view text) {
+  std::string term(column);
+  term.push_back('\0');
+  term.push_back('s');
+  term += text;
+  return term;
+}
+
+std::optional<std::string> value_term(std::string_view column, const sdk::json::value& value) {
+  char kind = 0;
+  switch (value.kind()) {
+    case boost::json::kind::string:
+      return string_value_term(column, value.get_string());
+    case boost::json::kind::bool_:
+      kind = value.get_bool() ? 't' : 'f';
+      break;
+    case boost::json::kind::null:
+      kind = 'n';
+      break;
+    default:
+      return std::nullopt;
+  }
+  std::string term(column);
+  term.push_back('\0');
+  term.push_back(kind);
+  return term;
 }
 
 std::string encode_postings(const std::vector<Posting>& postings) {
@@ -79,6 +121,13 @@ void PostingsBuilder::add(std::uint32_t row, const TokenCounts& counts) {
     if (it == postings_.end()) it = postings_.emplace(token, std::vector<Posting>{}).first;
     it->second.push_back({row, frequency});
   }
+}
+
+void PostingsBuilder::add_row(std::string_view term, std::uint32_t row) {
+  auto it = postings_.find(term);
+  if (it == postings_.end())
+    it = postings_.emplace(std::string(term), std::vector<Posting>{}).first;
+  it->second.push_back({row, 1});
 }
 
 void PostingsBuilder::append(std::string_view token, const std::vector<Posting>& postings) {

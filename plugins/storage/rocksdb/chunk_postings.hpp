@@ -1,9 +1,15 @@
-// Words in column chunks: the text index of a chunk, written with its columns in the same batch
-// and merged with them, instead of one index key per (token, version). Each chunk holds, per
-// token, the rows that hold it and how often (BM25's term frequency); each row's length in
-// tokens (BM25's document length) is the chunk's `#tokens` column.
+// The indexes of a column chunk, written with its columns in the same batch and merged with
+// them, instead of one index key per (token or value, version):
 //
-//   columns  <tenant> 'H' <chunk:u64> 0x02 <token>  -> postings
+//  * words: per token, the rows that hold it and how often (BM25's term frequency); each row's
+//    length in tokens (BM25's document length) is the chunk's `#tokens` column;
+//  * values: per (column, string, boolean or null value), the rows whose cell is exactly that
+//    value (numbers are answered from the columns; ids from the id index).
+//
+//   columns  <tenant> 'H' <chunk:u64> 0x02 <token>                       -> postings
+//            <tenant> 'H' <chunk:u64> 0x03 <column> 0x00 <value term>    -> postings
+//
+// A value term is 's' and the string, 't', 'f' or 'n'.
 //
 // Postings are a varint count, then per row in ascending order the varint gap to the previous
 // row (the first row as it is) and the varint frequency. A search reads, for each chunk inside
@@ -43,6 +49,13 @@ struct TokenCounts {
 std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
                                std::string_view token);
+// <tenant> 'H' <chunk> 0x03: every value postings key of a chunk starts with it.
+std::string chunk_values_prefix(std::string_view tenant, std::uint64_t chunk);
+// `term`: value_term(column, value).
+std::string chunk_values_key(std::string_view tenant, std::uint64_t chunk, std::string_view term);
+// <column> 0x00 <value term>; nullopt for values without postings (numbers, containers).
+std::optional<std::string> value_term(std::string_view column, const sdk::json::value& value);
+std::string string_value_term(std::string_view column, std::string_view text);
 
 std::string encode_postings(const std::vector<Posting>& postings);
 // Appends the decoded postings to `out`, each row plus `base`; false when the bytes are damaged.
@@ -52,6 +65,8 @@ bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uin
 class PostingsBuilder {
  public:
   void add(std::uint32_t row, const TokenCounts& counts);
+  // One term of one row (value postings: frequency 1). Rows must come in ascending order.
+  void add_row(std::string_view term, std::uint32_t row);
   // Appends postings already decoded (merging chunks); rows must follow the ones added so far.
   void append(std::string_view token, const std::vector<Posting>& postings);
   // (token, encoded postings), in token order.

@@ -11,7 +11,6 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
-constexpr char kHeaderTag = 0x00;
 constexpr char kColumnTag = 0x01;
 
 void append_u32_le(std::string& out, std::uint32_t value) {
@@ -70,11 +69,23 @@ std::string chunk_prefix(std::string_view tenant) {
   return prefix;
 }
 
+std::string catalogue_prefix(std::string_view tenant) {
+  std::string prefix(tenant);
+  prefix.push_back('C');
+  return prefix;
+}
+
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk) {
-  std::string key = chunk_prefix(tenant);
+  std::string key = catalogue_prefix(tenant);
   append_u64(key, chunk);
-  key.push_back(kHeaderTag);
   return key;
+}
+
+std::optional<std::string_view> tenant_of(std::string_view key) {
+  if (key.empty()) return std::nullopt;
+  const std::size_t size = 1 + static_cast<unsigned char>(key[0]) + 1;
+  if (key.size() <= size) return std::nullopt;
+  return key.substr(0, size);
 }
 
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
@@ -87,7 +98,7 @@ std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
 }
 
 std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size) {
-  if (key.size() != prefix_size + 9 || key.back() != kHeaderTag) return std::nullopt;
+  if (key.size() != prefix_size + 8) return std::nullopt;
   return read_u64(key.substr(prefix_size, 8));
 }
 
@@ -172,6 +183,7 @@ ChunkBuilder::Column& ChunkBuilder::column(std::string_view name) {
 }
 
 void ChunkBuilder::cell(std::string_view name, const sdk::json::value& value) {
+  if (const auto term = value_term(name, value)) values_.add_row(*term, rows_ - 1);
   Column& out = column(name);
   switch (value.kind()) {
     case boost::json::kind::null:
@@ -205,6 +217,8 @@ void ChunkBuilder::cell(std::string_view name, const sdk::json::value& value) {
 }
 
 void ChunkBuilder::string_cell(std::string_view name, std::string_view value) {
+  // Ids are unique per version and looked up through the id index.
+  if (name != "id") values_.add_row(string_value_term(name, value), rows_ - 1);
   Column& out = column(name);
   out.kinds.push_back(CellKind::string);
   out.strings.emplace_back(text_.emplace_back(value));

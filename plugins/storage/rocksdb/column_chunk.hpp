@@ -4,9 +4,13 @@
 // instead of whole records (column_reader.hpp). A chunk is written in the projecting batch,
 // so it exists exactly when its records do.
 //
-//   columns  <tenant> 'H' <chunk:u64> 0x00                -> header: rows, min and max timestamp,
+//   columns  <tenant> 'C' <chunk:u64>                     -> header: rows, min and max timestamp,
 //                                                             max ingested_at
 //            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
+//
+// The headers are a contiguous catalogue, so the chunks of a time range are found by reading it
+// alone. (Data directories from before kept each header as <tenant> 'H' <chunk> 0x00; opening
+// them moves the headers once: migrate_chunk_headers().)
 //
 // Current state is history minus the rows a newer version replaced. Rows only ever stop being
 // current (a newer version stays newer), so each projection round appends the rows it replaced:
@@ -58,7 +62,8 @@ struct ChunkHeader {
   std::optional<sdk::Millis> max_ingested_at;  // absent in chunks written before it was kept
 };
 
-std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
+std::string chunk_prefix(std::string_view tenant);      // <tenant> 'H'
+std::string catalogue_prefix(std::string_view tenant);  // <tenant> 'C'
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
 std::string replaced_prefix(std::string_view tenant, std::uint64_t chunk);
@@ -80,8 +85,12 @@ std::optional<RowRef> decode_current_row(std::string_view value);
 
 std::string encode_chunk_header(const ChunkHeader& header);
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes);
-// The chunk number of a header key; nullopt for column keys.
+// The chunk number of a header key whose catalogue prefix is `prefix_size` bytes; nullopt when
+// the key is not one.
 std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size);
+
+// The tenant prefix a key of the columns family begins with: <len:1><workspace><env:1>.
+std::optional<std::string_view> tenant_of(std::string_view key);
 
 class ColumnView;
 
@@ -99,6 +108,9 @@ class ChunkBuilder {
   std::vector<std::pair<std::string, std::string>> encode() const;
   PostingsBuilder& postings() { return postings_; }
   const PostingsBuilder& postings() const { return postings_; }
+  // Value postings: per value_term(), the rows holding that value.
+  PostingsBuilder& values() { return values_; }
+  const PostingsBuilder& values() const { return values_; }
 
  private:
   struct Column {
@@ -118,6 +130,7 @@ class ChunkBuilder {
   std::map<std::string, Column, std::less<>> columns_;
   std::deque<std::string> text_;  // owns every string the columns point into; never moves them
   PostingsBuilder postings_;
+  PostingsBuilder values_;
 };
 
 // One decoded column. Cells are read in row order through a Cursor.

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "chunk_text.hpp"
+#include "chunk_values.hpp"
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
@@ -22,6 +23,40 @@ namespace {
 
 const std::string kCoveredKey = "columns.complete";
 const std::string kIndexedKey = "columns.indexed";
+const std::string kCatalogueKey = "columns.catalogue";
+
+// Moves every chunk header of a data directory from before the catalogue (<tenant> 'H' <chunk>
+// 0x00) to it (<tenant> 'C' <chunk>), in one batch with the mark that it is done.
+void migrate_chunk_headers(Database& database) {
+  rocksdb::WriteBatch batch;
+  auto it = database.iterator(database.columns);
+  for (it->SeekToFirst(); it->Valid();) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const auto tenant = tenant_of(key);
+    if (!tenant) throw sdk::Error::internal("a column chunk key is damaged");
+    const std::string owner(*tenant);
+    if (key[owner.size()] == 'C') {  // a header already where it belongs
+      it->Seek(chunk_prefix(owner));
+      continue;
+    }
+    if (key[owner.size()] != 'H') {  // replaced rows: the next tenant
+      it->Seek(owner + static_cast<char>('S' + 1));
+      continue;
+    }
+    if (key.size() != owner.size() + 1 + 9 || key.back() != '\0') {
+      throw sdk::Error::internal("a column chunk header is damaged");
+    }
+    const std::uint64_t chunk = read_u64(key.substr(owner.size() + 1, 8));
+    batch.Put(database.columns, chunk_header_key(owner, chunk), it->value());
+    batch.Delete(database.columns, it->key());
+    std::string next = chunk_prefix(owner);  // past this chunk's columns
+    append_u64(next, chunk + 1);
+    it->Seek(next);
+  }
+  check(it->status(), "column chunk scan");
+  batch.Put(database.meta, kCatalogueKey, "1");
+  database.write(batch, true);
+}
 
 // The columns a request reads, each once, and where each part of the request finds its column.
 struct ColumnPlan {
@@ -177,6 +212,7 @@ ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
     : database_(database), parallel_rows_(parallel_rows) {
   covered_ = database_.get(database_.meta, kCoveredKey).has_value();
   chunk_indexed_ = database_.get(database_.meta, kIndexedKey).has_value();
+  if (covered_ && !database_.get(database_.meta, kCatalogueKey)) migrate_chunk_headers(database_);
   if (covered_ && chunk_indexed_) return;
   auto it = database_.iterator(database_.history);
   it->SeekToFirst();
@@ -187,6 +223,7 @@ ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
   rocksdb::WriteBatch batch;
   batch.Put(database_.meta, kCoveredKey, "1");
   batch.Put(database_.meta, kIndexedKey, "1");
+  batch.Put(database_.meta, kCatalogueKey, "1");
   database_.write(batch, true);
   covered_ = true;
   chunk_indexed_ = true;
@@ -207,10 +244,12 @@ class RowSink {
 // Finds the rows of a chunk that match the conditions: the work of one thread.
 class ChunkScanner {
  public:
-  // `text`: the text query's filter over the chunks' postings, when there is one.
+  // `text`: the text query's filter over the chunks' postings, when there is one. `values`: the
+  // equalities' filter over the chunks' value postings, when the chunks have them.
   ChunkScanner(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
                sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan,
-               const sdk::TextQuery* query = nullptr, ChunkText* text = nullptr)
+               const sdk::TextQuery* query = nullptr, ChunkText* text = nullptr,
+               ChunkValues* values = nullptr)
       : database_(database),
         snapshot_(snapshot),
         tenant_(tenant),
@@ -218,7 +257,8 @@ class ChunkScanner {
         where_(where),
         plan_(plan),
         query_(query),
-        text_(text) {}
+        text_(text),
+        values_(values != nullptr && values->active() ? values : nullptr) {}
 
   // Adds the rows examined and the rows matched to `stats`.
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
@@ -240,12 +280,16 @@ class ChunkScanner {
   const ColumnPlan& plan_;
   const sdk::TextQuery* query_;
   ChunkText* text_;
-  std::vector<bool> replaced_;   // of the chunk being scanned
-  std::vector<bool> text_rows_;  // of the chunk being scanned: rows the text query may match
-  // Whether the row is out before any column is read: replaced (current state) or without the
-  // text query's words.
+  ChunkValues* values_;
+  bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
+  std::vector<bool> replaced_;  // of the chunk being scanned
+  // Of the chunk being scanned, when narrowing: rows with the text query's words and the
+  // equalities' values.
+  std::vector<bool> candidates_;
+  // Whether the row is out before any column is read: replaced (current state), or not a
+  // candidate.
   bool skipped(std::uint32_t row) const {
-    return replaced_[row] || (text_ != nullptr && !text_rows_[row]);
+    return replaced_[row] || (narrowing() && !candidates_[row]);
   }
   double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
 };
@@ -289,17 +333,31 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
 }
 
 void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
-  if (text_ != nullptr) {
-    // Only rows with the query's words are examined; a chunk without them is not read at all.
-    const std::uint32_t candidates = text_->candidates(chunk.number, chunk.header.rows, text_rows_);
+  if (narrowing()) {
+    // Only rows with the query's words and values are examined; a chunk without them is not
+    // read at all.
+    std::uint32_t candidates = chunk.header.rows;
+    if (text_ != nullptr) {
+      candidates = text_->candidates(chunk.number, chunk.header.rows, candidates_);
+    } else {
+      candidates_.assign(chunk.header.rows, true);
+    }
+    if (candidates > 0 && values_ != nullptr)
+      candidates = values_->narrow(chunk.number, candidates_);
     stats.scanned += candidates;
     if (candidates == 0) return;
   } else {
     stats.scanned += chunk.header.rows;
   }
+  replaced_ = replaced_rows(chunk);
+  if (narrowing()) {
+    bool any = false;
+    for (std::uint32_t row = 0; row < chunk.header.rows && !any; ++row)
+      any = candidates_[row] && !replaced_[row];
+    if (!any) return;  // every candidate stopped being current
+  }
   bool containers = false;
   auto rows = rows_of(chunk, containers);
-  replaced_ = replaced_rows(chunk);
   // A named field holds an object or array somewhere in this chunk, or the text query has
   // phrases the postings cannot decide: read the records.
   if (containers || (text_ != nullptr && !text_->exact())) {
@@ -459,6 +517,13 @@ class MatchSink final : public RowSink {
     for (auto& kept : other.kept_)
       offer(kept.ref.timestamp, kept.ref.id, kept.score);
   }
+  // Whether a chunk may hold a version before the last kept one (always, until `keep` are kept).
+  bool may_take(const ChunkHeader& header) const {
+    if (kept_.size() < keep_ || before_.ranked) return true;
+    const sdk::Millis last = kept_.front().ref.timestamp;
+    return before_.order == sdk::Order::desc ? header.max_timestamp >= last
+                                             : header.min_timestamp <= last;
+  }
   void take(ColumnMatches& found) {
     std::sort_heap(kept_.begin(), kept_.end(), before_);
     for (auto& kept : kept_) {
@@ -514,18 +579,17 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
                                               const sdk::TimeBounds& bounds, std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
-  const std::string prefix = chunk_prefix(tenant);
+  const std::string prefix = catalogue_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot);
-  for (it->Seek(prefix); it->Valid();) {
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
     const std::string_view found(it->key().data(), it->key().size());
     const auto number = header_chunk(found, prefix.size());
     const auto header =
         number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
                : std::nullopt;
     if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
-    it->Seek(chunk_header_key(tenant, *number + 1));  // the next chunk, past this one's columns
     if (header->max_timestamp < bounds.lower || header->min_timestamp > bounds.upper) continue;
     chunks.push_back({*number, *header});
     rows += header->rows;
@@ -577,8 +641,11 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   on_threads(threads, [&](std::size_t thread) {
     std::optional<ChunkText> text;
     if (request.text) text.emplace(database_, snapshot.get(), tenant, *request.text, nullptr);
+    std::optional<ChunkValues> values;
+    if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, request.where);
     ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where, *planned,
-                         request.text ? &*request.text : nullptr, text ? &*text : nullptr);
+                         request.text ? &*request.text : nullptr, text ? &*text : nullptr,
+                         values ? &*values : nullptr);
     AggregateSink sink(request, *planned, accumulators[thread]);
     for (std::size_t c = thread; c < chunks.size(); c += threads)
       scanner.scan(chunks[c], sink, stats[thread]);
@@ -595,22 +662,17 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
 std::optional<sdk::Millis> ColumnReader::newest_ingested_at(const sdk::Tenant& tenant_id) {
   // Chunks are numbered in acceptance order, and a merge keeps the first number of its run: the
   // last chunk holds the last accepted versions.
-  const std::string prefix = chunk_prefix(tenant_prefix(tenant_id));
+  const std::string prefix = catalogue_prefix(tenant_prefix(tenant_id));
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   const rocksdb::Slice lower_slice(prefix);
-  const Snapshot snapshot(database_);  // a merge may rewrite the last chunk meanwhile
-  auto it = database_.iterator(database_.columns, &upper_slice, &lower_slice, snapshot.get());
+  auto it = database_.iterator(database_.columns, &upper_slice, &lower_slice);
   it->SeekToLast();
   check(it->status(), "column scan");
-  if (!it->Valid() || it->key().size() < prefix.size() + 8) return std::nullopt;
-  const std::uint64_t last = read_u64(
-      std::string_view(it->key().data() + prefix.size(), it->key().size() - prefix.size()));
-  const auto header = database_.get(
-      database_.columns, chunk_header_key(tenant_prefix(tenant_id), last), snapshot.get());
-  const auto decoded = header ? decode_chunk_header(*header) : std::nullopt;
-  if (!decoded) throw sdk::Error::internal("a column chunk header is damaged");
-  return decoded->max_ingested_at;
+  if (!it->Valid()) return std::nullopt;
+  const auto header = decode_chunk_header(std::string_view(it->value().data(), it->value().size()));
+  if (!header) throw sdk::Error::internal("a column chunk header is damaged");
+  return header->max_ingested_at;
 }
 
 std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
@@ -622,8 +684,15 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
+  auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
 
+  // In the order asked, so that the first `keep` are found early and the rest skipped.
+  if (query.first_only && !query.rank) {
+    std::sort(chunks.begin(), chunks.end(), [&](const ChunkRef& a, const ChunkRef& b) {
+      return query.order == sdk::Order::desc ? a.header.max_timestamp > b.header.max_timestamp
+                                             : a.header.min_timestamp < b.header.min_timestamp;
+    });
+  }
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
@@ -637,10 +706,15 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
       if (query.rank) scorer.emplace(database_, tenant, scope_of(query.source), snapshot.get());
       text.emplace(database_, snapshot.get(), tenant, *query.text, scorer ? &*scorer : nullptr);
     }
+    std::optional<ChunkValues> values;
+    if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, where);
     ChunkScanner scanner(database_, snapshot.get(), tenant, query.source, where, *planned,
-                         query.text, text ? &*text : nullptr);
-    for (std::size_t c = thread; c < chunks.size(); c += threads)
+                         query.text, text ? &*text : nullptr, values ? &*values : nullptr);
+    for (std::size_t c = thread; c < chunks.size(); c += threads) {
+      // Chunks come in order of their bound: once one cannot hold a kept version, none can.
+      if (query.first_only && !sinks[thread].may_take(chunks[c].header)) break;
       scanner.scan(chunks[c], sinks[thread], stats[thread]);
+    }
   });
   ColumnMatches found;
   for (std::size_t t = 0; t < threads; ++t) {

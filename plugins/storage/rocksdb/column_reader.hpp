@@ -35,6 +35,9 @@ struct MatchQuery {
   bool rank = false;  // keep the best `keep` by BM25 score instead of the first by time
   sdk::Order order = sdk::Order::desc;
   std::size_t keep = 0;
+  // Only the first `keep` matter (not ranked): chunks that cannot hold one are not read, and
+  // `matched` counts the matches of the chunks read.
+  bool first_only = false;
 };
 
 struct ColumnMatches {

@@ -222,6 +222,9 @@ std::size_t Projector::project_once() {
     for (const auto& [token, bytes] : chunk.postings().encode()) {
       batch.Put(database_.columns, chunk_postings_key(tenant, overlay.chunk, token), bytes);
     }
+    for (const auto& [term, bytes] : chunk.values().encode()) {
+      batch.Put(database_.columns, chunk_values_key(tenant, overlay.chunk, term), bytes);
+    }
   }
   for (const auto& [where, rows] : overlay.replaced) {
     batch.Put(database_.columns, replaced_key(where.first, where.second, overlay.chunk),

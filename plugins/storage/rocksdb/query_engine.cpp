@@ -111,14 +111,13 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
   const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
-  // Text: the chunks' postings find every match, ranked or in time order. History's values are
-  // indexed only in the chunks: conditions on them are answered there, unless an id is looked up
-  // (the id index) or nothing but time bounds is asked (history read in time order is the plan).
+  // Values and words are indexed in the chunks: conditions and text are answered there, unless
+  // an id is looked up (the id index) or nothing but time bounds is asked (records read in time
+  // order is the plan).
   const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
     return !c.field.is_canonical(sdk::CanonicalField::timestamp);
   });
-  if (columns_.chunk_indexed() && (query.text || (query.source == sdk::Source::history &&
-                                                  conditions > 0 && !names_ids(query.where)))) {
+  if (columns_.chunk_indexed() && (query.text || (conditions > 0 && !names_ids(query.where)))) {
     if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
   }
   if (query.limit > 0) {
@@ -191,6 +190,7 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   match.rank = query.rank_by_text;
   match.order = query.order;
   match.keep = keep;
+  match.first_only = query.limit > 0;
   auto found = columns_.matches(tenant_id, match);
   if (!found) return std::nullopt;
   sdk::ScanStats stats;
@@ -219,8 +219,8 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
   sdk::Neighbors neighbors;
   auto walk = [&](sdk::Order order, std::size_t count, std::vector<std::string>& out) {
     if (count == 0) return;
-    if (scope == Scope::history && columns_.chunk_indexed()) {
-      // History's streams are in the chunks: the nearest versions after the anchor, in order.
+    if (columns_.chunk_indexed()) {
+      // Streams are indexed in the chunks: the nearest versions after the anchor, in order.
       const std::vector<sdk::Condition> where{
           {stream_field, sdk::Op::eq, sdk::json::string(anchor.stream)},
           {*sdk::FieldPath::parse("timestamp"),

@@ -138,7 +138,7 @@ StreamPtr QueryPlanner::ordered_source(std::string_view tenant, Scope scope,
       streams.push_back(key_range_stream(database_, database_.indexes, id_prefix(tenant, scope, id),
                                          false, std::string(id), bounds, order));
     }
-  } else if (field_indexed(field) && (scope == Scope::current || version_indexes_)) {
+  } else if (field_indexed(field) && version_indexes_) {
     for (const auto& operand : operands) {
       streams.push_back(field_equals(tenant, scope, field, operand, bounds, order));
     }
@@ -175,7 +175,7 @@ std::optional<std::vector<VersionRef>> QueryPlanner::collect(std::size_t field_p
 
 std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
     std::string_view tenant, Scope scope, const sdk::Condition& condition) const {
-  if (!field_indexed(condition.field) || (scope == Scope::history && !version_indexes_)) {
+  if (!field_indexed(condition.field) || !version_indexes_) {
     return std::nullopt;
   }
   const std::string field = field_prefix(tenant, scope, condition.field.text);

@@ -38,9 +38,8 @@ struct ScoredWordsPlan {
 class QueryPlanner {
  public:
   // `collect_limit`: the most entries a collected source may hold. `version_indexes`: the
-  // database has a posting key per (token, version) and history's field keys (history from
-  // before chunk indexes); without them, text terms and history's fields other than id offer no
-  // source, and candidates are confirmed on the record.
+  // database has a key per (value or token, version) (history from before chunk indexes);
+  // without them, only ids offer a source, and candidates are confirmed on the record.
   QueryPlanner(Database& database, std::size_t collect_limit, bool version_indexes)
       : database_(database), collect_limit_(collect_limit), version_indexes_(version_indexes) {}
 

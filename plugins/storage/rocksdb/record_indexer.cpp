@@ -28,7 +28,7 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
   append_instant(id_key, record.timestamp);
   put_or_delete(std::move(id_key));
 
-  if (scope == Scope::current || version_indexes_) {
+  if (version_indexes_) {
     for_each_indexed_value(record, [&](std::string_view path, std::string_view value) {
       std::string key = field_prefix(tenant, scope, path);
       key += value;

@@ -1,8 +1,8 @@
 // Adds and removes the index entries of one record in one scope, inside the projector's batch:
-// its id entry, its field-index entries in current state, and the BM25 counters. History's
-// values and every word are indexed per column chunk (column_chunk.hpp, chunk_postings.hpp);
-// only a database whose history predates chunk indexes still gets, in both scopes, a field key
-// per (value, version) and a posting key per (token, version), the indexes its reads use. The
+// its id entry and the BM25 counters. Values and words are indexed per column chunk
+// (chunk_postings.hpp); only a database whose history predates chunk indexes still gets, in both
+// scopes, a field key per (value, version) and a posting key per (token, version), the indexes
+// its reads use. The
 // BM25 counters change by many small deltas per round; they are summed here and written once per
 // key by flush(), which must run before the batch is committed.
 #pragma once

@@ -4,7 +4,9 @@
 
 #include <random>
 
+#include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "key_codec.hpp"
 #include "storage_fixture.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -281,6 +283,44 @@ TEST_F(StorageTest, DataDirFromBeforeChunkPostingsKeepsSearchingItsPostingKeys) 
   request.text = sdk::parse_text_query("word");
   EXPECT_FALSE(storage_->column_reader().aggregate(kTenant, request).has_value());
   EXPECT_EQ(storage_->aggregate(kTenant, request).total.count, 2U);
+}
+
+TEST_F(StorageTest, ChunkHeadersFromBeforeTheCatalogueMoveThereOnOpen) {
+  for (int w = 0; w < 3; ++w) {
+    storage_->accept(
+        write_of("key-cat-" + std::to_string(w), {event("a" + std::to_string(w), kT0 + w, w),
+                                                  event("b" + std::to_string(w), kT0 + w, w)}),
+        kRender);
+    project();  // a chunk per write
+  }
+  sdk::AggregateRequest request;
+  ASSERT_EQ(storage_->column_reader().aggregate(kTenant, request)->total.count, 6U);
+
+  // Put the headers back where data directories from before the catalogue kept them.
+  auto& database = storage_->database();
+  const std::string tenant = tenant_prefix(kTenant);
+  const std::string catalogue = catalogue_prefix(tenant);
+  rocksdb::WriteBatch old_layout;
+  auto it = database.iterator(database.columns);
+  int headers = 0;
+  for (it->Seek(catalogue); it->Valid() && it->key().starts_with(catalogue); it->Next()) {
+    std::string old_key = chunk_prefix(tenant);
+    old_key.append(it->key().data() + catalogue.size(), 8);
+    old_key.push_back('\0');
+    old_layout.Put(database.columns, old_key, it->value());
+    old_layout.Delete(database.columns, it->key());
+    ++headers;
+  }
+  it.reset();
+  ASSERT_EQ(headers, 3);
+  old_layout.Delete(database.meta, "columns.catalogue");
+  database.write(old_layout, true);
+  ASSERT_EQ(storage_->column_reader().aggregate(kTenant, request)->total.count, 0U);
+
+  open();
+  EXPECT_EQ(storage_->column_reader().aggregate(kTenant, request)->total.count, 6U);
+  EXPECT_EQ(storage_->status(kTenant).newest_timestamp, kT0 + 2);
+  EXPECT_TRUE(storage_->database().get(storage_->database().meta, "columns.catalogue"));
 }
 
 }  // namespace

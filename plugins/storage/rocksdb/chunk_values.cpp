@@ -1,0 +1,79 @@
+#include "chunk_values.hpp"
+
+#include <algorithm>
+
+#include "chunk_postings.hpp"
+#include "column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+// The value terms a condition is narrowed by; empty when it cannot narrow.
+std::vector<std::string> terms_of(const sdk::Condition& condition) {
+  const auto& field = condition.field;
+  if (field.is_instant() || field.is_canonical(sdk::CanonicalField::id)) return {};
+  const auto column = column_name(field);
+  if (!column) return {};
+  std::vector<sdk::json::value> operands;
+  if (condition.op == sdk::Op::eq) {
+    operands.push_back(condition.operand);
+  } else if (condition.op == sdk::Op::in && condition.operand.is_array()) {
+    operands.assign(condition.operand.get_array().begin(), condition.operand.get_array().end());
+  } else {
+    return {};
+  }
+  const bool canonical = field.root == sdk::FieldPath::Root::canonical;
+  std::vector<std::string> terms;
+  for (const auto& operand : operands) {
+    // A canonical field holds only strings: other operands never equal it.
+    if (canonical && !operand.is_string()) continue;
+    auto term = value_term(*column, operand);
+    if (!term) return {};  // a number: only the column can tell
+    terms.push_back(std::move(*term));
+  }
+  if (terms.empty()) terms.emplace_back();  // nothing can be equal: an empty term has no rows
+  return terms;
+}
+
+}  // namespace
+
+ChunkValues::ChunkValues(Database& database, const rocksdb::Snapshot* snapshot,
+                         const std::string& tenant, const std::vector<sdk::Condition>& where)
+    : database_(database), snapshot_(snapshot), tenant_(tenant) {
+  for (const auto& condition : where) {
+    auto terms = terms_of(condition);
+    if (!terms.empty()) conditions_.push_back(std::move(terms));
+  }
+}
+
+std::uint32_t ChunkValues::narrow(std::uint64_t chunk, std::vector<bool>& rows) {
+  std::vector<Posting> postings;
+  std::vector<bool> holding;
+  for (const auto& terms : conditions_) {
+    holding.assign(rows.size(), false);
+    for (const auto& term : terms) {
+      if (term.empty()) continue;
+      postings.clear();
+      const auto bytes =
+          database_.get(database_.columns, chunk_values_key(tenant_, chunk, term), snapshot_);
+      if (bytes && !decode_postings(*bytes, postings)) {
+        throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk) +
+                                   " are damaged");
+      }
+      for (const auto& posting : postings) {
+        if (posting.row < holding.size()) holding[posting.row] = true;
+      }
+    }
+    std::uint32_t left = 0;
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      rows[row] = rows[row] && holding[row];
+      left += rows[row] ? 1 : 0;
+    }
+    if (left == 0) return 0;
+  }
+  return static_cast<std::uint32_t>(std::count(rows.begin(), rows.end(), true));
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

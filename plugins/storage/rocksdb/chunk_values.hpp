@@ -1,0 +1,37 @@
+// Equalities over one column chunk at a time, from the chunk's value postings
+// (chunk_postings.hpp): `eq` and `in` with string, boolean or null operands on any field but id
+// and the instants narrow a chunk's rows to those holding one of the values, before any column is
+// read. Such a condition holds exactly when the cell is one of its operands (no number, object or
+// array equals a string, boolean or null), so narrowing drops no match; the conditions are still
+// evaluated on the rows that remain.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "database.hpp"
+#include "eventsvc/sdk/condition.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class ChunkValues {
+ public:
+  ChunkValues(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
+              const std::vector<sdk::Condition>& where);
+
+  // Whether some condition narrows.
+  bool active() const { return !conditions_.empty(); }
+
+  // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
+  // narrowing condition; returns how many rows stay set.
+  std::uint32_t narrow(std::uint64_t chunk, std::vector<bool>& rows);
+
+ private:
+  Database& database_;
+  const rocksdb::Snapshot* snapshot_;
+  const std::string& tenant_;
+  std::vector<std::vector<std::string>> conditions_;  // per narrowing condition: its value terms
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
