@@ -177,6 +177,15 @@ int main(int argc, char** argv) {
                     json::value("site-" + std::to_string(random() % 200))}};
     return query;
   });
+  run("query current site, status and temp range, limit 1000", [&](std::size_t) {
+    sdk::RecordQuery query;
+    query.where = {
+        {field("payload.site"), sdk::Op::eq, json::value("site-" + std::to_string(random() % 200))},
+        {field("payload.status"), sdk::Op::eq, json::value("ok")},
+        {field("payload.temp"), sdk::Op::gt, json::value(30.0)}};
+    query.limit = 1000;
+    return query;
+  });
   run("query history status=alarm AND type=alert (1h)", [&](std::size_t) {
     sdk::RecordQuery query;
     query.source = sdk::Source::history;

@@ -90,7 +90,7 @@ bool ChunkMerger::merge_once() {
 
   rocksdb::WriteBatch batch;
   ChunkBuilder builder;
-  std::vector<std::uint32_t> replaced;
+  std::vector<bool> replaced;  // of the merged chunk
   for (const auto& chunk : run) {
     const std::uint32_t base = builder.header().rows;
     // The chunk's columns (its header key sorts first and is skipped by name).
@@ -120,10 +120,12 @@ bool ChunkMerger::merge_once() {
     }
     // Its replaced rows, renumbered; every other row is its id's current version.
     std::vector<bool> gone(chunk.header.rows, false);
-    for (const auto& [key, value] :
-         entries_under(database_, replaced_prefix(tenant, chunk.number))) {
+    const std::string replaced_prefix = replaced_key(tenant, chunk.number);
+    for (const auto& [key, value] : entries_under(database_, replaced_prefix)) {
       batch.Delete(database_.columns, key);
-      if (!mark_rows(value, gone)) throw sdk::Error::internal("replaced rows are damaged");
+      if (!mark_replaced(std::string_view(key).substr(replaced_prefix.size()), value, gone)) {
+        throw sdk::Error::internal("replaced rows are damaged");
+      }
     }
     const auto ids = columns.find("id");
     const auto instants = columns.find("timestamp");
@@ -137,7 +139,8 @@ bool ChunkMerger::merge_once() {
       id.next();
       instant.next();
       if (gone[row]) {
-        replaced.push_back(base + row);
+        replaced.resize(std::max<std::size_t>(replaced.size(), base + row + 1), false);
+        replaced[base + row] = true;
         continue;
       }
       batch.Put(database_.current_ids,
@@ -146,18 +149,18 @@ bool ChunkMerger::merge_once() {
     }
     builder.append(columns, chunk.header);
     std::vector<Posting> decoded;
-    auto move_rows = [&](const auto& entries, PostingsBuilder& into) {
+    auto move_rows = [&](const auto& entries, PostingsBuilder& into, auto decode) {
       for (const auto& [term, bytes] : entries) {
         decoded.clear();
-        if (!decode_postings(bytes, decoded, base)) {
+        if (!decode(bytes, decoded, base)) {
           throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
                                      " are damaged");
         }
         into.append(term, decoded);
       }
     };
-    move_rows(postings, builder.postings());
-    move_rows(values, builder.values());
+    move_rows(postings, builder.postings(), decode_postings);
+    move_rows(values, builder.values(), decode_row_set);
   }
   batch.Put(database_.columns, chunk_header_key(tenant, merged),
             encode_chunk_header(builder.header()));
@@ -171,7 +174,7 @@ bool ChunkMerger::merge_once() {
     batch.Put(database_.columns, chunk_values_key(tenant, merged, term), bytes);
   }
   if (!replaced.empty()) {
-    batch.Put(database_.columns, replaced_key(tenant, merged, merged), encode_rows(replaced));
+    batch.Put(database_.columns, replaced_key(tenant, merged), encode_replaced(replaced));
   }
   database_.write(batch, false);
   return true;

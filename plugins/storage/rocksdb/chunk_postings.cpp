@@ -115,6 +115,77 @@ bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uin
   return bytes.empty();
 }
 
+std::string encode_row_set(const std::vector<Posting>& rows) {
+  std::string list(1, 'L');
+  append_varint(list, rows.size());
+  std::uint32_t previous = 0;
+  for (const auto& posting : rows) {
+    append_varint(list, posting.row - previous);
+    previous = posting.row;
+  }
+  const std::size_t bitmap_size = rows.empty() ? 0 : rows.back().row / 8 + 1;
+  if (list.size() <= bitmap_size + 1) return list;
+  std::string bitmap(bitmap_size + 1, '\0');
+  bitmap[0] = 'B';
+  for (const auto& posting : rows) {
+    char& byte = bitmap[1 + posting.row / 8];
+    byte = static_cast<char>(byte | (1U << (posting.row % 8)));
+  }
+  return bitmap;
+}
+
+namespace {
+
+// Calls visit(row) for each row of a row set, ascending; false when damaged.
+template <typename Visit>
+bool for_each_row(std::string_view bytes, Visit visit) {
+  if (bytes.empty()) return false;
+  const char tag = bytes.front();
+  bytes.remove_prefix(1);
+  if (tag == 'B') {
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      const auto bits = static_cast<unsigned char>(bytes[i]);
+      for (unsigned bit = 0; bit < 8; ++bit) {
+        if ((bits & (1U << bit)) != 0 && !visit(static_cast<std::uint64_t>(i * 8 + bit))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  if (tag != 'L') return false;
+  const auto count = take_varint(bytes);
+  if (!count || *count > bytes.size()) return false;
+  std::uint64_t row = 0;
+  for (std::uint64_t i = 0; i < *count; ++i) {
+    const auto gap = take_varint(bytes);
+    if (!gap || (i > 0 && *gap == 0)) return false;
+    row += *gap;
+    if (!visit(row)) return false;
+  }
+  return bytes.empty();
+}
+
+}  // namespace
+
+bool decode_row_set(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base) {
+  return for_each_row(bytes, [&](std::uint64_t row) {
+    if (row + base > UINT32_MAX) return false;
+    out.push_back({static_cast<std::uint32_t>(row + base), 1});
+    return true;
+  });
+}
+
+bool mark_row_set(std::string_view bytes, RowBits& bits) {
+  if (!bytes.empty() && bytes.front() == 'B')
+    return bits.set_bytes(bytes.data() + 1, bytes.size() - 1);
+  return for_each_row(bytes, [&](std::uint64_t row) {
+    if (row >= bits.rows()) return false;
+    bits.set(static_cast<std::uint32_t>(row));
+    return true;
+  });
+}
+
 void PostingsBuilder::add(std::uint32_t row, const TokenCounts& counts) {
   for (const auto& [token, frequency] : counts.frequencies) {
     auto it = postings_.find(token);
@@ -141,7 +212,7 @@ std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const
   std::vector<std::pair<std::string, std::string>> out;
   out.reserve(postings_.size());
   for (const auto& [token, postings] : postings_)
-    out.emplace_back(token, encode_postings(postings));
+    out.emplace_back(token, frequencies_ ? encode_postings(postings) : encode_row_set(postings));
   return out;
 }
 

@@ -11,8 +11,10 @@
 //
 // A value term is 's' and the string, 't', 'f' or 'n'.
 //
-// Postings are a varint count, then per row in ascending order the varint gap to the previous
-// row (the first row as it is) and the varint frequency. A search reads, for each chunk inside
+// Word postings are a varint count, then per row in ascending order the varint gap to the
+// previous row (the first row as it is) and the varint frequency. Value postings are a row set:
+// 'B' and a bitmap (row r: bit r % 8 of byte r / 8), or 'L', a varint count and the varint gaps,
+// whichever is smaller. A search reads, for each chunk inside
 // its time bounds, only the postings of its own tokens (prefix* terms: a key range).
 #pragma once
 
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "eventsvc/sdk/record.hpp"
+#include "row_bits.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -61,9 +64,17 @@ std::string encode_postings(const std::vector<Posting>& postings);
 // Appends the decoded postings to `out`, each row plus `base`; false when the bytes are damaged.
 bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base = 0);
 
-// The postings of the chunk being built, token by token.
+std::string encode_row_set(const std::vector<Posting>& rows);
+// As decode_postings, for a row set (frequency 1).
+bool decode_row_set(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base = 0);
+// Sets the rows of a row set in `bits`; false when damaged or past its rows.
+bool mark_row_set(std::string_view bytes, RowBits& bits);
+
+// The postings of the chunk being built, term by term: word postings, or with `frequencies`
+// false, row sets.
 class PostingsBuilder {
  public:
+  explicit PostingsBuilder(bool frequencies = true) : frequencies_(frequencies) {}
   void add(std::uint32_t row, const TokenCounts& counts);
   // One term of one row (value postings: frequency 1). Rows must come in ascending order.
   void add_row(std::string_view term, std::uint32_t row);
@@ -73,6 +84,7 @@ class PostingsBuilder {
   std::vector<std::pair<std::string, std::string>> encode() const;
 
  private:
+  bool frequencies_;
   std::map<std::string, std::vector<Posting>, std::less<>> postings_;
 };
 

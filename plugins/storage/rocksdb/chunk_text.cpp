@@ -72,9 +72,8 @@ std::vector<std::pair<std::string, ChunkText::Rows>> ChunkText::expansions(
   return out;
 }
 
-std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_rows,
-                                    std::vector<bool>& rows) {
-  rows.assign(chunk_rows, false);
+std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_rows, RowBits& rows) {
+  rows.reset(chunk_rows, false);
   scores_.clear();
   std::vector<std::pair<std::string, Rows>> scored;
   std::optional<std::vector<std::uint32_t>> kept;  // sorted; nullopt: every row so far
@@ -111,35 +110,34 @@ std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_row
 
   if (kept) {
     for (const auto row : *kept) {
-      if (row < chunk_rows) rows[row] = true;
+      if (row < chunk_rows) rows.set(row);
     }
   } else {
-    rows.assign(chunk_rows, true);
+    rows.reset(chunk_rows, true);
   }
   for (const auto& token : excluded_) {
     for (const auto& posting : postings(chunk, token)) {
-      if (posting.row < chunk_rows) rows[posting.row] = false;
+      if (posting.row < chunk_rows) rows.clear(posting.row);
     }
   }
-  const auto count = static_cast<std::uint32_t>(std::count(rows.begin(), rows.end(), true));
+  const std::uint32_t count = rows.count();
   if (count > 0 && scorer_ != nullptr) compute_scores(chunk, chunk_rows, rows, scored);
   return count;
 }
 
-void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows,
-                               const std::vector<bool>& rows,
+void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, const RowBits& rows,
                                const std::vector<std::pair<std::string, Rows>>& scored) {
   // Each row's length in tokens, BM25's document length.
   std::vector<std::uint32_t> lengths(chunk_rows, 0);
-  if (auto bytes = database_.get(database_.columns,
-                                 chunk_column_key(tenant_, chunk, kTokenCountColumn), snapshot_)) {
-    const auto view = ColumnView::decode(std::move(*bytes), chunk_rows);
+  if (auto bytes = database_.get_pinned(
+          database_.columns, chunk_column_key(tenant_, chunk, kTokenCountColumn), snapshot_)) {
+    const auto view = ColumnView::decode(std::move(bytes), chunk_rows);
     if (!view) throw damaged(chunk);
     // Only the candidates' lengths: the cursor steps over the rows between them undecoded.
     ColumnView::Cursor cursor(*view);
     std::uint32_t position = 0;
     for (std::uint32_t row = 0; row < chunk_rows; ++row) {
-      if (!rows[row]) continue;
+      if (!rows.test(row)) continue;
       cursor.skip(row - position);
       position = row + 1;
       if (cursor.next() == CellKind::int64) {
@@ -152,7 +150,7 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows,
   for (const auto& [token, postings] : scored) {
     const double idf = scorer_->idf(token);
     for (const auto& posting : postings) {
-      if (posting.row < chunk_rows && rows[posting.row]) {
+      if (posting.row < chunk_rows && rows.test(posting.row)) {
         scores_[posting.row] += scorer_->term(idf, posting.frequency, lengths[posting.row]);
       }
     }

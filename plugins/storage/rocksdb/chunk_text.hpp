@@ -27,9 +27,9 @@ class ChunkText {
 
   bool exact() const { return exact_; }
 
-  // Marks in `rows` (sized to the chunk) the rows that can match; returns how many. With a
+  // Sets in `rows` (reset to the chunk's rows) the rows that can match; returns how many. With a
   // scorer, also scores them (score()).
-  std::uint32_t candidates(std::uint64_t chunk, std::uint32_t chunk_rows, std::vector<bool>& rows);
+  std::uint32_t candidates(std::uint64_t chunk, std::uint32_t chunk_rows, RowBits& rows);
   // The BM25 score of a candidate row of the chunk last given to candidates().
   double score(std::uint32_t row) const { return scores_.empty() ? 0.0 : scores_[row]; }
 
@@ -39,7 +39,7 @@ class ChunkText {
   // Every (token, postings) of the chunk whose token starts with `prefix`.
   std::vector<std::pair<std::string, Rows>> expansions(std::uint64_t chunk,
                                                        std::string_view prefix);
-  void compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, const std::vector<bool>& rows,
+  void compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, const RowBits& rows,
                       const std::vector<std::pair<std::string, Rows>>& scored);
 
   Database& database_;

@@ -1,7 +1,5 @@
 #include "chunk_values.hpp"
 
-#include <algorithm>
-
 #include "chunk_postings.hpp"
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
@@ -48,32 +46,27 @@ ChunkValues::ChunkValues(Database& database, const rocksdb::Snapshot* snapshot,
   }
 }
 
-std::uint32_t ChunkValues::narrow(std::uint64_t chunk, std::vector<bool>& rows) {
-  std::vector<Posting> postings;
-  std::vector<bool> holding;
+bool ChunkValues::narrows(const sdk::Condition& condition) {
+  return !terms_of(condition).empty();
+}
+
+std::uint32_t ChunkValues::narrow(std::uint64_t chunk, RowBits& rows) {
+  RowBits holding;
   for (const auto& terms : conditions_) {
-    holding.assign(rows.size(), false);
+    holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
       if (term.empty()) continue;
-      postings.clear();
       const auto bytes =
           database_.get(database_.columns, chunk_values_key(tenant_, chunk, term), snapshot_);
-      if (bytes && !decode_postings(*bytes, postings)) {
+      if (bytes && !mark_row_set(*bytes, holding)) {
         throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk) +
                                    " are damaged");
       }
-      for (const auto& posting : postings) {
-        if (posting.row < holding.size()) holding[posting.row] = true;
-      }
     }
-    std::uint32_t left = 0;
-    for (std::size_t row = 0; row < rows.size(); ++row) {
-      rows[row] = rows[row] && holding[row];
-      left += rows[row] ? 1 : 0;
-    }
-    if (left == 0) return 0;
+    rows.and_with(holding);
+    if (rows.count() == 0) return 0;
   }
-  return static_cast<std::uint32_t>(std::count(rows.begin(), rows.end(), true));
+  return rows.count();
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

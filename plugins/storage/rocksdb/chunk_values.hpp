@@ -12,6 +12,7 @@
 
 #include "database.hpp"
 #include "eventsvc/sdk/condition.hpp"
+#include "row_bits.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -22,10 +23,13 @@ class ChunkValues {
 
   // Whether some condition narrows.
   bool active() const { return !conditions_.empty(); }
+  // Whether the value postings narrow by this condition: then they decide it exactly, and its
+  // column need not be read.
+  static bool narrows(const sdk::Condition& condition);
 
   // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
   // narrowing condition; returns how many rows stay set.
-  std::uint32_t narrow(std::uint64_t chunk, std::vector<bool>& rows);
+  std::uint32_t narrow(std::uint64_t chunk, RowBits& rows);
 
  private:
   Database& database_;

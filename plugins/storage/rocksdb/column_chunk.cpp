@@ -102,29 +102,38 @@ std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t pref
   return read_u64(key.substr(prefix_size, 8));
 }
 
-std::string replaced_prefix(std::string_view tenant, std::uint64_t chunk) {
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk) {
   std::string key(tenant);
   key.push_back('S');
   append_u64(key, chunk);
   return key;
 }
 
-std::string replaced_key(std::string_view tenant, std::uint64_t chunk, std::uint64_t round) {
-  std::string key = replaced_prefix(tenant, chunk);
-  append_u64(key, round);
-  return key;
-}
-
-std::string encode_rows(const std::vector<std::uint32_t>& rows) {
-  std::string out;
-  out.reserve(rows.size() * 4);
-  for (const auto row : rows)
-    append_u32_le(out, row);
+std::string encode_replaced(const std::vector<bool>& rows) {
+  std::size_t last = rows.size();
+  while (last > 0 && !rows[last - 1])
+    --last;
+  std::string out((last + 7) / 8, '\0');
+  for (std::size_t row = 0; row < last; ++row) {
+    if (rows[row]) out[row / 8] = static_cast<char>(out[row / 8] | (1U << (row % 8)));
+  }
   return out;
 }
 
-bool mark_rows(std::string_view bytes, std::vector<bool>& rows) {
-  if (bytes.size() % 4 != 0) return false;
+bool mark_replaced(std::string_view key_tail, std::string_view bytes, std::vector<bool>& rows) {
+  if (key_tail.empty()) {
+    for (std::size_t byte = 0; byte < bytes.size(); ++byte) {
+      const auto bits = static_cast<unsigned char>(bytes[byte]);
+      for (unsigned bit = 0; bit < 8; ++bit) {
+        if ((bits & (1U << bit)) == 0) continue;
+        const std::size_t row = byte * 8 + bit;
+        if (row >= rows.size()) return false;
+        rows[row] = true;
+      }
+    }
+    return true;
+  }
+  if (key_tail.size() != 8 || bytes.size() % 4 != 0) return false;  // a list, from before
   for (std::size_t i = 0; i < bytes.size(); i += 4) {
     const auto row = read_le(bytes, i, 4);
     if (row >= rows.size()) return false;
@@ -366,7 +375,21 @@ std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t 
   ColumnView view;
   view.rows_ = rows;
   view.bytes_ = std::make_unique<std::string>(std::move(encoded));
-  std::string_view bytes(*view.bytes_);
+  const std::string_view bytes(*view.bytes_);
+  return parse(std::move(view), bytes);
+}
+
+std::optional<ColumnView> ColumnView::decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
+                                             std::uint32_t rows) {
+  ColumnView view;
+  view.rows_ = rows;
+  view.pinned_ = std::move(pinned);
+  const std::string_view bytes(view.pinned_->data(), view.pinned_->size());
+  return parse(std::move(view), bytes);
+}
+
+std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view bytes) {
+  const std::uint32_t rows = view.rows_;
   const auto kinds = take(bytes, rows);
   if (!kinds) return std::nullopt;
   view.kinds_ = *kinds;
@@ -381,6 +404,8 @@ std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t 
                               counts[static_cast<std::size_t>(CellKind::double_number)];
   const std::size_t strings = counts[static_cast<std::size_t>(CellKind::string)];
   view.has_containers_ = counts[static_cast<std::size_t>(CellKind::container)] != 0;
+  view.uniform_numbers_ = numbers == rows;
+  view.uniform_strings_ = strings == rows;
   const auto number_bytes = take(bytes, numbers * 8);
   const auto dictionary_size = take(bytes, 4);
   if (!number_bytes || !dictionary_size) return std::nullopt;
@@ -418,6 +443,11 @@ std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
 
 void ColumnView::Cursor::skip(std::size_t rows) {
   const std::size_t target = row_ + rows;
+  if (view_.uniform_numbers_ || view_.uniform_strings_) {
+    (view_.uniform_numbers_ ? next_number_ : next_string_) += rows;
+    row_ = target;
+    return;
+  }
   const std::size_t end = std::min(target, view_.kinds_.size());
   for (; row_ < end; ++row_) {
     const auto kind = static_cast<CellKind>(view_.kinds_[row_]);

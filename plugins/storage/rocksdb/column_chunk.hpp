@@ -13,9 +13,14 @@
 // them moves the headers once: migrate_chunk_headers().)
 //
 // Current state is history minus the rows a newer version replaced. Rows only ever stop being
-// current (a newer version stays newer), so each projection round appends the rows it replaced:
+// current (a newer version stays newer); each projection round adds the rows it replaced to
+// their chunk's bitmap (bit r of byte r / 8: row r replaced), so a read of current state gets
+// one small value per chunk:
 //
-//   columns  <tenant> 'S' <chunk:u64> <round:u64>          -> replaced rows (4 bytes each)
+//   columns  <tenant> 'S' <chunk:u64>                      -> replaced rows, a bitmap
+//
+// (Data directories from before kept a list per round, <tenant> 'S' <chunk> <round:u64> -> rows
+// of 4 bytes each; they are read as they are and become a bitmap when the chunk is next touched.)
 //
 // A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
 // string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
@@ -23,6 +28,8 @@
 // string row's dictionary index. `container` marks a
 // row whose value at that path is an object or array: the column cannot answer for that row.
 #pragma once
+
+#include <rocksdb/slice.h>
 
 #include <cstdint>
 #include <deque>
@@ -66,11 +73,12 @@ std::string chunk_prefix(std::string_view tenant);      // <tenant> 'H'
 std::string catalogue_prefix(std::string_view tenant);  // <tenant> 'C'
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
-std::string replaced_prefix(std::string_view tenant, std::uint64_t chunk);
-std::string replaced_key(std::string_view tenant, std::uint64_t chunk, std::uint64_t round);
-std::string encode_rows(const std::vector<std::uint32_t>& rows);
-// Marks every row listed in `bytes` in `rows`; false when the bytes are damaged.
-bool mark_rows(std::string_view bytes, std::vector<bool>& rows);
+// The bitmap's key, and the prefix of every replaced-rows key of the chunk.
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk);
+std::string encode_replaced(const std::vector<bool>& rows);
+// Marks the rows that a replaced-rows entry lists in `rows`: `key_tail` is what its key holds
+// past replaced_key() (empty for the bitmap). False when the entry is damaged.
+bool mark_replaced(std::string_view key_tail, std::string_view bytes, std::vector<bool>& rows);
 
 // Where a version's cells are: its chunk and row.
 struct RowRef {
@@ -130,7 +138,7 @@ class ChunkBuilder {
   std::map<std::string, Column, std::less<>> columns_;
   std::deque<std::string> text_;  // owns every string the columns point into; never moves them
   PostingsBuilder postings_;
-  PostingsBuilder values_;
+  PostingsBuilder values_{false};
 };
 
 // One decoded column. Cells are read in row order through a Cursor.
@@ -140,6 +148,9 @@ class ColumnView {
   explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
   // nullopt when the bytes are damaged.
   static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
+  // The same over a value pinned in the block cache: read in place, not copied.
+  static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
+                                          std::uint32_t rows);
 
   bool has_containers() const { return has_containers_; }
   std::uint32_t dictionary_size() const { return dictionary_size_; }
@@ -167,7 +178,14 @@ class ColumnView {
  private:
   ColumnView() = default;
 
-  std::unique_ptr<std::string> bytes_;  // on the heap: the views below survive moves
+  // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
+  static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
+
+  // On the heap: the views below survive moves.
+  std::unique_ptr<std::string> bytes_;
+  std::unique_ptr<rocksdb::PinnableSlice> pinned_;
+  bool uniform_numbers_ = false;  // every row a number: row i is number i
+  bool uniform_strings_ = false;  // every row a string: row i is string i
   std::uint32_t rows_ = 0;
   std::string_view kinds_;
   std::string_view numbers_;         // 8 bytes each, little-endian

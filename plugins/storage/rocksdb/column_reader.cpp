@@ -66,7 +66,9 @@ struct ColumnPlan {
     bool instant = false;    // timestamp or ingested_at
   };
   std::vector<Slot> slots;
-  std::vector<std::size_t> conditions;  // per condition
+  // A condition the chunks' value postings decide: no column.
+  static constexpr std::size_t kDecided = SIZE_MAX;
+  std::vector<std::size_t> conditions;  // per condition: its column, or kDecided
   std::vector<std::size_t> group_by;    // per group_by field
   std::optional<std::size_t> bucket;
   std::vector<std::optional<std::size_t>> values;  // per aggregation: its field's column
@@ -90,12 +92,18 @@ struct ColumnPlan {
   }
 };
 
-// The columns of the conditions and the timestamp, and the ids when `with_ids`.
-std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where, bool with_ids) {
+// The columns of the conditions and the timestamp, and the ids when `with_ids`. With
+// `value_postings`, the conditions the chunks' value postings decide (ChunkValues) read no column.
+std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where, bool with_ids,
+                                          bool value_postings) {
   ColumnPlan plan;
   plan.timestamp = *plan.slot(*sdk::FieldPath::parse("timestamp"));
   if (with_ids) plan.id = plan.slot(*sdk::FieldPath::parse("id"));
   for (const auto& condition : where) {
+    if (value_postings && ChunkValues::narrows(condition)) {
+      plan.conditions.push_back(ColumnPlan::kDecided);
+      continue;
+    }
     const auto slot = plan.slot(condition.field);
     if (!slot) return std::nullopt;
     plan.conditions.push_back(*slot);
@@ -103,8 +111,8 @@ std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& whe
   return plan;
 }
 
-std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request) {
-  auto planned = plan_conditions(request.where, false);
+std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request, bool value_postings) {
+  auto planned = plan_conditions(request.where, false, value_postings);
   if (!planned) return std::nullopt;
   ColumnPlan& plan = *planned;
   for (const auto& field : request.group_by) {
@@ -285,11 +293,11 @@ class ChunkScanner {
   std::vector<bool> replaced_;  // of the chunk being scanned
   // Of the chunk being scanned, when narrowing: rows with the text query's words and the
   // equalities' values.
-  std::vector<bool> candidates_;
+  RowBits candidates_;
   // Whether the row is out before any column is read: replaced (current state), or not a
   // candidate.
   bool skipped(std::uint32_t row) const {
-    return replaced_[row] || (narrowing() && !candidates_[row]);
+    return replaced_[row] || (narrowing() && !candidates_.test(row));
   }
   double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
 };
@@ -298,13 +306,13 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   std::vector<ColumnView> views;
   containers = false;
   for (const auto& slot : plan_.slots) {
-    auto bytes = database_.get(database_.columns,
-                               chunk_column_key(tenant_, chunk.number, slot.name), snapshot_);
+    auto bytes = database_.get_pinned(
+        database_.columns, chunk_column_key(tenant_, chunk.number, slot.name), snapshot_);
     if (!bytes) {
       views.emplace_back(chunk.header.rows);
       continue;
     }
-    auto view = ColumnView::decode(std::move(*bytes), chunk.header.rows);
+    auto view = ColumnView::decode(std::move(bytes), chunk.header.rows);
     if (!view) {
       throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
                                  " is damaged");
@@ -318,12 +326,13 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
 std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
   std::vector<bool> replaced(chunk.header.rows, false);
   if (source_ != sdk::Source::current) return replaced;
-  const std::string prefix = replaced_prefix(tenant_, chunk.number);
+  const std::string prefix = replaced_key(tenant_, chunk.number);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
   for (it->Seek(prefix); it->Valid(); it->Next()) {
-    if (!mark_rows(std::string_view(it->value().data(), it->value().size()), replaced)) {
+    if (!mark_replaced(std::string_view(it->key().data(), it->key().size()).substr(prefix.size()),
+                       std::string_view(it->value().data(), it->value().size()), replaced)) {
       throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
                                  " are damaged");
     }
@@ -340,7 +349,7 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
     if (text_ != nullptr) {
       candidates = text_->candidates(chunk.number, chunk.header.rows, candidates_);
     } else {
-      candidates_.assign(chunk.header.rows, true);
+      candidates_.reset(chunk.header.rows, true);
     }
     if (candidates > 0 && values_ != nullptr)
       candidates = values_->narrow(chunk.number, candidates_);
@@ -353,7 +362,7 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
   if (narrowing()) {
     bool any = false;
     for (std::uint32_t row = 0; row < chunk.header.rows && !any; ++row)
-      any = candidates_[row] && !replaced_[row];
+      any = candidates_.test(row) && !replaced_[row];
     if (!any) return;  // every candidate stopped being current
   }
   bool containers = false;
@@ -372,9 +381,9 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   // The ids locate the records; aggregations do not read them otherwise.
   std::optional<ColumnView> loaded;
   if (!plan_.id) {
-    auto bytes =
-        database_.get(database_.columns, chunk_column_key(tenant_, chunk.number, "id"), snapshot_);
-    if (bytes) loaded = ColumnView::decode(std::move(*bytes), chunk.header.rows);
+    auto bytes = database_.get_pinned(database_.columns,
+                                      chunk_column_key(tenant_, chunk.number, "id"), snapshot_);
+    if (bytes) loaded = ColumnView::decode(std::move(bytes), chunk.header.rows);
     if (!loaded) {
       throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
                                  " are damaged");
@@ -414,6 +423,7 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   // Conditions on strings are decided once per dictionary entry.
   std::vector<std::vector<std::int8_t>> decided(where_.size());
   for (std::size_t c = 0; c < where_.size(); ++c) {
+    if (plan_.conditions[c] == ColumnPlan::kDecided) continue;
     decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
   }
   std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
@@ -428,6 +438,7 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
     bool matched = true;
     for (std::size_t c = 0; c < where_.size() && matched; ++c) {
       const std::size_t slot = plan_.conditions[c];
+      if (slot == ColumnPlan::kDecided) continue;
       if (rows.kind(slot) == CellKind::string) {
         std::int8_t& known = decided[c][rows.string_index(slot)];
         if (known < 0) known = sdk::matches(rows.value(slot), where_[c]) ? 1 : 0;
@@ -624,7 +635,7 @@ void ColumnReader::on_threads(std::size_t threads, const std::function<void(std:
 std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,
                                                             const sdk::AggregateRequest& request) {
   if (!covered_ || (request.text && !chunk_indexed_)) return std::nullopt;
-  const auto planned = plan_columns(request);
+  const auto planned = plan_columns(request, chunk_indexed_);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
@@ -679,7 +690,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
                                                    const MatchQuery& query) {
   if (!covered_ || (query.text && !chunk_indexed_)) return std::nullopt;
   const auto& where = *query.where;
-  const auto planned = plan_conditions(where, true);
+  const auto planned = plan_conditions(where, true, chunk_indexed_);
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile

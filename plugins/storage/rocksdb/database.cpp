@@ -182,6 +182,18 @@ std::optional<std::string> Database::get(rocksdb::ColumnFamilyHandle* family,
   return value;
 }
 
+std::unique_ptr<rocksdb::PinnableSlice> Database::get_pinned(rocksdb::ColumnFamilyHandle* family,
+                                                             const rocksdb::Slice& key,
+                                                             const rocksdb::Snapshot* snapshot) {
+  auto value = std::make_unique<rocksdb::PinnableSlice>();
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  const auto status = db_->Get(options, family, key, value.get());
+  if (status.IsNotFound()) return nullptr;
+  check(status, "read");
+  return value;
+}
+
 bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key) {
   rocksdb::PinnableSlice value;
   const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);

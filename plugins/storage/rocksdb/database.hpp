@@ -9,12 +9,14 @@
 //   history      version key -> record, every version
 //   current      version key -> "", the versions that are the latest of their id
 //   current_ids  tenant|id -> instant of the current version
-//   indexes      field and id indexes (see index_keys.hpp)
+//   indexes      the id index; in databases from before chunk indexes, also the field and text
+//                indexes (see index_keys.hpp)
 //   stats        counters for BM25, merged with uint64add
 //   verify_queue seq -> receipts projected but not yet verified
 //   vectors      version key -> embedding (model name + floats)
 //   columns      history in column chunks, one per projection round (column_chunk.hpp), with
-//                each chunk's word postings (chunk_postings.hpp)
+//                each chunk's word and value postings (chunk_postings.hpp), and the catalogue
+//                of chunk headers
 #pragma once
 
 #include <rocksdb/db.h>
@@ -71,6 +73,11 @@ class Database {
   // Throws sdk::Error 503 on I/O errors. With a snapshot, reads the database as it was then.
   std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key,
                                  const rocksdb::Snapshot* snapshot = nullptr);
+  // The same, the value left in the block cache (pinned) instead of copied: for large values read
+  // in place (columns).
+  std::unique_ptr<rocksdb::PinnableSlice> get_pinned(rocksdb::ColumnFamilyHandle* family,
+                                                     const rocksdb::Slice& key,
+                                                     const rocksdb::Snapshot* snapshot = nullptr);
   bool exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
 
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,

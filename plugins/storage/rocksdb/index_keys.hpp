@@ -1,10 +1,11 @@
 // Secondary index layouts (indexes and stats column families). Each index exists twice per tenant:
-// once for history (every version) and once for current (latest version per id).
+// once for history (every version) and once for current (latest version per id). The id index
+// and the BM25 counters are kept in every database; the field index and text postings only in
+// databases from before chunk indexes (chunk_postings.hpp), whose reads use them.
 //
 //   field index    <tenant> 'F' <scope> <path:varstr> <encoded value> <instant> <id>   -> ""
 //   id index       <tenant> 'I' <scope> <id:varstr> <instant>                          -> ""
 //   text postings  <tenant> 'T' <scope> <token> 0x00 <instant> <id>                   ->
-//                  only in databases from before chunk postings (chunk_postings.hpp)
 //   stats          <tenant> <scope> 'N'                documents
 //                  <tenant> <scope> 'L'                tokens in all documents
 //                  <tenant> <scope> 'D' <token>        documents holding token

@@ -226,9 +226,20 @@ std::size_t Projector::project_once() {
       batch.Put(database_.columns, chunk_values_key(tenant, overlay.chunk, term), bytes);
     }
   }
+  // Each chunk's bitmap, read and rewritten (projection and merges are this thread's alone).
   for (const auto& [where, rows] : overlay.replaced) {
-    batch.Put(database_.columns, replaced_key(where.first, where.second, overlay.chunk),
-              encode_rows(rows));
+    const std::string key = replaced_key(where.first, where.second);
+    std::vector<bool> bits;
+    if (const auto stored = database_.get(database_.columns, key)) {
+      bits.assign(stored->size() * 8, false);
+      if (!mark_replaced({}, *stored, bits))
+        throw sdk::Error::internal("replaced rows are damaged");
+    }
+    for (const auto row : rows) {
+      if (row >= bits.size()) bits.resize(row + 1, false);
+      bits[row] = true;
+    }
+    batch.Put(database_.columns, key, encode_replaced(bits));
   }
   indexer_.flush(records);
   records.move_into(batch);

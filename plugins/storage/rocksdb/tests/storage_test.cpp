@@ -323,5 +323,51 @@ TEST_F(StorageTest, ChunkHeadersFromBeforeTheCatalogueMoveThereOnOpen) {
   EXPECT_TRUE(storage_->database().get(storage_->database().meta, "columns.catalogue"));
 }
 
+TEST_F(StorageTest, ReplacedRowsListedPerRoundFromBeforeBitmapsStillCount) {
+  storage_->accept(
+      write_of("key-r1", {event("a", kT0, 1), event("b", kT0, 1), event("c", kT0, 1)}), kRender);
+  project();
+  storage_->accept(write_of("key-r2", {event("a", kT0 + 1, 2), event("b", kT0 + 1, 2)}), kRender);
+  project();
+  const std::vector<std::string> expected{"c@0", "a@1", "b@1"};
+  ASSERT_EQ(ids_of(read(all(sdk::Source::current))), expected);
+
+  // Rewrite each chunk's bitmap as the per-round lists of 4-byte rows kept before bitmaps.
+  auto& database = storage_->database();
+  const std::string prefix = tenant_prefix(kTenant) + "S";
+  rocksdb::WriteBatch old_layout;
+  auto it = database.iterator(database.columns);
+  int bitmaps = 0;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    std::vector<bool> rows(64, false);
+    ASSERT_TRUE(mark_replaced({}, std::string_view(it->value().data(), it->value().size()), rows));
+    std::string list;
+    for (std::uint32_t row = 0; row < rows.size(); ++row) {
+      if (!rows[row]) continue;
+      for (int b = 0; b < 4; ++b)
+        list.push_back(static_cast<char>((row >> (8 * b)) & 0xFFU));
+    }
+    std::string key = it->key().ToString();
+    append_u64(key, 7);  // the round that listed them
+    old_layout.Delete(database.columns, it->key());
+    old_layout.Put(database.columns, key, list);
+    ++bitmaps;
+  }
+  it.reset();
+  ASSERT_EQ(bitmaps, 1);
+  database.write(old_layout, true);
+  open();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), expected);
+  sdk::AggregateRequest request;
+  request.source = sdk::Source::current;
+  EXPECT_EQ(storage_->column_reader().aggregate(kTenant, request)->total.count, 3U);
+  // A later round adds a bitmap beside them; both count.
+  storage_->accept(write_of("key-r3", {event("c", kT0 + 2, 3)}), kRender);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"a@1", "b@1", "c@2"}));
+  EXPECT_EQ(storage_->column_reader().aggregate(kTenant, request)->total.count, 3U);
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::rocksdb_storage

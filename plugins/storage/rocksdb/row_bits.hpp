@@ -1,0 +1,49 @@
+// A set of a chunk's rows as a bitmap of 64-bit words: candidates are narrowed by whole words.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class RowBits {
+ public:
+  // `rows` rows, every one set or none.
+  void reset(std::uint32_t rows, bool all) {
+    rows_ = rows;
+    words_.assign((rows + 63) / 64, all ? ~std::uint64_t{0} : 0);
+    if (all && rows % 64 != 0) words_.back() = (std::uint64_t{1} << (rows % 64)) - 1;
+  }
+  std::uint32_t rows() const { return rows_; }
+  bool test(std::uint32_t row) const { return ((words_[row / 64] >> (row % 64)) & 1U) != 0; }
+  void set(std::uint32_t row) { words_[row / 64] |= std::uint64_t{1} << (row % 64); }
+  void clear(std::uint32_t row) { words_[row / 64] &= ~(std::uint64_t{1} << (row % 64)); }
+  // Sets the rows of `bytes`, a bitmap in bytes (row r: bit r % 8 of byte r / 8); false when it
+  // names a row past the end.
+  bool set_bytes(const char* bytes, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i]));
+      if (byte == 0) continue;
+      if (i * 8 + static_cast<std::size_t>(std::bit_width(byte)) > rows_) return false;
+      words_[i / 8] |= byte << ((i % 8) * 8);
+    }
+    return true;
+  }
+  void and_with(const RowBits& other) {
+    for (std::size_t i = 0; i < words_.size(); ++i)
+      words_[i] &= other.words_[i];
+  }
+  std::uint32_t count() const {
+    std::uint32_t total = 0;
+    for (const auto word : words_)
+      total += static_cast<std::uint32_t>(std::popcount(word));
+    return total;
+  }
+
+ private:
+  std::uint32_t rows_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
