@@ -146,7 +146,8 @@ class ColumnView {
  public:
   // An all-absent column (the chunk has no such field).
   explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
-  // nullopt when the bytes are damaged.
+  // nullopt when the bytes are damaged; a damaged dictionary entry or string index is found where
+  // it is read (sdk::Error 500).
   static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
   // The same over a value pinned in the block cache: read in place, not copied.
   static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
