@@ -51,20 +51,28 @@ bool ChunkValues::narrows(const sdk::Condition& condition) {
 }
 
 std::uint32_t ChunkValues::narrow(std::uint64_t chunk, RowBits& rows) {
+  // Every value of every condition in one batched read.
+  keys_.clear();
+  for (const auto& terms : conditions_) {
+    for (const auto& term : terms) {
+      if (!term.empty()) keys_.push_back(chunk_values_key(tenant_, chunk, term));
+    }
+  }
+  database_.get_many(database_.columns, keys_, values_, found_, snapshot_);
+  std::size_t next = 0;
   RowBits holding;
   for (const auto& terms : conditions_) {
     holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
       if (term.empty()) continue;
-      const auto bytes =
-          database_.get(database_.columns, chunk_values_key(tenant_, chunk, term), snapshot_);
-      if (bytes && !mark_row_set(*bytes, holding)) {
+      const std::size_t i = next++;
+      if (found_[i] &&
+          !mark_row_set(std::string_view(values_[i].data(), values_[i].size()), holding)) {
         throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk) +
                                    " are damaged");
       }
     }
     rows.and_with(holding);
-    if (rows.count() == 0) return 0;
   }
   return rows.count();
 }

@@ -6,6 +6,8 @@
 // evaluated on the rows that remain.
 #pragma once
 
+#include <rocksdb/slice.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +38,10 @@ class ChunkValues {
   const rocksdb::Snapshot* snapshot_;
   const std::string& tenant_;
   std::vector<std::vector<std::string>> conditions_;  // per narrowing condition: its value terms
+  // The batched read's buffers, reused from chunk to chunk.
+  std::vector<std::string> keys_;
+  std::vector<rocksdb::PinnableSlice> values_;
+  std::vector<bool> found_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

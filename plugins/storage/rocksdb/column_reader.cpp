@@ -253,7 +253,8 @@ class RowSink {
 class ChunkScanner {
  public:
   // `text`: the text query's filter over the chunks' postings, when there is one. `values`: the
-  // equalities' filter over the chunks' value postings, when the chunks have them.
+  // equalities' filter over the chunks' value postings, when the chunks have them (a
+  // chunk-indexed database, whose replaced rows are one bitmap per chunk).
   ChunkScanner(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
                sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan,
                const sdk::TextQuery* query = nullptr, ChunkText* text = nullptr,
@@ -266,7 +267,8 @@ class ChunkScanner {
         plan_(plan),
         query_(query),
         text_(text),
-        values_(values != nullptr && values->active() ? values : nullptr) {}
+        values_(values != nullptr && values->active() ? values : nullptr),
+        replaced_bitmaps_(values != nullptr) {}
 
   // Adds the rows examined and the rows matched to `stats`.
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
@@ -289,6 +291,7 @@ class ChunkScanner {
   const sdk::TextQuery* query_;
   ChunkText* text_;
   ChunkValues* values_;
+  bool replaced_bitmaps_;
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
   std::vector<bool> replaced_;  // of the chunk being scanned
   // Of the chunk being scanned, when narrowing: rows with the text query's words and the
@@ -327,6 +330,14 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
   std::vector<bool> replaced(chunk.header.rows, false);
   if (source_ != sdk::Source::current) return replaced;
   const std::string prefix = replaced_key(tenant_, chunk.number);
+  if (replaced_bitmaps_) {  // one key: a point read, no iterator
+    const auto bitmap = database_.get_pinned(database_.columns, prefix, snapshot_);
+    if (bitmap && !mark_replaced({}, std::string_view(bitmap->data(), bitmap->size()), replaced)) {
+      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
+                                 " are damaged");
+    }
+    return replaced;
+  }
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);

@@ -194,6 +194,23 @@ std::unique_ptr<rocksdb::PinnableSlice> Database::get_pinned(rocksdb::ColumnFami
   return value;
 }
 
+void Database::get_many(rocksdb::ColumnFamilyHandle* family, const std::vector<std::string>& keys,
+                        std::vector<rocksdb::PinnableSlice>& values, std::vector<bool>& found,
+                        const rocksdb::Snapshot* snapshot) {
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  values = std::vector<rocksdb::PinnableSlice>(keys.size());
+  found.assign(keys.size(), false);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  db_->MultiGet(options, family, keys.size(), slices.data(), values.data(), statuses.data());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    check(statuses[i], "read");
+    found[i] = true;
+  }
+}
+
 bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key) {
   rocksdb::PinnableSlice value;
   const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);

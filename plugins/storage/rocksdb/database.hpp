@@ -78,6 +78,11 @@ class Database {
   std::unique_ptr<rocksdb::PinnableSlice> get_pinned(rocksdb::ColumnFamilyHandle* family,
                                                      const rocksdb::Slice& key,
                                                      const rocksdb::Snapshot* snapshot = nullptr);
+  // Several keys in one batched read; `values[i]` is empty (and `found[i]` false) for a key that
+  // is absent. Throws sdk::Error 503 on I/O errors.
+  void get_many(rocksdb::ColumnFamilyHandle* family, const std::vector<std::string>& keys,
+                std::vector<rocksdb::PinnableSlice>& values, std::vector<bool>& found,
+                const rocksdb::Snapshot* snapshot = nullptr);
   bool exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
 
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,

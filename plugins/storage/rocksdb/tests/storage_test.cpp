@@ -332,7 +332,8 @@ TEST_F(StorageTest, ReplacedRowsListedPerRoundFromBeforeBitmapsStillCount) {
   const std::vector<std::string> expected{"c@0", "a@1", "b@1"};
   ASSERT_EQ(ids_of(read(all(sdk::Source::current))), expected);
 
-  // Rewrite each chunk's bitmap as the per-round lists of 4-byte rows kept before bitmaps.
+  // Rewrite each chunk's bitmap as the per-round lists of 4-byte rows that data directories from
+  // before chunk indexes kept.
   auto& database = storage_->database();
   const std::string prefix = tenant_prefix(kTenant) + "S";
   rocksdb::WriteBatch old_layout;
@@ -355,6 +356,7 @@ TEST_F(StorageTest, ReplacedRowsListedPerRoundFromBeforeBitmapsStillCount) {
   }
   it.reset();
   ASSERT_EQ(bitmaps, 1);
+  old_layout.Delete(database.meta, "columns.indexed");  // lists were kept before chunk indexes
   database.write(old_layout, true);
   open();
   EXPECT_EQ(ids_of(read(all(sdk::Source::current))), expected);
