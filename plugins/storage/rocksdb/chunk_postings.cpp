@@ -31,11 +31,16 @@ TokenCounts TokenCounts::of(const sdk::Record& record) {
   return counts;
 }
 
-std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk) {
+// <tenant> 'H' <chunk> <tag>
+std::string index_prefix(std::string_view tenant, std::uint64_t chunk, char tag) {
   std::string key = chunk_prefix(tenant);
   append_u64(key, chunk);
-  key.push_back(kPostingsTag);
+  key.push_back(tag);
   return key;
+}
+
+std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk) {
+  return index_prefix(tenant, chunk, kPostingsTag);
 }
 
 std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
@@ -46,10 +51,7 @@ std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
 }
 
 std::string chunk_values_prefix(std::string_view tenant, std::uint64_t chunk) {
-  std::string key = chunk_prefix(tenant);
-  append_u64(key, chunk);
-  key.push_back(kValuesTag);
-  return key;
+  return index_prefix(tenant, chunk, kValuesTag);
 }
 
 std::string chunk_values_key(std::string_view tenant, std::uint64_t chunk, std::string_view term) {

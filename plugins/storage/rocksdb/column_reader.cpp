@@ -275,7 +275,8 @@ class ChunkScanner {
 
  private:
   // For current state: the rows a newer version replaced.
-  std::vector<bool> replaced_rows(const ChunkRef& chunk);
+  // For current state: the rows a newer version replaced, into replaced_.
+  void read_replaced(const ChunkRef& chunk);
   std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
   void by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
                   sdk::AggregateStats& stats);
@@ -293,14 +294,14 @@ class ChunkScanner {
   ChunkValues* values_;
   bool replaced_bitmaps_;
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
-  std::vector<bool> replaced_;  // of the chunk being scanned
+  RowBits replaced_;  // of the chunk being scanned
   // Of the chunk being scanned, when narrowing: rows with the text query's words and the
   // equalities' values.
   RowBits candidates_;
   // Whether the row is out before any column is read: replaced (current state), or not a
   // candidate.
   bool skipped(std::uint32_t row) const {
-    return replaced_[row] || (narrowing() && !candidates_.test(row));
+    return replaced_.test(row) || (narrowing() && !candidates_.test(row));
   }
   double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
 };
@@ -326,18 +327,19 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   return ChunkRows(plan_, std::move(views));
 }
 
-std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
-  std::vector<bool> replaced(chunk.header.rows, false);
-  if (source_ != sdk::Source::current) return replaced;
+void ChunkScanner::read_replaced(const ChunkRef& chunk) {
+  replaced_.reset(chunk.header.rows, false);
+  if (source_ != sdk::Source::current) return;
   const std::string prefix = replaced_key(tenant_, chunk.number);
   if (replaced_bitmaps_) {  // one key: a point read, no iterator
     const auto bitmap = database_.get_pinned(database_.columns, prefix, snapshot_);
-    if (bitmap && !mark_replaced({}, std::string_view(bitmap->data(), bitmap->size()), replaced)) {
+    if (bitmap && !replaced_.set_bytes(bitmap->data(), bitmap->size())) {
       throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
                                  " are damaged");
     }
-    return replaced;
+    return;
   }
+  std::vector<bool> replaced(chunk.header.rows, false);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
@@ -349,7 +351,9 @@ std::vector<bool> ChunkScanner::replaced_rows(const ChunkRef& chunk) {
     }
   }
   check(it->status(), "replaced rows scan");
-  return replaced;
+  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    if (replaced[row]) replaced_.set(row);
+  }
 }
 
 void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
@@ -369,12 +373,10 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
   } else {
     stats.scanned += chunk.header.rows;
   }
-  replaced_ = replaced_rows(chunk);
+  read_replaced(chunk);
   if (narrowing()) {
-    bool any = false;
-    for (std::uint32_t row = 0; row < chunk.header.rows && !any; ++row)
-      any = candidates_.test(row) && !replaced_[row];
-    if (!any) return;  // every candidate stopped being current
+    candidates_.and_not(replaced_);
+    if (candidates_.count() == 0) return;  // every candidate stopped being current
   }
   bool containers = false;
   auto rows = rows_of(chunk, containers);

@@ -38,6 +38,18 @@ struct MatchQuery {
   // Only the first `keep` matter (not ranked): chunks that cannot hold one are not read, and
   // `matched` counts the matches of the chunks read.
   bool first_only = false;
+
+  // What a record query asks, keeping `keep` matches.
+  static MatchQuery of(const sdk::RecordQuery& query, std::size_t keep) {
+    MatchQuery match;
+    match.source = query.source;
+    match.where = &query.where;
+    match.text = query.text ? &*query.text : nullptr;
+    match.rank = query.rank_by_text;
+    match.order = query.order;
+    match.keep = keep;
+    return match;
+  }
 };
 
 struct ColumnMatches {

@@ -157,14 +157,14 @@ void Database::write(rocksdb::WriteBatch& batch, bool durable) {
   check(db_->Write(options, &batch), "write");
 }
 
-void Database::flush_scanned(std::uint64_t min_entries) {
+void Database::flush_read(std::uint64_t min_bytes) {
   rocksdb::FlushOptions options;
   options.wait = false;
   options.allow_write_stall = true;
-  for (auto* family : {indexes, current}) {
-    std::uint64_t entries = 0;
-    if (db_->GetIntProperty(family, "rocksdb.num-entries-active-mem-table", &entries) &&
-        entries >= min_entries) {
+  for (auto* family : {indexes, current, history, columns}) {
+    std::uint64_t bytes = 0;
+    if (db_->GetIntProperty(family, "rocksdb.cur-size-active-mem-table", &bytes) &&
+        bytes >= min_bytes) {
       check(db_->Flush(options, family), "flush");
     }
   }

@@ -64,11 +64,11 @@ class Database {
   // sync). Throws sdk::Error 503 when the write fails.
   void write(rocksdb::WriteBatch& batch, bool durable);
 
-  // Starts flushing the memtables of the families read by ordered scans (indexes, current) that
-  // hold at least `min_entries` entries, without waiting. A memtable steps backwards (newest
-  // first, the usual order) by a search from its head for every step; a table file steps in its
-  // block.
-  void flush_scanned(std::uint64_t min_entries);
+  // Starts flushing the memtables of the families that reads search (indexes, current, history,
+  // columns) that hold at least `min_bytes`, without waiting. A memtable steps backwards (newest
+  // first, the usual order) by a search from its head for every step, and finds a key by a
+  // search through all it holds; a table file does both within a block its index points to.
+  void flush_read(std::uint64_t min_bytes);
 
   // Throws sdk::Error 503 on I/O errors. With a snapshot, reads the database as it was then.
   std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key,

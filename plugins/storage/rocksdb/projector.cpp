@@ -126,10 +126,10 @@ void Projector::run() {
         projected_since_flush_ = true;
         continue;
       }
-      // Caught up: reads that scan indexes newest first are served from table files, not from a
-      // memtable filled by the rounds just made (see Database::flush_scanned).
+      // Caught up: reads are served from table files, not from memtables filled by the rounds
+      // just made (see Database::flush_read).
       if (projected_since_flush_) {
-        database_.flush_scanned(kFlushEntries);
+        database_.flush_read(kFlushBytes);
         projected_since_flush_ = false;
       }
       // Idle: merge a few runs of small chunks, then look for writes again. Once nothing is left

@@ -82,7 +82,7 @@ class Projector {
   bool merge_pending_ = true;  // chunks may be left to merge (a restart may have left some)
   bool projected_since_flush_ = false;
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
-  static constexpr std::uint64_t kFlushEntries = 100000;
+  static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;
 
   std::uint64_t cursor_ = 0;

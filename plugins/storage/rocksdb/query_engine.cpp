@@ -183,13 +183,7 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
                                                         const sdk::RecordVisitor& visit,
                                                         const std::string& embedding_model) {
   const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
-  MatchQuery match;
-  match.source = query.source;
-  match.where = &query.where;
-  match.text = query.text ? &*query.text : nullptr;
-  match.rank = query.rank_by_text;
-  match.order = query.order;
-  match.keep = keep;
+  MatchQuery match = MatchQuery::of(query, keep);
   match.first_only = query.limit > 0;
   auto found = columns_.matches(tenant_id, match);
   if (!found) return std::nullopt;

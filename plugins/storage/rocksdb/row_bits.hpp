@@ -30,6 +30,11 @@ class RowBits {
     }
     return true;
   }
+  // Clears the rows set in `other`.
+  void and_not(const RowBits& other) {
+    for (std::size_t i = 0; i < words_.size(); ++i)
+      words_[i] &= ~other.words_[i];
+  }
   void and_with(const RowBits& other) {
     for (std::size_t i = 0; i < words_.size(); ++i)
       words_[i] &= other.words_[i];

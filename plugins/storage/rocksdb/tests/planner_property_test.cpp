@@ -287,14 +287,7 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
     ColumnReader two_threads(storage_->database(), 1);
     for (ColumnReader* reader : {&storage_->column_reader(), &two_threads}) {
       const std::size_t keep = query.limit > 0 ? query.limit : matching + 1;
-      MatchQuery match;
-      match.source = query.source;
-      match.where = &query.where;
-      match.text = query.text ? &*query.text : nullptr;
-      match.rank = query.rank_by_text;
-      match.order = query.order;
-      match.keep = keep;
-      const auto found = reader->matches(kTenant, match);
+      const auto found = reader->matches(kTenant, MatchQuery::of(query, keep));
       ASSERT_EQ(found.has_value(), !whole_payload) << describe(query);
       if (!found) continue;
       std::vector<std::string> versions;
