@@ -324,8 +324,8 @@ TEST_F(StorageTest, ChunkHeadersFromBeforeTheCatalogueMoveThereOnOpen) {
 }
 
 TEST_F(StorageTest, ReplacedRowsListedPerRoundFromBeforeBitmapsStillCount) {
-  storage_->accept(
-      write_of("key-r1", {event("a", kT0, 1), event("b", kT0, 1), event("c", kT0, 1)}), kRender);
+  storage_->accept(write_of("key-r1", {event("a", kT0, 1), event("b", kT0, 1), event("c", kT0, 1)}),
+                   kRender);
   project();
   storage_->accept(write_of("key-r2", {event("a", kT0 + 1, 2), event("b", kT0 + 1, 2)}), kRender);
   project();
