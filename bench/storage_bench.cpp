@@ -80,7 +80,9 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
 
 void report(const char* name, std::vector<double> samples, std::size_t results) {
   std::sort(samples.begin(), samples.end());
-  auto at = [&](double q) { return samples[static_cast<std::size_t>(q * (samples.size() - 1))]; };
+  auto at = [&](double q) {
+    return samples[static_cast<std::size_t>(q * static_cast<double>(samples.size() - 1))];
+  };
   std::printf("%-44s p50 %8.3f ms  p95 %8.3f ms  p99 %8.3f ms  (%zu results)\n", name, at(0.5),
               at(0.95), at(0.99), results);
 }
@@ -115,6 +117,7 @@ int main(int argc, char** argv) {
   const auto load_started = Clock::now();
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> writers;
+  writers.reserve(4);
   for (int t = 0; t < 4; ++t) {
     writers.emplace_back([&, t] {
       std::mt19937 random(static_cast<unsigned>(t));
@@ -133,7 +136,7 @@ int main(int argc, char** argv) {
   if (options.accept_only) {
     std::printf(
         "accepted %zu events (fsync'd, 100 per write, 4 writers) in %.1f s = %.0f events/s\n",
-        options.events, accept_s, options.events / accept_s);
+        options.events, accept_s, static_cast<double>(options.events) / accept_s);
     return 0;
   }
   while (storage.status(kTenant).projection_backlog > 0) {
@@ -143,7 +146,8 @@ int main(int argc, char** argv) {
   std::printf(
       "loaded %zu events: accepted (fsync'd) in %.1f s = %.0f events/s; projected and indexed "
       "after %.1f s = %.0f events/s\n",
-      options.events, accept_s, options.events / accept_s, project_s, options.events / project_s);
+      options.events, accept_s, static_cast<double>(options.events) / accept_s, project_s,
+      static_cast<double>(options.events) / project_s);
 
   std::mt19937 random(42);
   auto run = [&](const char* name, auto make_query) {

@@ -433,8 +433,8 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
 
 std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
   if (index >= dictionary_size_) throw damaged_column();
-  const auto begin = index == 0 ? 0 : read_le(dictionary_ends_, (index - 1) * 4U, 4);
-  const auto end = read_le(dictionary_ends_, index * 4U, 4);
+  const auto begin = index == 0 ? 0 : read_le(dictionary_ends_, std::size_t{index - 1} * 4U, 4);
+  const auto end = read_le(dictionary_ends_, std::size_t{index} * 4U, 4);
   if (begin > end || end > dictionary_text_.size()) throw damaged_column();
   return dictionary_text_.substr(begin, end - begin);
 }
