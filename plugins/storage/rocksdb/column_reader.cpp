@@ -169,6 +169,7 @@ class ChunkRows {
   std::int64_t integer(std::size_t slot) const {
     return static_cast<std::int64_t>(cursors_[slot].number());
   }
+  std::uint64_t number(std::size_t slot) const { return cursors_[slot].number(); }
   const ColumnView& view(std::size_t slot) const { return views_[slot]; }
 
   // The cell as the record-wise resolve() would give it.
@@ -247,7 +248,31 @@ class RowSink {
   // `score`: the row's BM25 score when the matches are ranked, else 0.
   virtual void row(ChunkRows& rows, double score) = 0;
   virtual void record(const sdk::Record& record, double score) = 0;
+  // Before the rows of a chunk read by columns: what a sink caches per chunk starts anew.
+  virtual void begin_chunk() {}
 };
+
+// Whether every row of a chunk meets a condition by its header alone: a bound on `timestamp` that
+// the chunk's whole time range lies within (every row has a timestamp).
+bool header_decides(const sdk::Condition& condition, const ChunkHeader& header) {
+  if (!condition.field.is_canonical(sdk::CanonicalField::timestamp) ||
+      !condition.operand.is_int64()) {
+    return false;
+  }
+  const sdk::Millis bound = condition.operand.get_int64();
+  switch (condition.op) {
+    case sdk::Op::gt:
+      return header.min_timestamp > bound;
+    case sdk::Op::gte:
+      return header.min_timestamp >= bound;
+    case sdk::Op::lt:
+      return header.max_timestamp < bound;
+    case sdk::Op::lte:
+      return header.max_timestamp <= bound;
+    default:
+      return false;
+  }
+}
 
 // Finds the rows of a chunk that match the conditions: the work of one thread.
 class ChunkScanner {
@@ -433,12 +458,18 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
 
 void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
                               sdk::AggregateStats& stats) {
-  // Conditions on strings are decided once per dictionary entry.
+  // Only the conditions that neither the value postings nor the chunk's time range decide are
+  // evaluated per row; those on strings once per dictionary entry.
+  std::vector<std::size_t> evaluated;
   std::vector<std::vector<std::int8_t>> decided(where_.size());
   for (std::size_t c = 0; c < where_.size(); ++c) {
-    if (plan_.conditions[c] == ColumnPlan::kDecided) continue;
+    if (plan_.conditions[c] == ColumnPlan::kDecided || header_decides(where_[c], chunk.header)) {
+      continue;
+    }
+    evaluated.push_back(c);
     decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
   }
+  sink.begin_chunk();
   std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
     if (skipped(row)) {
@@ -449,9 +480,9 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
     passed = 0;
     rows.next();
     bool matched = true;
-    for (std::size_t c = 0; c < where_.size() && matched; ++c) {
+    for (std::size_t i = 0; i < evaluated.size() && matched; ++i) {
+      const std::size_t c = evaluated[i];
       const std::size_t slot = plan_.conditions[c];
-      if (slot == ColumnPlan::kDecided) continue;
       if (rows.kind(slot) == CellKind::string) {
         std::int8_t& known = decided[c][rows.string_index(slot)];
         if (known < 0) known = sdk::matches(rows.value(slot), where_[c]) ? 1 : 0;
@@ -473,6 +504,12 @@ class AggregateSink final : public RowSink {
                 sdk::AggregateAccumulator& accumulator)
       : request_(request), plan_(plan), accumulator_(accumulator) {}
 
+  void begin_chunk() override {
+    by_string_.clear();
+    last_bucket_.reset();
+    last_group_ = nullptr;
+  }
+
   void row(ChunkRows& rows, double /*score*/) override {
     feed(rows, accumulator_.total());
     if (!accumulator_.grouping()) return;
@@ -481,6 +518,36 @@ class AggregateSink final : public RowSink {
       if (rows.kind(*plan_.bucket) != CellKind::int64) return;  // no time to place it by
       bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
     }
+    feed(rows, group_of(rows, bucket));
+  }
+
+  void record(const sdk::Record& record, double /*score*/) override { accumulator_.add(record); }
+
+ private:
+  // The row's group. Within a chunk, a single string group_by field finds it by the cell's
+  // dictionary index, and buckets alone by the bucket of the row before (rows come in time order
+  // mostly); otherwise by the key bytes.
+  sdk::AggregatePartition& group_of(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
+    if (plan_.group_by.empty()) {
+      if (last_group_ == nullptr || last_bucket_ != bucket) {
+        last_group_ = &keyed_group(rows, bucket);
+        last_bucket_ = bucket;
+      }
+      return *last_group_;
+    }
+    if (plan_.group_by.size() == 1 && !bucket &&
+        rows.kind(plan_.group_by.front()) == CellKind::string) {
+      const std::size_t slot = plan_.group_by.front();
+      const std::uint32_t index = rows.string_index(slot);
+      if (by_string_.empty()) by_string_.assign(rows.view(slot).dictionary_size(), nullptr);
+      sdk::AggregatePartition*& known = by_string_[index];
+      if (known == nullptr) known = &keyed_group(rows, bucket);
+      return *known;
+    }
+    return keyed_group(rows, bucket);
+  }
+
+  sdk::AggregatePartition& keyed_group(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
     key_.clear();
     for (const auto slot : plan_.group_by) {
       // Strings straight from the dictionary: the same key bytes as a JSON string, no copy.
@@ -488,37 +555,59 @@ class AggregateSink final : public RowSink {
                                       ? sdk::FieldValue::of(rows.string(slot))
                                       : rows.value(slot));
     }
-    feed(rows, accumulator_.group(key_, bucket, [&] {
+    return accumulator_.group(key_, bucket, [&] {
       json::object rendered;
       for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
         rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
       }
       return rendered;
-    }));
+    });
   }
 
-  void record(const sdk::Record& record, double /*score*/) override { accumulator_.add(record); }
-
- private:
   void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
     partition.count_row();
     for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
-      const sdk::FieldValue cell =
-          plan_.values[i] ? rows.value(*plan_.values[i]) : sdk::FieldValue::absent();
       sdk::Millis time = sdk::kNoTime;
       if (plan_.times[i]) {
         const sdk::FieldValue instant = rows.value(*plan_.times[i]);
         if (instant.kind() == sdk::FieldValue::Kind::instant) time = instant.instant();
       }
-      partition.values(i).add(cell, time);
+      sdk::SpanBuilder& values = partition.values(i);
+      if (!plan_.values[i]) {
+        values.add_absent();
+        continue;
+      }
+      // Numbers straight from the column; everything else as the record-wise value.
+      const std::size_t slot = *plan_.values[i];
+      const CellKind kind = rows.kind(slot);
+      if (kind == CellKind::absent || kind == CellKind::container) {
+        values.add_absent();
+      } else if (kind == CellKind::double_number) {
+        values.add_number(std::bit_cast<double>(rows.number(slot)), time);
+      } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
+                 exact_in_double(rows.integer(slot))) {
+        values.add_number(static_cast<double>(rows.integer(slot)), time);
+      } else {
+        values.add(rows.value(slot), time);
+      }
     }
     partition.flush_full();
+  }
+
+  static bool exact_in_double(std::int64_t number) {
+    constexpr std::int64_t kExact = std::int64_t{1} << 53;
+    return number >= -kExact && number <= kExact;
   }
 
   const sdk::AggregateRequest& request_;
   const ColumnPlan& plan_;
   sdk::AggregateAccumulator& accumulator_;
   std::string key_;  // group key bytes, reused
+  // Of the chunk being read: the group of each dictionary index of the single group_by column,
+  // and the bucket of the row before with its group.
+  std::vector<sdk::AggregatePartition*> by_string_;
+  std::optional<sdk::Millis> last_bucket_;
+  sdk::AggregatePartition* last_group_ = nullptr;
 };
 
 // The first `keep` matching versions in (timestamp, id) order per `order`, or when ranked the

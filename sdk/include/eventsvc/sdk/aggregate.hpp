@@ -80,6 +80,14 @@ class SpanBuilder {
   // Sorts a field's value into a span's numbers (JSON numbers a double holds exactly), its other
   // values, or its absent rows; `time` is the row's time_field instant (kNoTime when none).
   void add(const FieldValue& value, Millis time);
+  // The same for a row a column engine already knows to hold a number a double holds exactly, or
+  // nothing: no FieldValue is built.
+  void add_number(double number, Millis time) {
+    ++rows_;
+    numbers_.push_back(number);
+    times_.push_back(time);
+  }
+  void add_absent() { ++rows_; }
   bool full() const { return rows_ >= kRows; }
   // Adds what was collected to `state` as one span, and empties.
   void flush(const BoundAggregation& aggregation, AggregationState& state);
