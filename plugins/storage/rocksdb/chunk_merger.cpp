@@ -2,6 +2,7 @@
 
 #include <rocksdb/write_batch.h>
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,21 +22,70 @@ struct Chunk {
   ChunkHeader header;
 };
 
-// The first run of at least two consecutive small chunks of one tenant whose rows fit together.
-std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& database) {
-  auto it = database.iterator(database.columns);
-  std::string tenant;
+// The chunks of one tenant, in number (acceptance) order.
+using Catalogue = std::vector<Chunk>;
+
+// The first run of at least two consecutive small chunks whose rows fit in small_rows together.
+std::optional<std::vector<Chunk>> small_run(const MergePolicy& policy, const Catalogue& chunks) {
   std::vector<Chunk> run;
   std::uint64_t rows = 0;
+  for (const auto& chunk : chunks) {
+    const bool small = chunk.header.rows < policy.small_rows;
+    if (small && rows + chunk.header.rows <= policy.small_rows) {
+      run.push_back(chunk);
+      rows += chunk.header.rows;
+      continue;
+    }
+    if (run.size() >= 2) return run;
+    run.clear();
+    rows = 0;
+    if (small) {
+      run.push_back(chunk);
+      rows = chunk.header.rows;
+    }
+  }
+  if (run.size() >= 2) return run;
+  return std::nullopt;
+}
+
+// The first `fanout` consecutive chunks of one tier.
+std::optional<std::vector<Chunk>> tier_run(const ChunkMerger& merger, const Catalogue& chunks) {
+  std::size_t first = 0;
+  std::optional<std::uint32_t> tier;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const auto own = merger.tier(chunks[i].header.rows);
+    if (!own || own != tier) {
+      first = i;
+      tier = own;
+    }
+    if (tier && i + 1 - first == merger.policy().fanout) {
+      return std::vector<Chunk>(chunks.begin() + static_cast<std::ptrdiff_t>(first),
+                                chunks.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    }
+  }
+  return std::nullopt;
+}
+
+// The first run to merge: of the first tenant that has one, its small chunks first.
+std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(const ChunkMerger& merger,
+                                                                   Database& database) {
+  auto it = database.iterator(database.columns);
+  std::string tenant;
+  Catalogue chunks;
+  auto run_of = [&]() -> std::optional<std::pair<std::string, std::vector<Chunk>>> {
+    auto run = small_run(merger.policy(), chunks);
+    if (!run) run = tier_run(merger, chunks);
+    if (!run) return std::nullopt;
+    return std::make_pair(tenant, std::move(*run));
+  };
   for (it->SeekToFirst(); it->Valid();) {
     const std::string_view key(it->key().data(), it->key().size());
     const auto owner = tenant_of(key);
     if (!owner) throw sdk::Error::internal("a column chunk key is damaged");
     if (*owner != tenant) {
-      if (run.size() >= 2) return std::make_pair(tenant, run);
+      if (auto run = run_of()) return run;
       tenant = std::string(*owner);
-      run.clear();
-      rows = 0;
+      chunks.clear();
     }
     if (key[tenant.size()] != 'C') {  // chunk data and replaced rows: past this tenant's catalogue
       it->Seek(tenant + static_cast<char>('S' + 1));
@@ -46,24 +96,11 @@ std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(Database& dat
         number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
                : std::nullopt;
     if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
+    chunks.push_back({*number, *header});
     it->Next();
-    const bool small = header->rows < ChunkMerger::kTargetRows;
-    if (small && rows + header->rows <= ChunkMerger::kTargetRows) {
-      run.push_back({*number, *header});
-      rows += header->rows;
-      continue;
-    }
-    if (run.size() >= 2) return std::make_pair(tenant, run);
-    run.clear();
-    rows = 0;
-    if (small) {
-      run.push_back({*number, *header});
-      rows = header->rows;
-    }
   }
   check(it->status(), "column chunk scan");
-  if (run.size() >= 2) return std::make_pair(tenant, run);
-  return std::nullopt;
+  return run_of();
 }
 
 // Every key under `prefix`, with its value.
@@ -82,11 +119,29 @@ std::vector<std::pair<std::string, std::string>> entries_under(Database& databas
 
 }  // namespace
 
-bool ChunkMerger::merge_once() {
-  const auto found = find_run(database_);
+std::optional<std::uint32_t> ChunkMerger::tier(std::uint32_t rows) const {
+  if (rows >= policy_.final_rows) return std::nullopt;
+  std::uint32_t tier = 0;
+  for (std::uint64_t bound = std::uint64_t{policy_.small_rows} * policy_.fanout; rows >= bound;
+       bound *= policy_.fanout)
+    ++tier;
+  return tier;
+}
+
+bool ChunkMerger::merge_once(std::uint32_t* rows) {
+  const auto found = find_run(*this, database_);
   if (!found) return false;
   const auto& [tenant, run] = *found;
   const std::uint64_t merged = run.front().number;
+  const auto started = std::chrono::steady_clock::now();
+  std::uint64_t run_rows = 0;
+  for (const auto& chunk : run)
+    run_rows += chunk.header.rows;
+  if (logger_ != nullptr) {
+    logger_->log(sdk::LogLevel::debug, "merging " + std::to_string(run.size()) +
+                                           " column chunks (" + std::to_string(run_rows) +
+                                           " rows)");
+  }
 
   rocksdb::WriteBatch batch;
   ChunkBuilder builder;
@@ -177,6 +232,15 @@ bool ChunkMerger::merge_once() {
     batch.Put(database_.columns, replaced_key(tenant, merged), encode_replaced(replaced));
   }
   database_.write(batch, false);
+  if (rows != nullptr) *rows = builder.header().rows;
+  if (logger_ != nullptr) {
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    logger_->log(sdk::LogLevel::debug, "merged " + std::to_string(run.size()) +
+                                           " column chunks into one of " +
+                                           std::to_string(run_rows) + " rows in " +
+                                           std::to_string(took.count()) + " ms");
+  }
   return true;
 }
 

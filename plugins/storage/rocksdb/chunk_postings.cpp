@@ -158,14 +158,16 @@ bool for_each_row(std::string_view bytes, Visit visit) {
   if (tag != 'L') return false;
   const auto count = take_varint(bytes);
   if (!count || *count > bytes.size()) return false;
+  const char* at = bytes.data();
+  const char* end = at + bytes.size();
   std::uint64_t row = 0;
+  std::uint64_t gap = 0;
   for (std::uint64_t i = 0; i < *count; ++i) {
-    const auto gap = take_varint(bytes);
-    if (!gap || (i > 0 && *gap == 0)) return false;
-    row += *gap;
+    if (!next_varint(at, end, gap) || (i > 0 && gap == 0)) return false;
+    row += gap;
     if (!visit(row)) return false;
   }
-  return bytes.empty();
+  return at == end;
 }
 
 }  // namespace

@@ -320,14 +320,9 @@ class ChunkScanner {
   bool replaced_bitmaps_;
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
   RowBits replaced_;  // of the chunk being scanned
-  // Of the chunk being scanned, when narrowing: rows with the text query's words and the
-  // equalities' values.
+  // Of the chunk being scanned, the rows whose columns are read: those with the text query's
+  // words and the equalities' values (every row when nothing narrows), less the replaced ones.
   RowBits candidates_;
-  // Whether the row is out before any column is read: replaced (current state), or not a
-  // candidate.
-  bool skipped(std::uint32_t row) const {
-    return replaced_.test(row) || (narrowing() && !candidates_.test(row));
-  }
   double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
 };
 
@@ -399,10 +394,9 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
     stats.scanned += chunk.header.rows;
   }
   read_replaced(chunk);
-  if (narrowing()) {
-    candidates_.and_not(replaced_);
-    if (candidates_.count() == 0) return;  // every candidate stopped being current
-  }
+  if (!narrowing()) candidates_.reset(chunk.header.rows, true);
+  candidates_.and_not(replaced_);
+  if (!candidates_.any()) return;  // every candidate stopped being current
   bool containers = false;
   auto rows = rows_of(chunk, containers);
   // A named field holds an object or array somewhere in this chunk, or the text query has
@@ -429,15 +423,12 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   }
   const ColumnView& ids = plan_.id ? rows.view(*plan_.id) : *loaded;
   ColumnView::Cursor id(ids);
-  std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
-  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-    if (skipped(row)) {
-      ++passed;
-      continue;
-    }
-    rows.skip(passed);
-    id.skip(passed);
-    passed = 0;
+  std::uint32_t at = 0;  // the row the cursors are at
+  for (std::uint32_t row = candidates_.next(0); row < chunk.header.rows;
+       row = candidates_.next(row + 1)) {
+    rows.skip(row - at);
+    id.skip(row - at);
+    at = row + 1;
     rows.next();
     id.next();
     const auto stored = database_.get(database_.history,
@@ -470,14 +461,11 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
     decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
   }
   sink.begin_chunk();
-  std::uint32_t passed = 0;  // skipped rows the cursors have not moved past yet
-  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-    if (skipped(row)) {
-      ++passed;
-      continue;
-    }
-    rows.skip(passed);
-    passed = 0;
+  std::uint32_t at = 0;  // the row the cursors are at
+  for (std::uint32_t row = candidates_.next(0); row < chunk.header.rows;
+       row = candidates_.next(row + 1)) {
+    rows.skip(row - at);
+    at = row + 1;
     rows.next();
     bool matched = true;
     for (std::size_t i = 0; i < evaluated.size() && matched; ++i) {

@@ -45,17 +45,10 @@ void append_varint(std::string& out, std::uint64_t value) {
 }
 
 std::optional<std::uint64_t> take_varint(std::string_view& bytes) {
+  const char* at = bytes.data();
   std::uint64_t value = 0;
-  unsigned shift = 0;
-  std::size_t i = 0;
-  while (true) {
-    if (i >= bytes.size() || shift > 63) return std::nullopt;
-    const auto byte = static_cast<unsigned char>(bytes[i++]);
-    value |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
-    if ((byte & 0x80U) == 0) break;
-    shift += 7;
-  }
-  bytes.remove_prefix(i);
+  if (!next_varint(at, bytes.data() + bytes.size(), value)) return std::nullopt;
+  bytes.remove_prefix(static_cast<std::size_t>(at - bytes.data()));
   return value;
 }
 

@@ -29,6 +29,21 @@ sdk::Millis read_instant(std::string_view bytes);
 // nullopt when damaged.
 void append_varint(std::string& out, std::uint64_t value);
 std::optional<std::uint64_t> take_varint(std::string_view& bytes);
+// The same over a cursor, inline, for loops that decode many (postings): reads one varint at
+// `at` (before `end`) into `value` and moves past it; false when it is cut off or too long.
+inline bool next_varint(const char*& at, const char* end, std::uint64_t& value) {
+  if (at < end && (static_cast<unsigned char>(*at) & 0x80U) == 0) {  // one byte: most gaps
+    value = static_cast<unsigned char>(*at++);
+    return true;
+  }
+  value = 0;
+  for (unsigned shift = 0; at < end && shift <= 63; shift += 7) {
+    const auto byte = static_cast<unsigned char>(*at++);
+    value |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
+    if ((byte & 0x80U) == 0) return true;
+  }
+  return false;
+}
 
 // Length-prefixed string (varint length): unambiguous in the middle of a key.
 void append_string(std::string& out, std::string_view text);

@@ -81,7 +81,7 @@ Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters
       logger_(std::move(logger)),
       options_(options),
       indexer_(database, options.version_indexes),
-      merger_(database),
+      merger_(database, options.merge, logger_.get()),
       cursor_(stored_cursor(database)) {}
 
 Projector::~Projector() {
@@ -123,23 +123,30 @@ void Projector::run() {
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
       if (projected > 0) {
-        projected_since_flush_ = true;
+        written_since_flush_ = true;
+        // Under sustained ingest the projector is never idle: one merge every `fanout` rounds
+        // keeps the number of chunks bounded meanwhile.
+        if (merge_pending_ && ++rounds_since_merge_ >= options_.merge.fanout) {
+          rounds_since_merge_ = 0;
+          merge_pending_ = merger_.merge_once();
+        }
         continue;
       }
-      // Caught up: reads are served from table files, not from memtables filled by the rounds
-      // just made (see Database::flush_read).
-      if (projected_since_flush_) {
-        database_.flush_read(kFlushBytes);
-        projected_since_flush_ = false;
-      }
-      // Idle: merge a few runs of small chunks, then look for writes again. Once nothing is left
-      // to merge, the chunk headers are not scanned again until a round writes a chunk.
+      // Idle: merge a few runs of chunks, then look for writes again. Once nothing is left to
+      // merge, the chunk headers are not scanned again until a round writes a chunk.
       if (merge_pending_) {
         int merged = 0;
         while (merged < 4 && !stopping_ && merger_.merge_once())
           ++merged;
+        written_since_flush_ = written_since_flush_ || merged > 0;
         if (merged > 0) continue;
         merge_pending_ = false;
+      }
+      // Caught up and merged: reads are served from table files, not from memtables filled by
+      // the rounds and merges just made (see Database::flush_read).
+      if (written_since_flush_) {
+        database_.flush_read(kFlushBytes);
+        written_since_flush_ = false;
       }
       std::unique_lock lock(mutex_);
       wakeup_.wait_for(lock, std::chrono::milliseconds(500),

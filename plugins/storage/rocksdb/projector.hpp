@@ -41,6 +41,7 @@ struct ProjectorOptions {
   // A key per (value, version) in history and per (token, version) in both scopes besides the
   // chunk indexes: for a database whose history predates chunk indexes, whose reads use them.
   bool version_indexes = false;
+  MergePolicy merge;  // of the column chunks
 };
 
 class Projector {
@@ -80,7 +81,8 @@ class Projector {
   RecordIndexer indexer_;
   ChunkMerger merger_;
   bool merge_pending_ = true;  // chunks may be left to merge (a restart may have left some)
-  bool projected_since_flush_ = false;
+  bool written_since_flush_ = false;  // rounds or merges wrote since the last flush_read
+  std::uint32_t rounds_since_merge_ = 0;
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
   static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;

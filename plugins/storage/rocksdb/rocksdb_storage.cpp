@@ -51,12 +51,46 @@ sdk::Manifest RocksdbStorage::manifest() {
                       .default_to(4096)
                       .at_least(1)
                       .at_most(1000000),
+                  ConfigField::integer("merge_small_rows",
+                                       "Column chunks under this many rows are merged with "
+                                       "their small neighbours, up to this many rows together")
+                      .default_to(4096)
+                      .at_least(1)
+                      .at_most(1048576),
+                  ConfigField::integer("merge_fanout",
+                                       "How many consecutive column chunks of one size class "
+                                       "are merged into one")
+                      .default_to(4)
+                      .at_least(2)
+                      .at_most(64),
+                  ConfigField::integer("merge_final_rows",
+                                       "Column chunks of this many rows or more are not merged "
+                                       "again (at least merge_small_rows)")
+                      .default_to(65536)
+                      .at_least(1)
+                      .at_most(16777216),
               }),
       },
   };
 }
 
 RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
+  const auto projector = context.config.get_section("projector");
+  ProjectorOptions projector_options;
+  projector_options.enabled = projector.get_bool("enabled");
+  projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
+  projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
+  projector_options.merge.small_rows =
+      static_cast<std::uint32_t>(projector.get_int("merge_small_rows"));
+  projector_options.merge.fanout = static_cast<std::uint32_t>(projector.get_int("merge_fanout"));
+  projector_options.merge.final_rows =
+      static_cast<std::uint32_t>(projector.get_int("merge_final_rows"));
+  if (projector_options.merge.final_rows < projector_options.merge.small_rows) {
+    projector.fail("merge_final_rows", "must be at least merge_small_rows (" +
+                                           std::to_string(projector_options.merge.small_rows) +
+                                           ")");
+  }
+
   DatabaseOptions options;
   const std::filesystem::path path(context.config.get_string("path"));
   options.path = path.is_absolute() ? path : context.data_dir / path;
@@ -88,11 +122,6 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   verdicts_ = std::make_unique<Verdicts>(*database_);
   columns_ = std::make_unique<ColumnReader>(*database_);
 
-  const auto projector = context.config.get_section("projector");
-  ProjectorOptions projector_options;
-  projector_options.enabled = projector.get_bool("enabled");
-  projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
-  projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
   projector_options.version_indexes = !columns_->chunk_indexed();
   projector_ =
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);

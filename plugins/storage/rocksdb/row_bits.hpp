@@ -39,6 +39,23 @@ class RowBits {
     for (std::size_t i = 0; i < words_.size(); ++i)
       words_[i] &= other.words_[i];
   }
+  bool any() const {
+    for (const auto word : words_) {
+      if (word != 0) return true;
+    }
+    return false;
+  }
+  // The first set row at or after `from`; rows() when there is none.
+  std::uint32_t next(std::uint32_t from) const {
+    std::size_t word = from / 64;
+    if (word >= words_.size()) return rows_;
+    std::uint64_t bits = words_[word] & (~std::uint64_t{0} << (from % 64));
+    while (bits == 0) {
+      if (++word == words_.size()) return rows_;
+      bits = words_[word];
+    }
+    return static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+  }
   std::uint32_t count() const {
     std::uint32_t total = 0;
     for (const auto word : words_)
