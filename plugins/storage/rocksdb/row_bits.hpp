@@ -1,8 +1,10 @@
 // A set of a chunk's rows as a bitmap of 64-bit words: candidates are narrowed by whole words.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -22,13 +24,22 @@ class RowBits {
   // Sets the rows of `bytes`, a bitmap in bytes (row r: bit r % 8 of byte r / 8); false when it
   // names a row past the end.
   bool set_bytes(const char* bytes, std::size_t size) {
-    for (std::size_t i = 0; i < size; ++i) {
+    // Eight bytes are one word (row r: bit r % 64 of word r / 64).
+    const std::size_t whole = std::min(size / 8, words_.size());
+    for (std::size_t w = 0; w < whole; ++w) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + w * 8, 8);
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+      words_[w] |= word;
+    }
+    for (std::size_t i = whole * 8; i < size; ++i) {
       const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i]));
       if (byte == 0) continue;
-      if (i * 8 + static_cast<std::size_t>(std::bit_width(byte)) > rows_) return false;
+      if (i / 8 >= words_.size()) return false;
       words_[i / 8] |= byte << ((i % 8) * 8);
     }
-    return true;
+    // Rows past the end are bits of the last word above rows() % 64.
+    return rows_ % 64 == 0 || (words_.back() >> (rows_ % 64)) == 0;
   }
   // Clears the rows set in `other`.
   void and_not(const RowBits& other) {
