@@ -22,6 +22,19 @@ struct Chunk {
   ChunkHeader header;
 };
 
+}  // namespace
+
+std::optional<std::uint32_t> merge_tier(const MergePolicy& policy, std::uint32_t rows) {
+  if (rows >= policy.final_rows) return std::nullopt;
+  std::uint32_t tier = 0;
+  for (std::uint64_t bound = std::uint64_t{policy.small_rows} * policy.fanout; rows >= bound;
+       bound *= policy.fanout)
+    ++tier;
+  return tier;
+}
+
+namespace {
+
 // The chunks of one tenant, in number (acceptance) order.
 using Catalogue = std::vector<Chunk>;
 
@@ -49,16 +62,16 @@ std::optional<std::vector<Chunk>> small_run(const MergePolicy& policy, const Cat
 }
 
 // The first `fanout` consecutive chunks of one tier.
-std::optional<std::vector<Chunk>> tier_run(const ChunkMerger& merger, const Catalogue& chunks) {
+std::optional<std::vector<Chunk>> tier_run(const MergePolicy& policy, const Catalogue& chunks) {
   std::size_t first = 0;
   std::optional<std::uint32_t> tier;
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const auto own = merger.tier(chunks[i].header.rows);
+    const auto own = merge_tier(policy, chunks[i].header.rows);
     if (!own || own != tier) {
       first = i;
       tier = own;
     }
-    if (tier && i + 1 - first == merger.policy().fanout) {
+    if (tier && i + 1 - first == policy.fanout) {
       return std::vector<Chunk>(chunks.begin() + static_cast<std::ptrdiff_t>(first),
                                 chunks.begin() + static_cast<std::ptrdiff_t>(i + 1));
     }
@@ -67,14 +80,14 @@ std::optional<std::vector<Chunk>> tier_run(const ChunkMerger& merger, const Cata
 }
 
 // The first run to merge: of the first tenant that has one, its small chunks first.
-std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(const ChunkMerger& merger,
+std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(const MergePolicy& policy,
                                                                    Database& database) {
   auto it = database.iterator(database.columns);
   std::string tenant;
   Catalogue chunks;
   auto run_of = [&]() -> std::optional<std::pair<std::string, std::vector<Chunk>>> {
-    auto run = small_run(merger.policy(), chunks);
-    if (!run) run = tier_run(merger, chunks);
+    auto run = small_run(policy, chunks);
+    if (!run) run = tier_run(policy, chunks);
     if (!run) return std::nullopt;
     return std::make_pair(tenant, std::move(*run));
   };
@@ -119,17 +132,8 @@ std::vector<std::pair<std::string, std::string>> entries_under(Database& databas
 
 }  // namespace
 
-std::optional<std::uint32_t> ChunkMerger::tier(std::uint32_t rows) const {
-  if (rows >= policy_.final_rows) return std::nullopt;
-  std::uint32_t tier = 0;
-  for (std::uint64_t bound = std::uint64_t{policy_.small_rows} * policy_.fanout; rows >= bound;
-       bound *= policy_.fanout)
-    ++tier;
-  return tier;
-}
-
-bool ChunkMerger::merge_once(std::uint32_t* rows) {
-  const auto found = find_run(*this, database_);
+bool ChunkMerger::merge_once() {
+  const auto found = find_run(policy_, database_);
   if (!found) return false;
   const auto& [tenant, run] = *found;
   const std::uint64_t merged = run.front().number;
@@ -232,7 +236,6 @@ bool ChunkMerger::merge_once(std::uint32_t* rows) {
     batch.Put(database_.columns, replaced_key(tenant, merged), encode_replaced(replaced));
   }
   database_.write(batch, false);
-  if (rows != nullptr) *rows = builder.header().rows;
   if (logger_ != nullptr) {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started);

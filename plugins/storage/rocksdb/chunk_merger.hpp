@@ -30,19 +30,17 @@ struct MergePolicy {
   std::uint32_t final_rows = 65536;  // at least small_rows
 };
 
+// The size class of a chunk of `rows` rows; nullopt when it is not merged again.
+std::optional<std::uint32_t> merge_tier(const MergePolicy& policy, std::uint32_t rows);
+
 class ChunkMerger {
  public:
   // Each merge is logged at debug level, when it starts and when it is done (with its time).
   ChunkMerger(Database& database, MergePolicy policy, sdk::Logger* logger = nullptr)
       : database_(database), policy_(policy), logger_(logger) {}
 
-  // Merges one run of chunks if there is one; false when there was none. `rows`, when given, is
-  // set to the rows of the merged chunk.
-  bool merge_once(std::uint32_t* rows = nullptr);
-
-  // The size class of a chunk of `rows` rows; nullopt when it is not merged again.
-  std::optional<std::uint32_t> tier(std::uint32_t rows) const;
-  const MergePolicy& policy() const { return policy_; }
+  // Merges one run of chunks if there is one; false when there was none.
+  bool merge_once();
 
  private:
   Database& database_;

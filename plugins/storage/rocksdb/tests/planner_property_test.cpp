@@ -170,13 +170,18 @@ std::string describe(const sdk::RecordQuery& query) {
 
 // (seed, writes of 25 events): small sets exercise exact index streams; large ones push single
 // values past the planner's estimate cap, so intersections and range collection take over.
-// Projection rounds of 3 writes make many small column chunks, which merges then rewrite: the
-// column path is checked on merged chunks, and on replacements recorded after a merge.
+// Projection rounds of 3 writes make many small column chunks (75 rows), which merges then
+// rewrite under a policy scaled down so that small runs and every tier up to final chunks of
+// 1,200 rows occur: the column path is checked on merged chunks, and on replacements recorded
+// after a merge.
 class PlannerPropertyTest : public StorageFixture,
                             public ::testing::WithParamInterface<std::pair<unsigned, int>> {
  protected:
   void SetUp() override {
     projector_config_["batch_writes"] = 3;
+    projector_config_["merge_small_rows"] = 160;
+    projector_config_["merge_fanout"] = 2;
+    projector_config_["merge_final_rows"] = 1200;
     open();
   }
   // Projects what was accepted, then merges small chunks; returns the merges made.
