@@ -1,13 +1,14 @@
-// Column chunks survive SIGKILL around merges: one-write projection rounds leave many small chunks,
-// which the projector merges whenever it is idle (between the writes and after them); the server
-// is killed at random moments in that phase and restarted, and afterwards aggregations over
+// Column chunks survive SIGKILL in the middle of a merge. One-write projection rounds, with merges
+// switched off by config, leave 1,000 small chunks. The server is then restarted with merges on,
+// and each time it logs that a merge has begun, it is killed before it logs that the merge is done,
+// several times over (each restart takes up the same merge again). Afterwards aggregations over
 // history and current state, read from the columns, still count every acknowledged event exactly
-// once. Each merge is one atomic batch; the property test checks the merge logic itself.
+// once, before and after the merges finally complete.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <random>
-#include <thread>
 
 #include "support/api_client.hpp"
 #include "support/server_process.hpp"
@@ -15,47 +16,29 @@
 namespace eventsvc::testing {
 namespace {
 
-constexpr int kWrites = 120;
-constexpr int kEventsPerWrite = 40;
+constexpr int kWrites = 1000;
+constexpr int kEventsPerWrite = 4;
 constexpr int kIds = 300;
+constexpr int kKillsInsideMerges = 3;
 
-TEST(Crash, ColumnChunksSurviveSigkillDuringMerges) {
-  ServerProcess server(test_config());
-  server.start();
-  const std::string key = server.create_key("merge", "test");
-  std::mt19937 random(20261123);
+// The config with the storage plugin's projector section set to `projector` (YAML flow map).
+std::string config_with_projector(const std::string& projector) {
+  TestConfig config;
+  config.plugins = default_plugins();
+  const std::string storage = "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
+  config.plugins.replace(config.plugins.find(storage), storage.size(),
+                         storage + "    config:\n      projector: " + projector + "\n");
+  return config.yaml();
+}
 
-  // One write at a time, waiting for each to be verified: one small chunk per round.
-  const std::int64_t start = now_ms() - 3600000;
+struct Expected {
   std::int64_t history_count = 0;
   double history_sum = 0;
-  std::map<std::string, std::pair<std::int64_t, int>> latest;  // id -> (occurred_at, v)
-  for (int w = 0; w < kWrites; ++w) {
-    json::array events;
-    for (int e = 0; e < kEventsPerWrite; ++e) {
-      const int n = w * kEventsPerWrite + e;
-      const std::string id = "m-" + std::to_string(n % kIds);
-      const std::int64_t at = start + n;
-      const int v = static_cast<int>(random() % 1000);
-      events.push_back(make_event(id, "t", at, json::object{{"v", v}, {"g", n % 3}}));
-      ++history_count;
-      history_sum += v;
-      latest[id] = {at, v};
-    }
-    ApiClient(server.port(), key)
-        .ingest_verified(make_batch("merge", events), "merge-write-" + std::to_string(w));
-  }
+  std::map<std::string, int> latest;  // id -> v of its newest version
+};
 
-  // The projector merges small chunks while idle: kill it at random moments in this phase.
-  for (int kill = 0; kill < 6; ++kill) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(random() % 120));
-    server.kill();
-    server.start();
-  }
-
-  double current_sum = 0;
-  for (const auto& [id, version] : latest)
-    current_sum += version.second;
+void expect_exact_aggregations(ServerProcess& server, const std::string& key,
+                               const Expected& expected) {
   ApiClient api(server.port(), key);
   auto aggregate = [&](const char* source) {
     const auto response = api.analyze(
@@ -71,16 +54,81 @@ TEST(Crash, ColumnChunksSurviveSigkillDuringMerges) {
   };
   const auto history = aggregate("history");
   EXPECT_EQ(history.at("aggregations").at("n").at("value").to_number<std::int64_t>(),
-            history_count);
-  EXPECT_EQ(history.at("aggregations").at("v").at("value").to_number<double>(), history_sum);
+            expected.history_count);
+  EXPECT_EQ(history.at("aggregations").at("v").at("value").to_number<double>(),
+            expected.history_sum);
   std::int64_t grouped = 0;
   for (const auto& group : history.at("groups").as_array())
     grouped += group.at("count").to_number<std::int64_t>();
-  EXPECT_EQ(grouped, history_count);
+  EXPECT_EQ(grouped, expected.history_count);
+
+  double current_sum = 0;
+  for (const auto& [id, v] : expected.latest)
+    current_sum += v;
   const auto current = aggregate("current");
   EXPECT_EQ(current.at("aggregations").at("n").at("value").to_number<std::int64_t>(), kIds);
   EXPECT_EQ(current.at("aggregations").at("v").at("value").to_number<double>(), current_sum);
   EXPECT_EQ(current.at("complete"), true);
+}
+
+TEST(Crash, ColumnChunksSurviveSigkillInsideMerges) {
+  // No chunk is small and every chunk is final: nothing merges while the chunks are written.
+  ServerProcess server(
+      config_with_projector("{batch_writes: 1, merge_small_rows: 1, merge_final_rows: 1}"));
+  server.start();
+  const std::string key = server.create_key("merge", "test");
+  std::mt19937 random(20261123);
+
+  // One write per projection round: one small chunk per write. The last write's receipt is final
+  // once every write before it is projected.
+  const std::int64_t start = now_ms() - 3600000;
+  Expected expected;
+  ApiClient writer(server.port(), key);
+  std::string last_receipt;
+  for (int w = 0; w < kWrites; ++w) {
+    json::array events;
+    for (int e = 0; e < kEventsPerWrite; ++e) {
+      const int n = w * kEventsPerWrite + e;
+      const std::string id = "m-" + std::to_string(n % kIds);
+      const int v = static_cast<int>(random() % 1000);
+      events.push_back(make_event(id, "t", start + n, json::object{{"v", v}, {"g", n % 3}}));
+      ++expected.history_count;
+      expected.history_sum += v;
+      expected.latest[id] = v;
+    }
+    const auto response =
+        writer.ingest(make_batch("merge", events), "merge-write-" + std::to_string(w));
+    ASSERT_EQ(response.status, 202) << response.body;
+    last_receipt = std::string(response.json().at("receipt_id").as_string());
+  }
+  EXPECT_EQ(writer.wait_final(last_receipt, std::chrono::seconds(60)).at("status"), "verified");
+  expect_exact_aggregations(server, key, expected);
+  ASSERT_EQ(server.stop(), 0);
+
+  // Merges on: the projector takes up the run of small chunks as soon as it starts. Kill it once
+  // the merge has begun and before it is done; a kill that lands after it does not count.
+  std::ofstream(server.config_path()) << config_with_projector("{batch_writes: 1}");
+  int inside = 0;
+  for (int attempt = 0; attempt < 20 && inside < kKillsInsideMerges; ++attempt) {
+    const std::size_t from = server.log_size();
+    server.launch();
+    const bool merging = server.await_log("\"merging ", from, std::chrono::milliseconds(30000));
+    server.kill();
+    if (!merging) break;  // none left: the last kill came after the merges
+    const std::string since = server.log().substr(from);
+    const auto began = since.rfind("\"merging ");
+    const auto done = since.rfind("\"merged ");
+    if (done == std::string::npos || done < began) ++inside;
+  }
+  EXPECT_EQ(inside, kKillsInsideMerges) << server.log();
+
+  // Restarted after the kills: nothing lost, nothing counted twice, whether or not the merges
+  // are done; and the same once they are.
+  const std::size_t from = server.log_size();
+  server.start();
+  expect_exact_aggregations(server, key, expected);
+  ASSERT_TRUE(server.await_log("\"merged ", from, std::chrono::milliseconds(30000)));
+  expect_exact_aggregations(server, key, expected);
 }
 
 }  // namespace

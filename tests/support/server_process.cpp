@@ -18,8 +18,10 @@ namespace eventsvc::testing {
 
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
+// The file's bytes from `offset` on.
+std::string read_file(const std::filesystem::path& path, std::size_t offset = 0) {
   std::ifstream in(path);
+  in.seekg(static_cast<std::streamoff>(offset));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -86,15 +88,39 @@ std::string ServerProcess::log() const {
   return read_file(dir_.path() / "server.log");
 }
 
-void ServerProcess::start(const std::vector<std::string>& extra_args) {
+std::size_t ServerProcess::log_size() const {
   const auto log_path = dir_.path() / "server.log";
-  const std::size_t offset =
-      std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
+  return std::filesystem::exists(log_path) ? std::filesystem::file_size(log_path) : 0;
+}
+
+void ServerProcess::launch(const std::vector<std::string>& extra_args) {
+  const auto log_path = dir_.path() / "server.log";
   std::vector<std::string> args = {"serve",      "--config",          config_path().string(),
                                    "--data-dir", data_dir().string(), "--listen",
                                    "127.0.0.1:0"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = spawn(args, log_path, log_path, true);
+  port_ = 0;
+}
+
+bool ServerProcess::await_log(std::string_view text, std::size_t from,
+                              std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (read_file(dir_.path() / "server.log", from).find(text) != std::string::npos) return true;
+    int status = 0;
+    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+void ServerProcess::start(const std::vector<std::string>& extra_args) {
+  const std::size_t offset = log_size();
+  launch(extra_args);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   const std::string marker = "eventsvc ready: https://127.0.0.1:";
   while (std::chrono::steady_clock::now() < deadline) {

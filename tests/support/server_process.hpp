@@ -5,8 +5,10 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/temp_dir.hpp"
@@ -31,6 +33,13 @@ class ServerProcess {
   // Spawns `eventsvc serve` (plus `extra_args`) and waits until it is ready; throws on failure or
   // timeout with the log in the message.
   void start(const std::vector<std::string>& extra_args = {});
+  // Spawns `eventsvc serve` and returns at once, for tests that watch what it logs while it
+  // starts (log_size(), await_log()); port() is unknown then.
+  void launch(const std::vector<std::string>& extra_args = {});
+  // Waits until the log past byte `from` holds `text`, reading it every millisecond; false when
+  // the server exits or `timeout` passes first.
+  bool await_log(std::string_view text, std::size_t from, std::chrono::milliseconds timeout);
+  std::size_t log_size() const;
   int stop();   // SIGTERM, waits, returns the exit status
   void kill();  // SIGKILL, waits
   bool running() const { return pid_ > 0; }

@@ -239,10 +239,9 @@ bool ChunkMerger::merge_once() {
   if (logger_ != nullptr) {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started);
-    logger_->log(sdk::LogLevel::debug, "merged " + std::to_string(run.size()) +
-                                           " column chunks into one of " +
-                                           std::to_string(run_rows) + " rows in " +
-                                           std::to_string(took.count()) + " ms");
+    logger_->log(sdk::LogLevel::debug,
+                 "merged " + std::to_string(run.size()) + " column chunks into one of " +
+                     std::to_string(run_rows) + " rows in " + std::to_string(took.count()) + " ms");
   }
   return true;
 }

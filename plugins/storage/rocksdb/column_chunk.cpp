@@ -52,8 +52,8 @@ KindCounts count_kinds(const char* kinds, std::size_t size) {
       highest = _mm_max_epu8(highest, v);
       // Kinds are small: signed comparisons are safe below 128; a damaged byte above shows in
       // `highest`.
-      numbers = _mm_sub_epi8(
-          numbers, _mm_and_si128(_mm_cmpgt_epi8(v, below_numbers), _mm_cmplt_epi8(v, above_numbers)));
+      numbers = _mm_sub_epi8(numbers, _mm_and_si128(_mm_cmpgt_epi8(v, below_numbers),
+                                                    _mm_cmplt_epi8(v, above_numbers)));
       strings = _mm_sub_epi8(strings, _mm_cmpeq_epi8(v, string));
       containers = _mm_sub_epi8(containers, _mm_cmpeq_epi8(v, container));
     }
@@ -72,7 +72,8 @@ KindCounts count_kinds(const char* kinds, std::size_t size) {
     counts.numbers +=
         static_cast<std::size_t>(kind >= static_cast<unsigned char>(CellKind::int64) &&
                                  kind <= static_cast<unsigned char>(CellKind::double_number));
-    counts.strings += static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::string));
+    counts.strings +=
+        static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::string));
     counts.containers +=
         static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::container));
   }

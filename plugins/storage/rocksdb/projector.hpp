@@ -80,7 +80,7 @@ class Projector {
   ProjectorOptions options_;
   RecordIndexer indexer_;
   ChunkMerger merger_;
-  bool merge_pending_ = true;  // chunks may be left to merge (a restart may have left some)
+  bool merge_pending_ = true;         // chunks may be left to merge (a restart may have left some)
   bool written_since_flush_ = false;  // rounds or merges wrote since the last flush_read
   std::uint32_t rounds_since_merge_ = 0;
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
