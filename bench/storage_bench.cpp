@@ -3,13 +3,17 @@
 //
 //   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q] [--only NAME-PART]
 //
-// Prints one line per measurement; see bench/README.md for what each query exercises.
+// Prints one line per measurement; see bench/README.md for what each query exercises. While it
+// loads, it prints the process's resident memory at every tenth of the events projected, so that
+// a run at 10M events shows whether memory grows with the events stored.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <unistd.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +30,16 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 const sdk::Tenant kTenant{"bench", sdk::Environment::test};
+
+// Resident memory of this process now, in MiB.
+double resident_mib() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0;
+  long resident = 0;
+  statm >> pages >> resident;
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
+         (1 << 20);
+}
 const char* kWords[] = {"disk",   "network", "timeout",  "error",    "warning",
                         "kernel", "panic",   "memory",   "pressure", "latency",
                         "spike",  "restart", "backup",   "quota",    "replica",
@@ -130,10 +144,32 @@ int main(int argc, char** argv) {
       }
     });
   }
+  // Events projected: those accepted less the backlog's writes (100 events each).
+  auto projected = [&] {
+    const std::size_t accepted = std::min(next.load(), options.events);
+    return accepted - std::min(accepted, storage.status(kTenant).projection_backlog * 100);
+  };
+  std::atomic<bool> loaded{false};
+  std::thread memory([&] {
+    std::size_t tenth = 1;
+    double peak = 0;
+    while (!loaded && tenth <= 10) {
+      peak = std::max(peak, resident_mib());
+      if (projected() >= options.events * tenth / 10) {
+        std::printf("projected %zu events: resident %.0f MiB (peak so far %.0f MiB)\n",
+                    options.events * tenth / 10, resident_mib(), peak);
+        std::fflush(stdout);
+        ++tenth;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
   for (auto& writer : writers)
     writer.join();
   const double accept_s = std::chrono::duration<double>(Clock::now() - load_started).count();
   if (options.accept_only) {
+    loaded = true;
+    memory.join();
     std::printf(
         "accepted %zu events (fsync'd, 100 per write, 4 writers) in %.1f s = %.0f events/s\n",
         options.events, accept_s, static_cast<double>(options.events) / accept_s);
@@ -142,6 +178,9 @@ int main(int argc, char** argv) {
   while (storage.status(kTenant).projection_backlog > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the last tenth's line
+  loaded = true;
+  memory.join();
   const double project_s = std::chrono::duration<double>(Clock::now() - load_started).count();
   std::printf(
       "loaded %zu events: accepted (fsync'd) in %.1f s = %.0f events/s; projected and indexed "
