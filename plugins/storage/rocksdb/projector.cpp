@@ -124,9 +124,10 @@ void Projector::run() {
       backoff = std::chrono::milliseconds(100);
       if (projected > 0) {
         written_since_flush_ = true;
-        // Under sustained ingest the projector is never idle: one merge every `fanout` rounds
-        // keeps the number of chunks bounded meanwhile.
-        if (merge_pending_ && ++rounds_since_merge_ >= options_.merge.fanout) {
+        // Under sustained ingest the projector is never idle: one merge every fanout - 1 rounds
+        // is the pace the tiers need (a round's chunk takes part in 1/fanout + 1/fanout² + ...
+        // merges), so chunks do not pile up meanwhile.
+        if (merge_pending_ && ++rounds_since_merge_ + 1 >= options_.merge.fanout) {
           rounds_since_merge_ = 0;
           merge_pending_ = merger_.merge_once();
         }
