@@ -6,6 +6,8 @@
 // Prints one line per measurement; see bench/README.md for what each query exercises. While it
 // loads, it prints the process's resident memory at every tenth of the events projected, so that
 // a run at 10M events shows whether memory grows with the events stored.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,7 +15,6 @@
 #include <cstring>
 #include <fstream>
 #include <random>
-#include <unistd.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,8 +38,7 @@ double resident_mib() {
   long pages = 0;
   long resident = 0;
   statm >> pages >> resident;
-  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
-         (1 << 20);
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1 << 20);
 }
 const char* kWords[] = {"disk",   "network", "timeout",  "error",    "warning",
                         "kernel", "panic",   "memory",   "pressure", "latency",

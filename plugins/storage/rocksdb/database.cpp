@@ -8,6 +8,8 @@
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 
+#include <algorithm>
+
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "stored_formats.hpp"
@@ -113,6 +115,10 @@ Database::Database(const DatabaseOptions& options) {
   db_options.keep_log_file_num = 4;
   db_options.max_total_wal_size = 256ULL << 20;
   db_options.avoid_unnecessary_blocking_io = true;
+  db_options.paranoid_checks = true;
+  // A record cut off at the end of the log is what a crash leaves: dropped. Anything damaged
+  // before the end stops the open, where the default would drop every record after it unsaid.
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   // Memtable inserts one batch at a time: only then does RocksDB use the insert hints below.
   db_options.allow_concurrent_memtable_write = false;
   const auto insert_hints = std::make_shared<InsertHintPrefix>();
@@ -158,9 +164,25 @@ Database::Database(const DatabaseOptions& options) {
     families.emplace_back(family.name, cf);
   }
   std::filesystem::create_directories(options.path);
+  auto damaged = [&](const std::string& why) {
+    return sdk::Error::internal("the database at " + options.path.string() +
+                                " is damaged and was not opened: " + why);
+  };
+  if (std::filesystem::exists(options.path / "CURRENT")) {
+    std::vector<std::string> present;
+    const auto listed =
+        rocksdb::DB::ListColumnFamilies(db_options, options.path.string(), &present);
+    if (!listed.ok()) throw damaged(listed.ToString());
+    for (const auto& name : options.required_families) {
+      if (std::find(present.begin(), present.end(), name) == present.end()) {
+        throw damaged("column family '" + name + "' is missing from its MANIFEST");
+      }
+    }
+  }
   rocksdb::DB* raw = nullptr;
   const auto status =
       rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
+  if (status.IsCorruption()) throw damaged(status.ToString());
   if (!status.ok()) {
     throw sdk::Error::internal("cannot open the database at " + options.path.string() + ": " +
                                status.ToString());
@@ -168,6 +190,17 @@ Database::Database(const DatabaseOptions& options) {
   db_.reset(raw);
   for (std::size_t i = 0; i < std::size(kFamilies); ++i)
     this->*kFamilies[i].handle = handles_[i];
+}
+
+std::vector<std::string> Database::family_names() {
+  std::vector<std::string> names;
+  for (const auto& family : kFamilies)
+    names.emplace_back(family.name);
+  return names;
+}
+
+void Database::sync() {
+  check(db_->FlushWAL(true), "log sync");
 }
 
 Database::~Database() {

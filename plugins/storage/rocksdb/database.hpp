@@ -34,6 +34,10 @@ struct DatabaseOptions {
   std::size_t block_cache_mb = 128;
   std::size_t write_buffer_mb = 32;
   std::string compression = "lz4";
+  // Column families an existing database must have (its catalogue's): one that is missing stops
+  // the open instead of being created again empty. Others missing (an older database, a family a
+  // newer version added) are created.
+  std::vector<std::string> required_families;
 };
 
 class Database {
@@ -44,6 +48,10 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   rocksdb::DB& db() { return *db_; }
+  // The name of every column family this version keeps.
+  static std::vector<std::string> family_names();
+  // Makes everything written so far durable (fsync of the write-ahead log).
+  void sync();
 
   rocksdb::ColumnFamilyHandle* meta = nullptr;
   rocksdb::ColumnFamilyHandle* inbox = nullptr;

@@ -122,6 +122,13 @@ void Projector::run() {
       if (!healthy_) logger_->info("projection recovered");
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
+      if (projected > 0) projected_since_checkpoint_ = true;
+      if (checkpoint_ && projected_since_checkpoint_ &&
+          std::chrono::steady_clock::now() - last_checkpoint_ >= kCheckpointEvery) {
+        checkpoint_();
+        last_checkpoint_ = std::chrono::steady_clock::now();
+        projected_since_checkpoint_ = false;
+      }
       if (projected > 0) {
         written_since_flush_ = true;
         // Under sustained ingest the projector is never idle: one merge every fanout - 1 rounds

@@ -15,8 +15,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -51,6 +53,9 @@ class Projector {
   ~Projector();
 
   void use_embedder(const sdk::Embedder* embedder) { embedder_ = embedder; }
+  // Called on the projector's thread at most every kCheckpointEvery, after it projected
+  // something: the storage records its catalogue then.
+  void on_checkpoint(std::function<void()> checkpoint) { checkpoint_ = std::move(checkpoint); }
   void start();
   void stop();
   void wake();
@@ -86,6 +91,10 @@ class Projector {
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
   static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;
+  std::function<void()> checkpoint_;
+  static constexpr std::chrono::seconds kCheckpointEvery{10};
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+  bool projected_since_checkpoint_ = false;
 
   std::uint64_t cursor_ = 0;
   std::atomic<bool> healthy_{true};

@@ -1,5 +1,6 @@
 #include "rocksdb_storage.hpp"
 
+#include "data_catalogue.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
 #include "stored_formats.hpp"
@@ -94,6 +95,14 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   DatabaseOptions options;
   const std::filesystem::path path(context.config.get_string("path"));
   options.path = path.is_absolute() ? path : context.data_dir / path;
+  path_ = options.path;
+  std::optional<DataCatalogue> catalogue;
+  try {
+    catalogue = DataCatalogue::read(options.path);
+  } catch (const sdk::Error& error) {
+    context.config.fail("path", error.message());
+  }
+  if (catalogue) options.required_families = catalogue->families;
   options.block_cache_mb = static_cast<std::size_t>(context.config.get_int("block_cache_mb"));
   options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
   options.compression = context.config.get_string("compression");
@@ -106,6 +115,13 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   // Resume: sequence numbers continue after the last accepted write; the backlog is what the
   // inbox still holds.
   const std::uint64_t cursor = Projector::stored_cursor(*database_);
+  if (catalogue && cursor < catalogue->projected) {
+    context.config.fail("path", "the database at " + options.path.string() +
+                                    " is damaged: it has projected writes up to sequence " +
+                                    std::to_string(cursor) + ", its catalogue recorded " +
+                                    std::to_string(catalogue->projected) +
+                                    ": acknowledged writes are missing");
+  }
   std::uint64_t next = cursor;
   {
     std::string start;
@@ -125,6 +141,8 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   projector_options.version_indexes = !columns_->chunk_indexed();
   projector_ =
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
+  projector_->on_checkpoint([this] { record_catalogue(); });
+  record_catalogue();
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
       [this] { projector_->wake(); });
@@ -152,6 +170,15 @@ void RocksdbStorage::start() {
 
 void RocksdbStorage::stop() {
   if (projector_) projector_->stop();
+  if (database_) record_catalogue();
+}
+
+void RocksdbStorage::record_catalogue() {
+  DataCatalogue catalogue;
+  catalogue.families = Database::family_names();
+  catalogue.projected = Projector::stored_cursor(*database_);  // then made durable
+  database_->sync();
+  catalogue.write(path_);
 }
 
 sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,

@@ -2,6 +2,7 @@
 // crash-safe projector, verified receipts, and indexed reads over current state and history.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 
 #include "column_reader.hpp"
@@ -46,6 +47,11 @@ class RocksdbStorage final : public sdk::Storage {
 
  private:
   std::shared_ptr<sdk::Logger> logger_;
+  // The catalogue of the database as it is now (data_catalogue.hpp): at start, every ten seconds
+  // of projection, at stop.
+  void record_catalogue();
+
+  std::filesystem::path path_;
   std::unique_ptr<Database> database_;
   TenantCounters backlog_;
   std::unique_ptr<InboxSequence> sequence_;
