@@ -2,8 +2,9 @@
 // served as if acknowledged writes had never existed: a truncated MANIFEST (RocksDB would
 // otherwise create the column families it forgot again, empty), a column family dropped, garbage
 // in the middle of the write-ahead log (which RocksDB would otherwise skip with every record after
-// it), a damaged catalogue, and a database older than its catalogue. Nothing is changed by the
-// refused start: put the damaged file back as it was and every acknowledged event is there.
+// it), a damaged catalogue, a database older than its catalogue, and a damaged key file. Nothing is
+// changed by the refused start: put the damaged file back as it was and every acknowledged event is
+// there.
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
@@ -169,6 +170,20 @@ TEST_F(DamagedData, ADatabaseBehindItsCatalogueStopsTheStart) {
   const std::string said = refused_start();
   EXPECT_NE(said.find("acknowledged writes are missing"), std::string::npos) << said;
   write_bytes(catalogue, whole);
+  expect_everything();
+}
+
+TEST_F(DamagedData, ADamagedKeyFileStopsTheStart) {
+  ASSERT_EQ(server_.stop(), 0);
+  const fs::path keys = server_.data_dir() / "apikey" / "keys.json";
+  const std::string whole = read_bytes(keys);
+  ASSERT_FALSE(whole.empty());
+  write_bytes(keys, whole.substr(0, whole.size() / 2));
+  const std::string said = refused_start();
+  EXPECT_NE(said.find("keys_file: " + keys.string() + " is damaged: it is not valid JSON"),
+            std::string::npos)
+      << said;
+  write_bytes(keys, whole);
   expect_everything();
 }
 

@@ -30,10 +30,16 @@ sdk::Manifest ApiKeyAuth::manifest() {
 
 ApiKeyAuth::ApiKeyAuth(const sdk::PluginContext& context)
     : word_(context.config.get_string("key_word")),
-      store_(context.data_dir / context.config.get_string("keys_file")) {
+      store_(context.data_dir / context.config.get_string("keys_file"),
+             [logger = context.logger](const std::string& problem) { logger->error(problem); }) {
   if (!valid_key_word(word_)) {
     context.config.fail("key_word",
                         "must be 1-16 lowercase letters or digits, starting with a letter");
+  }
+  try {
+    store_.load();
+  } catch (const sdk::Error& error) {
+    context.config.fail("keys_file", error.message());
   }
 }
 

@@ -74,7 +74,8 @@ class FileLock {
 
 }  // namespace
 
-KeyStore::KeyStore(std::filesystem::path file) : file_(std::move(file)) {}
+KeyStore::KeyStore(std::filesystem::path file, std::function<void(const std::string&)> damaged)
+    : file_(std::move(file)), damaged_(std::move(damaged)) {}
 
 KeyStore::Stamp KeyStore::stamp() const {
   struct stat info {};
@@ -88,14 +89,21 @@ KeyIndex KeyStore::read() const {
   if (!in) return keys;
   std::ostringstream text;
   text << in.rdbuf();
+  json::value document;
   try {
-    const auto document = sdk::parse_json(text.str());
+    document = sdk::parse_json(text.str());
+  } catch (const std::exception&) {
+    throw sdk::Error::internal(file_.string() + " is damaged: it is not valid JSON");
+  }
+  try {
     for (const auto& entry : document.at("keys").as_array()) {
       StoredKey key = from_json(entry.as_object());
       keys.emplace(key.info.id, std::move(key));
     }
-  } catch (const std::exception& error) {
-    throw sdk::Error::internal(file_.string() + " is damaged: " + error.what());
+  } catch (const std::exception&) {
+    throw sdk::Error::internal(file_.string() +
+                               " is damaged: it is not a list of keys with id, sha256, workspace, "
+                               "env, scopes, plan, label, created_at and revoked_at");
   }
   return keys;
 }
@@ -129,12 +137,25 @@ void KeyStore::write(const KeyIndex& keys) const {
   }
 }
 
+void KeyStore::load() {
+  const Stamp current = stamp();
+  auto keys = std::make_shared<const KeyIndex>(read());
+  const std::lock_guard lock(mutex_);
+  keys_ = std::move(keys);
+  stamp_ = current;
+}
+
 std::shared_ptr<const KeyIndex> KeyStore::snapshot() {
   const Stamp current = stamp();
   const std::lock_guard lock(mutex_);
   if (!keys_ || !(current == stamp_)) {
-    keys_ = std::make_shared<const KeyIndex>(read());
-    stamp_ = current;
+    stamp_ = current;  // a damaged file is reported once, not at every request
+    try {
+      keys_ = std::make_shared<const KeyIndex>(read());
+    } catch (const sdk::Error& error) {
+      if (damaged_) damaged_(error.message() + "; the keys read before stay in force");
+      if (!keys_) keys_ = std::make_shared<const KeyIndex>();
+    }
   }
   return keys_;
 }

@@ -1,6 +1,8 @@
 // The key file: every issued key's public metadata and the SHA-256 of the whole key, never the key
 // itself. JSON, mode 0600, replaced atomically on every change. Readers notice changes made by
-// another process (the `eventsvc keys` CLI next to a running server) on their next lookup.
+// another process (the `eventsvc keys` CLI next to a running server) on their next lookup. The
+// file is checked when the server starts (load()); a damaged file found later is logged once and
+// the keys read last stay in force, so that no request ever meets it.
 #pragma once
 
 #include <sys/types.h>
@@ -26,8 +28,12 @@ using KeyIndex = std::unordered_map<std::string, StoredKey>;  // by id
 
 class KeyStore {
  public:
-  explicit KeyStore(std::filesystem::path file);
+  // `damaged` is told, once per change of the file, that a changed file could not be read.
+  explicit KeyStore(std::filesystem::path file,
+                    std::function<void(const std::string&)> damaged = nullptr);
 
+  // Reads the file now; throws sdk::Error naming the file when it is damaged.
+  void load();
   // The current keys; re-read when the file changed since the last call.
   std::shared_ptr<const KeyIndex> snapshot();
 
@@ -50,6 +56,7 @@ class KeyStore {
   void write(const KeyIndex& keys) const;
 
   std::filesystem::path file_;
+  std::function<void(const std::string&)> damaged_;
   std::mutex mutex_;
   Stamp stamp_;
   std::shared_ptr<const KeyIndex> keys_;

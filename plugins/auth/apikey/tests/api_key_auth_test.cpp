@@ -89,6 +89,43 @@ TEST_F(ApiKeyAuthTest, FileHoldsDigestsOnlyWithOwnerOnlyPermissions) {
   EXPECT_NE(text.str().find(sdk::sha256_hex(created.secret)), std::string::npos);
 }
 
+TEST_F(ApiKeyAuthTest, ADamagedKeyFileStopsTheStartNamingTheKey) {
+  testing::TempDir other;
+  for (const std::string bad : {"{\"keys\": [", "{\"keys\": [{\"id\": 5}]}", "[]"}) {
+    std::ofstream(other.path() / "keys.json") << bad;
+    try {
+      ApiKeyAuth damaged{plugin_context(ApiKeyAuth::manifest(), {}, other.path())};
+      FAIL() << "started on a damaged key file: " << bad;
+    } catch (const sdk::Error& error) {
+      EXPECT_NE(error.message().find("plugins.test.config.keys_file"), std::string::npos)
+          << error.message();
+      EXPECT_NE(error.message().find("keys.json is damaged"), std::string::npos) << error.message();
+    }
+  }
+}
+
+TEST_F(ApiKeyAuthTest, ADamagedReloadKeepsTheKeysReadBeforeAndIsLoggedOnce) {
+  auto context = plugin_context(ApiKeyAuth::manifest(), {}, dir.path());
+  const auto logger = std::static_pointer_cast<testing::RecordingLogger>(context.logger);
+  ApiKeyAuth server{context};
+  const auto created = auth.create_key(request("acme", sdk::Environment::test));
+  ASSERT_TRUE(server.authenticate(created.secret));
+  const auto file = dir.path() / "keys.json";
+  std::stringstream good;
+  good << std::ifstream(file).rdbuf();
+  std::ofstream(file, std::ios::trunc) << "{\"keys\": [ damaged";
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(server.authenticate(created.secret));
+  const auto lines = logger->lines();
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NE(lines.front().find("keys.json is damaged"), std::string::npos) << lines.front();
+  EXPECT_NE(lines.front().find("the keys read before stay in force"), std::string::npos);
+  // Mended: read again, and revocations take effect as before.
+  std::ofstream(file, std::ios::trunc) << good.str();
+  auth.revoke_key(created.info.id);
+  EXPECT_FALSE(server.authenticate(created.secret));
+}
+
 TEST_F(ApiKeyAuthTest, ConfiguredWordPrefixesKeys) {
   testing::TempDir other;
   ApiKeyAuth acme{plugin_context(ApiKeyAuth::manifest(), {{"key_word", "acme"}}, other.path())};
