@@ -24,6 +24,7 @@ constexpr int kKillsInsideMerges = 3;
 // The config with the storage plugin's projector section set to `projector` (YAML flow map).
 std::string config_with_projector(const std::string& projector) {
   TestConfig config;
+  config.server += "  log_level: debug\n";  // merges are logged at debug level
   config.plugins = default_plugins();
   const std::string storage = "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
   config.plugins.replace(config.plugins.find(storage), storage.size(),

@@ -126,6 +126,29 @@ TEST(Loader, HostConfigErrorsAreOneLine) {
                             ":3 server.threads: must be at least 1\n");
 }
 
+TEST(Loader, AnUnknownLogLevelNamesTheKeyAndTheAllowedOnes) {
+  TempDir dir;
+  TestConfig config;
+  config.server = "  listen: 127.0.0.1:0\n  log_level: verbose\n";
+  const auto result = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find(":3 server.log_level: "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("debug, info, warning, error"), std::string::npos) << result.err;
+}
+
+TEST(Loader, LogLevelDropsLessSevereLines) {
+  for (const char* level : {"debug", "warning"}) {
+    TestConfig config;
+    config.server += std::string("  log_level: ") + level + "\n";
+    ServerProcess server(config.yaml());
+    server.start();
+    ASSERT_EQ(server.stop(), 0);
+    // "listening" is an info line: written at debug, dropped at warning.
+    const bool listening = server.log().find("\"message\":\"listening\"") != std::string::npos;
+    EXPECT_EQ(listening, std::string(level) == "debug") << level << ":\n" << server.log();
+  }
+}
+
 TEST(Loader, PluginsCommandListsManifests) {
   const auto result = run_eventsvc({"plugins", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;

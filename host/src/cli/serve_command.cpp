@@ -8,9 +8,9 @@
 #include "api/routes.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
+#include "logging/log_sink.hpp"
 #include "modules/module_registry.hpp"
 #include "server/https_server.hpp"
-#include "logging/log_sink.hpp"
 #include "server/request_pipeline.hpp"
 #include "server/tls_material.hpp"
 
@@ -77,6 +77,7 @@ int run_serve(const std::vector<std::string>& args) {
   std::signal(SIGPIPE, SIG_IGN);
 
   LogSink log;
+  log.set_level(config.server.log_level);
   Poco::Net::initializeSSL();
   auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::all);
   if (ensure_tls_material(config.server.tls)) {
@@ -93,17 +94,13 @@ int run_serve(const std::vector<std::string>& args) {
   if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
   std::printf("eventsvc ready: %s\n", base.c_str());
   std::fflush(stdout);
-  sdk::json::object ready{{"level", "info"},
-                          {"module", "host"},
-                          {"message", "listening"},
-                          {"https", base},
-                          {"data_dir", config.data_dir.string()},
-                          {"config", config.origin}};
+  sdk::json::object ready{
+      {"https", base}, {"data_dir", config.data_dir.string()}, {"config", config.origin}};
   if (const auto http = server.http_port()) {
     ready["http"] =
         "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
   }
-  log.write(std::move(ready));
+  log.log(sdk::LogLevel::info, "host", "listening", std::move(ready));
 
   int received = 0;
   sigwait(&signals, &received);

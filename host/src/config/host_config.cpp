@@ -70,6 +70,10 @@ sdk::ConfigSchema top_level_schema() {
                   .at_most(600),
               ConfigField::boolean("access_log", "One structured line per request")
                   .default_to(true),
+              ConfigField::string("log_level",
+                                  "Least severe log lines written: debug, info, warning, error")
+                  .default_to("info")
+                  .allowed({"debug", "info", "warning", "error"}),
               ConfigField::section(
                   "tls", "Certificate and key (PEM); relative paths are inside data_dir",
                   {
@@ -209,6 +213,11 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
       static_cast<int>(server.get_int("max_keep_alive_requests"));
   config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
   config.server.access_log = server.get_bool("access_log");
+  const std::string level = server.get_string("log_level");  // one of the allowed four
+  config.server.log_level = level == "debug"     ? sdk::LogLevel::debug
+                            : level == "warning" ? sdk::LogLevel::warning
+                            : level == "error"   ? sdk::LogLevel::error
+                                                 : sdk::LogLevel::info;
   const auto tls = server.get_section("tls");
   auto inside_data_dir = [&](const std::string& path) {
     const std::filesystem::path p(path);

@@ -12,6 +12,7 @@
 
 #include "config/yaml_document.hpp"
 #include "eventsvc/sdk/config.hpp"
+#include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "limits/operation.hpp"
 
@@ -42,6 +43,7 @@ struct ServerConfig {
   int max_keep_alive_requests = 1000;
   int read_timeout_s = 30;
   bool access_log = true;
+  sdk::LogLevel log_level = sdk::LogLevel::info;
   TlsConfig tls;
 };
 

@@ -49,8 +49,13 @@ void LogSink::write(sdk::json::object fields) {
   std::fflush(stderr);
 }
 
-void LogSink::log(sdk::LogLevel level, std::string_view module, std::string_view message) {
-  write({{"level", level_name(level)}, {"module", module}, {"message", message}});
+void LogSink::log(sdk::LogLevel level, std::string_view module, std::string_view message,
+                  sdk::json::object fields) {
+  if (level < level_) return;
+  sdk::json::object line{{"level", level_name(level)}, {"module", module}, {"message", message}};
+  for (auto& field : fields)
+    line[field.key()] = std::move(field.value());
+  write(std::move(line));
 }
 
 std::shared_ptr<sdk::Logger> LogSink::logger_for(std::string module) {
