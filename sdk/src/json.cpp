@@ -1,5 +1,6 @@
 #include "eventsvc/sdk/json.hpp"
 
+#include <algorithm>
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/value_stack.hpp>
 #include <charconv>
@@ -28,8 +29,9 @@ json::object position_of(std::string_view text, std::size_t offset) {
 }
 
 // Builds values like Boost.JSON's own parser, except that every floating-point number is converted
-// from its text with a correctly rounded conversion. (Boost.JSON 1.81 may be one unit in the last
-// place off, which would make our event digests differ from a client's.)
+// from its text with a correctly rounded conversion (Boost.JSON 1.81 may be one unit in the last
+// place off, which would make our event digests differ from a client's), and that an object
+// repeating a key is refused (Boost.JSON keeps the last; RFC 8785 and I-JSON allow none).
 struct ValueBuilder {
   static constexpr std::size_t max_object_size = json::object::max_size();
   static constexpr std::size_t max_array_size = json::array::max_size();
@@ -38,6 +40,9 @@ struct ValueBuilder {
 
   json::value_stack stack;
   std::string number;
+  std::vector<std::vector<std::string>> keys;  // per object being read, its keys so far
+  std::string key;                             // the key being read
+  std::string duplicate;                       // a key an object repeated
 
   using error_code = boost::system::error_code;
   using string_view = json::string_view;
@@ -49,8 +54,19 @@ struct ValueBuilder {
     stack.push_array(n);
     return true;
   }
-  bool on_object_begin(error_code&) { return true; }
-  bool on_object_end(std::size_t n, error_code&) {
+  bool on_object_begin(error_code&) {
+    keys.emplace_back();
+    return true;
+  }
+  bool on_object_end(std::size_t n, error_code& ec) {
+    auto& seen = keys.back();
+    std::sort(seen.begin(), seen.end());
+    if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end()) {
+      duplicate = *twice;
+      ec = json::error::syntax;
+      return false;
+    }
+    keys.pop_back();
     stack.push_object(n);
     return true;
   }
@@ -64,10 +80,14 @@ struct ValueBuilder {
   }
   bool on_key_part(string_view s, std::size_t, error_code&) {
     stack.push_chars(s);
+    key.append(s.data(), s.size());
     return true;
   }
   bool on_key(string_view s, std::size_t, error_code&) {
     stack.push_key(s);
+    key.append(s.data(), s.size());
+    keys.back().push_back(std::move(key));
+    key.clear();
     return true;
   }
   bool on_number_part(string_view s, error_code&) {
@@ -123,7 +143,9 @@ json::value parse_json(std::string_view text, std::size_t max_depth) {
   if (!ec && consumed < text.size()) ec = json::error::extra_data;
   if (ec) {
     std::string reason = ec.message();
-    if (ec == json::error::too_deep) {
+    if (const auto& duplicate = parser.handler().duplicate; !duplicate.empty()) {
+      reason = "an object repeats the key \"" + duplicate + "\"";
+    } else if (ec == json::error::too_deep) {
       reason = "nested deeper than " + std::to_string(max_depth) + " levels";
     } else if (ec == json::error::extra_data) {
       reason = "unexpected data after the value";

@@ -363,6 +363,38 @@ TEST_F(AnalyzeTest, InvalidRequestsAreExplained) {
   EXPECT_EQ(raw({{"source", "current"}}).status, 200);
 }
 
+TEST_F(AnalyzeTest, EveryIntegerOutOfItsBoundsIsA400NamingIt) {
+  // (path, the body holding `value` at that path)
+  const auto body_with = [&](const std::string& path, const json::value& value) {
+    json::object body{{"where", window()}};
+    if (path.starts_with("/temporal/")) {
+      body["temporal"] = json::object{{path.substr(10), value}};
+    } else if (path.starts_with("/context/")) {
+      body["context"] = json::object{{path.substr(9), value}};
+    } else if (path == "/aggregations/x/max_gap_ms") {
+      body["aggregations"] = json::object{
+          {"x", json::object{{"op", "integral"}, {"field", "payload.kw"}, {"max_gap_ms", value}}}};
+    } else {
+      body[path.substr(1)] = value;
+    }
+    return body;
+  };
+  for (const char* path :
+       {"/group_limit", "/relationship_limit", "/limit", "/scan_limit", "/temporal/before",
+        "/temporal/after", "/context/token_budget", "/context/max_facts", "/context/max_timeline",
+        "/context/max_contradictions", "/context/contradiction_window_ms",
+        "/context/expected_freshness_ms", "/aggregations/x/max_gap_ms"}) {
+    for (const json::value& value : {json::value(-1), json::value(-5000000000LL), json::value(1.5),
+                                     json::value(1e20), json::value("7"), json::value(nullptr)}) {
+      const auto response = raw(body_with(path, value));
+      EXPECT_EQ(response.status, 400)
+          << path << " = " << json::serialize(value) << ": " << response.body;
+      EXPECT_NE(response.body.find(std::string("\"path\":\"") + path + "\""), std::string::npos)
+          << path << " = " << json::serialize(value) << ": " << response.body;
+    }
+  }
+}
+
 TEST(AnalyzeModules, DisabledModulesAnswer400NamingThem) {
   TestConfig config;
   config.plugins =

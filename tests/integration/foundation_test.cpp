@@ -97,6 +97,21 @@ TEST_F(FoundationTest, MissingWrongAndRevokedKeysGet401OnEveryRoute) {
   }
 }
 
+TEST_F(FoundationTest, TwoAuthorizationHeadersGet401EvenWithValidKeys) {
+  const std::string key = server_->create_key("ws-two", "test");
+  for (const std::string& second :
+       {key, std::string("key_test_0123456789abcdefABCDEF0123456789")}) {
+    const std::string answer = raw_tls_exchange(
+        server_->port(), "POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                             key + "\r\nauthorization: Bearer " + second +
+                             "\r\nContent-Type: application/json\r\nContent-Length: "
+                             "2\r\nConnection: close\r\n\r\n{}");
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 401")) << answer;
+    EXPECT_NE(answer.find("send one Authorization header, not 2"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("X-RateLimit-Remaining"), std::string::npos) << answer;
+  }
+}
+
 TEST_F(FoundationTest, MissingScopeGets403OnEveryRoute) {
   HttpsClient client(server_->port());
   const std::string write_only = server_->create_key("ws403", "test", "events:write");

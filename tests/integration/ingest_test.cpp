@@ -185,6 +185,19 @@ TEST_F(IngestTest, MalformedBodiesListEveryProblem) {
                      iso(now_ms()) + R"(","data":)" + std::string(200, '[') +
                      std::string(200, ']') + "}]}";
   EXPECT_EQ(api.ingest_text(deep, "malformed-3").status, 400);
+  // A repeated key is refused naming it (its event's digest would depend on which copy counted),
+  // and nothing is written under the idempotency key.
+  const std::string repeated = R"({"stream":"s","events":[{"id":"r","type":"t","occurred_at":")" +
+                               iso(now_ms()) + R"(","data":{"v":1,"v":2}}]})";
+  const auto refused = api.ingest_text(repeated, "malformed-4");
+  ASSERT_EQ(refused.status, 400);
+  EXPECT_EQ(refused.json().at("message"),
+            "request body is not valid JSON: an object repeats the key \"v\"");
+  const auto retry = api.ingest(
+      make_batch("s", json::array{make_event("r", "t", now_ms(), json::object{{"v", 1}})}),
+      "malformed-4");
+  EXPECT_EQ(retry.status, 202);
+  EXPECT_FALSE(retry.has_header("Idempotent-Replayed"));
 }
 
 TEST_F(IngestTest, OccurredAtMustLieWithinRetentionAndSkew) {

@@ -83,10 +83,15 @@ Schema analyze_schema() {
       .closed();
 }
 
+// The number at `key`, or `fallback` when it is absent or not a T: the schema has already
+// reported a bad value as a 400 naming its path, and parsing goes on to collect the other errors.
 template <class T>
 T number_or(const json::object& object, std::string_view key, T fallback) {
   const auto* value = object.if_contains(key);
-  return value != nullptr && value->is_number() ? value->to_number<T>() : fallback;
+  if (value == nullptr || !value->is_number()) return fallback;
+  boost::system::error_code error;
+  const T number = value->to_number<T>(error);
+  return error ? fallback : number;
 }
 
 std::vector<sdk::FieldPath> fields_at(const json::object& object, std::string_view key,

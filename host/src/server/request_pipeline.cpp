@@ -27,6 +27,15 @@ void add_rate_headers(HeaderList& headers, const RateDecision& decision) {
   headers.emplace_back("X-RateLimit-Reset", std::to_string(decision.reset));
 }
 
+// How many times the request carries the header `name` (compared without case).
+std::size_t header_count(const Poco::Net::HTTPServerRequest& request, const std::string& name) {
+  std::size_t count = 0;
+  for (const auto& [header, value] : request) {
+    if (Poco::icompare(header, name) == 0) ++count;
+  }
+  return count;
+}
+
 // The bearer credential, or empty.
 std::string bearer_credential(const Poco::Net::HTTPServerRequest& request) {
   const std::string header =
@@ -162,6 +171,12 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
   Endpoint& endpoint = *match.endpoint;
   exchange.operation = endpoint.operation();
 
+  // Which of two credentials would count is a guess no server should make.
+  if (const auto credentials = header_count(request, "Authorization"); credentials > 1) {
+    charge_anonymous(request, exchange);
+    throw sdk::Error::unauthorized("send one Authorization header, not " +
+                                   std::to_string(credentials));
+  }
   const std::string credential = bearer_credential(request);
   std::optional<sdk::Principal> principal;
   if (!credential.empty()) {

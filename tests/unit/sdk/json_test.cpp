@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::sdk {
@@ -31,6 +34,25 @@ TEST(ParseJson, BoundsNesting) {
     EXPECT_NE(error.message().find("deeper than 64"), std::string::npos);
   }
   EXPECT_NO_THROW(parse_json(std::string(64, '[') + std::string(64, ']')));
+}
+
+TEST(ParseJson, RefusesAnObjectRepeatingAKeyNamingIt) {
+  for (const auto& [text, key] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"a": 1, "a": 2})", "a"},
+           {R"({"x": {"b": 1, "c": 2, "b": 3}})", "b"},
+           {R"([{"ok": 1}, {"long key with \"escapes\"": 1, "long key with \"escapes\"": 1}])",
+            "long key with \"escapes\""}}) {
+    try {
+      parse_json(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.status(), 400);
+      EXPECT_EQ(error.message(),
+                "request body is not valid JSON: an object repeats the key \"" + key + "\"");
+    }
+  }
+  // The same key in different objects is no repetition.
+  EXPECT_NO_THROW(parse_json(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})"));
 }
 
 TEST(JsonPointer, EscapesTokens) {
