@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "eventsvc/sdk/digest.hpp"
 #include "support/api_client.hpp"
@@ -21,6 +22,15 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kEvents = 60;
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
 
 class DamagedData : public ::testing::Test {
  protected:
@@ -66,6 +76,22 @@ class DamagedData : public ::testing::Test {
     return {};
   }
 
+  // Replaces `file` with damage(its bytes), expects the start refused with a line holding each of
+  // `said`, then puts the file back and expects every acknowledged event served again.
+  void expect_refused_until_mended(const fs::path& file,
+                                   const std::function<std::string(std::string)>& damage,
+                                   const std::vector<std::string>& said) {
+    ASSERT_FALSE(file.empty());
+    const std::string whole = read_bytes(file);
+    ASSERT_FALSE(whole.empty()) << file;
+    write_bytes(file, damage(whole));
+    const std::string answer = refused_start();
+    for (const auto& text : said)
+      EXPECT_NE(answer.find(text), std::string::npos) << answer;
+    write_bytes(file, whole);
+    expect_everything();
+  }
+
   // Every acknowledged event is served again.
   void expect_everything() {
     server_.start();
@@ -82,26 +108,11 @@ class DamagedData : public ::testing::Test {
   std::string key_;
 };
 
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
 TEST_F(DamagedData, ATruncatedManifestStopsTheStart) {
   ASSERT_EQ(server_.stop(), 0);
-  const fs::path manifest = newest("MANIFEST-", "");
-  ASSERT_FALSE(manifest.empty());
-  const std::string whole = read_bytes(manifest);
-  write_bytes(manifest, whole.substr(0, whole.size() / 2));
-  const std::string said = refused_start();
-  EXPECT_NE(said.find("is damaged and was not opened"), std::string::npos) << said;
-  EXPECT_NE(said.find(database().string()), std::string::npos) << said;
-  write_bytes(manifest, whole);
-  expect_everything();
+  expect_refused_until_mended(newest("MANIFEST-", ""),
+                              [](std::string bytes) { return bytes.substr(0, bytes.size() / 2); },
+                              {database().string() + " is damaged and was not opened"});
 }
 
 TEST_F(DamagedData, ADroppedColumnFamilyStopsTheStart) {
@@ -129,62 +140,47 @@ TEST_F(DamagedData, ADroppedColumnFamilyStopsTheStart) {
 
 TEST_F(DamagedData, GarbageInTheWriteAheadLogStopsTheStart) {
   server_.kill();  // the acknowledged writes are in the log, not yet in table files
-  const fs::path log = newest("", ".log");
-  ASSERT_FALSE(log.empty());
-  const std::string whole = read_bytes(log);
-  ASSERT_GT(whole.size(), 4096U);
-  std::string damaged = whole;
-  for (std::size_t i = whole.size() / 3; i < whole.size() / 3 + 64; ++i)
-    damaged[i] = static_cast<char>(0xA5);
-  write_bytes(log, damaged);
-  const std::string said = refused_start();
-  EXPECT_NE(said.find("is damaged and was not opened"), std::string::npos) << said;
-  EXPECT_NE(said.find("Corruption"), std::string::npos) << said;
-  write_bytes(log, whole);
-  expect_everything();
+  expect_refused_until_mended(newest("", ".log"),
+                              [](std::string bytes) {
+                                EXPECT_GT(bytes.size(), 4096U);
+                                for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64;
+                                     ++i)
+                                  bytes[i] = static_cast<char>(0xA5);
+                                return bytes;
+                              },
+                              {"is damaged and was not opened", "Corruption"});
 }
 
 TEST_F(DamagedData, ADamagedCatalogueStopsTheStart) {
   ASSERT_EQ(server_.stop(), 0);
   const fs::path catalogue = database() / "eventsvc-catalogue";
-  const std::string whole = read_bytes(catalogue);
-  ASSERT_FALSE(whole.empty());
-  write_bytes(catalogue, whole.substr(0, whole.size() - 10));
-  const std::string said = refused_start();
-  EXPECT_NE(said.find(catalogue.string() + " is damaged"), std::string::npos) << said;
-  write_bytes(catalogue, whole);
-  expect_everything();
+  expect_refused_until_mended(catalogue,
+                              [](std::string bytes) { return bytes.substr(0, bytes.size() - 10); },
+                              {catalogue.string() + " is damaged"});
 }
 
 TEST_F(DamagedData, ADatabaseBehindItsCatalogueStopsTheStart) {
   ASSERT_EQ(server_.stop(), 0);
   // A catalogue that recorded more projected writes than the database holds, correctly signed:
   // what a database restored from an older copy under a newer catalogue looks like.
-  const fs::path catalogue = database() / "eventsvc-catalogue";
-  const std::string whole = read_bytes(catalogue);
-  auto object = json::parse(whole).as_object();
-  object.erase("sha256");
-  object["projected"] = object.at("projected").to_number<std::uint64_t>() + 5;
-  object["sha256"] = sdk::sha256_hex(sdk::canonical_json(object));
-  write_bytes(catalogue, json::serialize(object));
-  const std::string said = refused_start();
-  EXPECT_NE(said.find("acknowledged writes are missing"), std::string::npos) << said;
-  write_bytes(catalogue, whole);
-  expect_everything();
+  expect_refused_until_mended(database() / "eventsvc-catalogue",
+                              [](const std::string& bytes) {
+                                auto object = json::parse(bytes).as_object();
+                                object.erase("sha256");
+                                object["projected"] =
+                                    object.at("projected").to_number<std::uint64_t>() + 5;
+                                object["sha256"] = sdk::sha256_hex(sdk::canonical_json(object));
+                                return json::serialize(object);
+                              },
+                              {"acknowledged writes are missing"});
 }
 
 TEST_F(DamagedData, ADamagedKeyFileStopsTheStart) {
   ASSERT_EQ(server_.stop(), 0);
   const fs::path keys = server_.data_dir() / "apikey" / "keys.json";
-  const std::string whole = read_bytes(keys);
-  ASSERT_FALSE(whole.empty());
-  write_bytes(keys, whole.substr(0, whole.size() / 2));
-  const std::string said = refused_start();
-  EXPECT_NE(said.find("keys_file: " + keys.string() + " is damaged: it is not valid JSON"),
-            std::string::npos)
-      << said;
-  write_bytes(keys, whole);
-  expect_everything();
+  expect_refused_until_mended(
+      keys, [](std::string bytes) { return bytes.substr(0, bytes.size() / 2); },
+      {"keys_file: " + keys.string() + " is damaged: it is not valid JSON"});
 }
 
 }  // namespace

@@ -33,6 +33,24 @@ std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
 
 class StorageTest : public StorageFixture {};
 
+TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) {
+  testing::TempDir other;
+  try {
+    RocksdbStorage storage(testing::plugin_context(
+        RocksdbStorage::manifest(),
+        {{"projector", json::object{{"merge_small_rows", 4096}, {"merge_final_rows", 100}}}},
+        other.path()));
+    FAIL() << "accepted merge_final_rows below merge_small_rows";
+  } catch (const sdk::Error& error) {
+    EXPECT_NE(error.message().find("plugins.test.config.projector.merge_final_rows: must be at "
+                                   "least merge_small_rows (4096)"),
+              std::string::npos)
+        << error.message();
+  }
+  // Nothing was opened or written.
+  EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
+}
+
 TEST_F(StorageTest, AcceptCountsDuplicatesWithinAndAcrossWrites) {
   auto a = event("a", kT0, 1);
   auto b = event("b", kT0, 2);
