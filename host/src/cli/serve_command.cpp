@@ -3,6 +3,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "api/routes.hpp"
@@ -106,8 +107,16 @@ int run_serve(const std::vector<std::string>& args) {
   sigwait(&signals, &received);
   log.log(sdk::LogLevel::info, "host",
           std::string("stopping on ") + (received == SIGINT ? "SIGINT" : "SIGTERM"));
-  server.stop(30);
+  const bool joined = server.stop(config.server.shutdown_grace_s);
   modules->stop();
+  if (!joined) {
+    // A worker thread is still blocked on a client (a TLS handshake never finished): the servers
+    // must not be destroyed under it. Everything acknowledged is durable; close the storage and go.
+    modules.reset();
+    log.log(sdk::LogLevel::info, "host", "stopped (a client connection was cut off)");
+    std::fflush(stdout);
+    std::_Exit(0);
+  }
   log.log(sdk::LogLevel::info, "host", "stopped");
   Poco::Net::uninitializeSSL();
   return 0;

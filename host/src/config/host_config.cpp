@@ -68,6 +68,12 @@ sdk::ConfigSchema top_level_schema() {
                   .default_to(30)
                   .at_least(1)
                   .at_most(600),
+              ConfigField::integer("shutdown_grace_s",
+                                   "On SIGTERM, how long requests under way may take to finish "
+                                   "before every connection is closed")
+                  .default_to(30)
+                  .at_least(0)
+                  .at_most(600),
               ConfigField::boolean("access_log", "One structured line per request")
                   .default_to(true),
               ConfigField::string("log_level",
@@ -213,6 +219,7 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
       static_cast<int>(server.get_int("max_keep_alive_requests"));
   config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
   config.server.access_log = server.get_bool("access_log");
+  config.server.shutdown_grace_s = static_cast<int>(server.get_int("shutdown_grace_s"));
   const std::string level = server.get_string("log_level");  // one of the allowed four
   config.server.log_level = level == "debug"     ? sdk::LogLevel::debug
                             : level == "warning" ? sdk::LogLevel::warning

@@ -42,6 +42,7 @@ struct ServerConfig {
   int keep_alive_timeout_s = 5;
   int max_keep_alive_requests = 1000;
   int read_timeout_s = 30;
+  int shutdown_grace_s = 30;
   bool access_log = true;
   sdk::LogLevel log_level = sdk::LogLevel::info;
   TlsConfig tls;

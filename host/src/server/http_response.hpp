@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "server/endpoint.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "server/endpoint.hpp"
 
 namespace eventsvc::host {
 

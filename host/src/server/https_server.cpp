@@ -72,6 +72,8 @@ HttpsServer::HttpsServer(const HostConfig& config, RequestPipeline& pipeline)
       pool_("http", 2, config.server.threads * (config.server.http_listen ? 2 : 1) + 2, 60) {}
 
 HttpsServer::~HttpsServer() {
+  // The serve command stops the server itself and exits at once when a worker stays blocked;
+  // here, on the way out of a failed start, no client has been served.
   stop(0);
 }
 
@@ -112,22 +114,29 @@ void HttpsServer::start() {
   }
 }
 
-void HttpsServer::stop(int grace_seconds) {
-  if (!https_) return;
-  // Stop accepting; connections finish the request they are serving, then close.
-  https_->stopAll(false);
-  if (http_) http_->stopAll(false);
+bool HttpsServer::stop(int grace_seconds) {
+  if (!https_) return true;
+  // Stop accepting. (Not stopAll(false): it takes each connection's lock, which a connection holds
+  // while it reads a request head, so one client sending its head slowly would hold the process.)
+  https_->stop();
+  if (http_) http_->stop();
+  pipeline_.refuse_new();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_seconds);
   while (pipeline_.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (pipeline_.in_flight() > 0) {
-    https_->stopAll(true);
-    if (http_) http_->stopAll(true);
+  // Idle keep-alive connections, heads still arriving and requests past the grace are cut off.
+  https_->stopAll(true);
+  if (http_) http_->stopAll(true);
+  const auto joined = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (pool_.used() > 0 && std::chrono::steady_clock::now() < joined) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  if (pool_.used() > 0) return false;
   pool_.joinAll();
   http_.reset();
   https_.reset();
+  return true;
 }
 
 std::uint16_t HttpsServer::https_port() const {

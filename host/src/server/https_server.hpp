@@ -20,8 +20,11 @@ class HttpsServer {
 
   // Binds and starts accepting. Throws sdk::Error(500) when an address cannot be bound.
   void start();
-  // Stops accepting, lets requests in progress finish (up to `grace_seconds`), closes connections.
-  void stop(int grace_seconds);
+  // Stops accepting, lets requests in progress finish (up to `grace_seconds`), then closes every
+  // connection. Returns within grace_seconds + about 1 s whatever the clients do; false when a
+  // worker thread was still blocked then (a client that never finished a TLS handshake): the
+  // caller must then exit without destroying this object.
+  bool stop(int grace_seconds);
 
   std::uint16_t https_port() const;
   std::optional<std::uint16_t> http_port() const;

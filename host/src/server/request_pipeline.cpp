@@ -103,7 +103,9 @@ void RequestPipeline::handle(Poco::Net::HTTPServerRequest& request,
   ++in_flight_;
   Exchange exchange;
   const std::string path = path_of(request.getURI());
+  const bool refused = refusing_;
   try {
+    if (refused) throw sdk::Error::unavailable("the server is shutting down", 1);
     run(request, path, exchange);
   } catch (const sdk::Error& error) {
     exchange.fail(error);
@@ -116,7 +118,9 @@ void RequestPipeline::handle(Poco::Net::HTTPServerRequest& request,
   }
   // An answer given before the body was read leaves the body on the connection: drop it when it
   // is small, else close after answering.
-  if (!exchange.body_read && !discard_body(request, kDiscardBudget)) exchange.keep_alive = false;
+  if (refused || (!exchange.body_read && !discard_body(request, kDiscardBudget))) {
+    exchange.keep_alive = false;
+  }
   // A worker thread serves one connection at a time: when connections are queued, close this one
   // after answering so a waiting client gets the thread.
   if (!exchange.keep_alive || under_pressure()) response.setKeepAlive(false);

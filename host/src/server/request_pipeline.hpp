@@ -14,8 +14,8 @@
 #include "config/host_config.hpp"
 #include "limits/concurrency_limiter.hpp"
 #include "limits/rate_limiter.hpp"
-#include "modules/module_registry.hpp"
 #include "logging/log_sink.hpp"
+#include "modules/module_registry.hpp"
 #include "server/router.hpp"
 
 namespace eventsvc::host {
@@ -29,6 +29,9 @@ class RequestPipeline {
   // The servers whose queues tell when to stop keeping connections alive.
   void watch(const Poco::Net::TCPServer* server);
   int in_flight() const { return in_flight_.load(); }
+  // From now on every request is answered 503 (shutting down), with Connection: close, without
+  // reaching a module: the server is stopping, and modules may already be stopped.
+  void refuse_new() { refusing_ = true; }
 
  private:
   struct Exchange;
@@ -44,6 +47,7 @@ class RequestPipeline {
   RateLimiter rate_limiter_;
   ConcurrencyLimiter leases_;
   std::atomic<int> in_flight_{0};
+  std::atomic<bool> refusing_{false};
   std::atomic<const Poco::Net::TCPServer*> servers_[2] = {nullptr, nullptr};
 };
 
