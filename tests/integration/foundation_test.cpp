@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <boost/json/parse.hpp>
+#include <chrono>
 #include <thread>
 
 #include "support/https_client.hpp"
@@ -253,6 +254,18 @@ TEST_F(FoundationTest, BodiesAreBoundedAndNeedALength) {
   const std::string answer = raw_tls_exchange(server_->port(), raw);
   EXPECT_EQ(answer.rfind("HTTP/1.1 411", 0), 0U) << answer;
   EXPECT_NE(answer.find("\"statusCode\":411"), std::string::npos) << answer;
+
+  // A declared length over the limit is answered at once, without waiting for the bytes: here
+  // 2,000,000 are declared and 10 sent (the client would wait 20 s for an answer).
+  const auto started = std::chrono::steady_clock::now();
+  const std::string oversized = raw_tls_exchange(
+      server_->port(),
+      "POST /v1/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key +
+          "\r\nIdempotency-Key: oversized-1\r\nContent-Length: 2000000\r\n\r\n0123456789",
+      20000);
+  EXPECT_EQ(oversized.rfind("HTTP/1.1 413", 0), 0U) << oversized;
+  EXPECT_NE(oversized.find("\"limit_bytes\":1048576"), std::string::npos) << oversized;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
 }
 
 TEST_F(FoundationTest, AccessLogNeverHoldsKeys) {

@@ -1,8 +1,12 @@
 #include "server/request_body.hpp"
 
 #include <Poco/Exception.h>
+#include <Poco/Net/HTTPServerRequestImpl.h>
+#include <Poco/Net/StreamSocket.h>
+#include <Poco/Timespan.h>
 
 #include <array>
+#include <chrono>
 #include <istream>
 
 #include "eventsvc/sdk/error.hpp"
@@ -11,8 +15,8 @@ namespace eventsvc::host {
 
 namespace {
 
-// Reading and dropping up to this much of an oversized body lets the client receive the 413
-// instead of a connection reset; beyond it the connection is simply closed.
+// Reading and dropping up to this much of a chunked body found oversized while it streams lets
+// the client receive the 413 instead of a connection reset; beyond it the connection is closed.
 constexpr std::size_t kMaxDrainBytes = 8 << 20;
 
 // Reads and drops up to `budget` bytes; true when the body ended within it.
@@ -26,6 +30,32 @@ bool drain(std::istream& in, std::size_t budget) {
     budget -= got;
   }
   return in.eof();
+}
+
+// Before a 413 closes the connection, reads and drops what the client is still sending, for at
+// most kLingerTime in all and kLingerRead per read, so that a client writing its whole body reads
+// the answer instead of a connection reset; a client that sends nothing more costs one
+// kLingerRead.
+constexpr auto kLingerTime = std::chrono::seconds(2);
+constexpr auto kLingerRead = std::chrono::milliseconds(200);
+
+void linger(Poco::Net::HTTPServerRequest& request, std::istream& in) {
+  auto* impl = dynamic_cast<Poco::Net::HTTPServerRequestImpl*>(&request);
+  if (impl == nullptr) return;
+  const auto deadline = std::chrono::steady_clock::now() + kLingerTime;
+  std::array<char, 16384> buffer{};
+  std::size_t dropped = 0;
+  try {
+    impl->socket().setReceiveTimeout(
+        Poco::Timespan(std::chrono::duration_cast<std::chrono::microseconds>(kLingerRead).count()));
+    while (in && dropped < kMaxDrainBytes && std::chrono::steady_clock::now() < deadline) {
+      in.read(buffer.data(), buffer.size());
+      dropped += static_cast<std::size_t>(in.gcount());
+      if (in.gcount() == 0) break;
+    }
+  } catch (const Poco::Exception&) {
+    // a read timed out or the client closed: done
+  }
 }
 
 sdk::Error too_large(std::size_t limit) {
@@ -52,7 +82,11 @@ std::string read_body(Poco::Net::HTTPServerRequest& request, std::size_t limit,
   if (has_length) {
     const auto length = static_cast<std::size_t>(request.getContentLength64());
     if (length > limit) {
-      connection_reusable = length <= kMaxDrainBytes && drain(in, length);
+      // Answered from the declared length: waiting for bytes the answer does not need would hold
+      // a worker for as long as the client cares to send them. The connection is closed after
+      // the 413, once what the client is still sending has been let in for a bounded time.
+      connection_reusable = false;
+      linger(request, in);
       throw too_large(limit);
     }
     body.reserve(length);
