@@ -109,7 +109,11 @@ void RequestPipeline::handle(Poco::Net::HTTPServerRequest& request,
     run(request, path, exchange);
   } catch (const sdk::Error& error) {
     exchange.fail(error);
-    if (error.status() >= 500 && error.status() != 503) {
+    // A 503 is a backing service that is down for now (disk full, storage failing): the operator
+    // needs to know too. Other 5xx are defects.
+    if (error.status() == 503 && !refused) {
+      log_.log(sdk::LogLevel::warning, "http", path + ": " + error.message());
+    } else if (error.status() >= 500 && error.status() != 503) {
       log_.log(sdk::LogLevel::error, "http", path + ": " + error.message());
     }
   } catch (const std::exception& error) {

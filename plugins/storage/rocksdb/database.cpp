@@ -99,8 +99,15 @@ class InsertHintPrefix final : public rocksdb::SliceTransform {
 
 void check(const rocksdb::Status& status, const char* operation) {
   if (status.ok()) return;
-  throw sdk::Error::unavailable(
-      std::string("storage is unavailable (") + operation + "): " + status.ToString(), 5);
+  // What went wrong, in words a client may read: RocksDB's own text names files on the server.
+  const char* what = status.IsNoSpace()      ? "no space left on the device"
+                     : status.IsIOError()    ? "an input/output error"
+                     : status.IsCorruption() ? "damaged data"
+                     : status.IsBusy() || status.IsTimedOut() || status.IsTryAgain()
+                         ? "busy"
+                         : "an internal error";
+  throw sdk::Error::unavailable(std::string("storage is unavailable (") + operation + "): " + what,
+                                5);
 }
 
 Database::Database(const DatabaseOptions& options) {

@@ -51,6 +51,29 @@ TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) 
   EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
 }
 
+TEST(StorageErrors, AreA503SayingWhatFailedWithoutServerPaths) {
+  const std::string path = "/var/lib/eventsvc/rocksdb/db/000012.log";
+  const std::pair<rocksdb::Status, const char*> cases[] = {
+      {rocksdb::Status::NoSpace("While appending to file: " + path), "no space left on the device"},
+      {rocksdb::Status::IOError("While open a file for appending: " + path, "Permission denied"),
+       "an input/output error"},
+      {rocksdb::Status::Corruption("block checksum mismatch in " + path), "damaged data"},
+      {rocksdb::Status::Busy(), "busy"},
+      {rocksdb::Status::Aborted(path), "an internal error"}};
+  for (const auto& [status, what] : cases) {
+    try {
+      check(status, "write");
+      ADD_FAILURE() << "no error for " << status.ToString();
+    } catch (const sdk::Error& error) {
+      EXPECT_EQ(error.status(), 503);
+      EXPECT_EQ(error.retry_after(), 5);
+      EXPECT_EQ(error.message(), std::string("storage is unavailable (write): ") + what);
+      EXPECT_EQ(error.message().find("/var"), std::string::npos);
+    }
+  }
+  EXPECT_NO_THROW(check(rocksdb::Status::OK(), "write"));
+}
+
 TEST_F(StorageTest, AcceptCountsDuplicatesWithinAndAcrossWrites) {
   auto a = event("a", kT0, 1);
   auto b = event("b", kT0, 2);
