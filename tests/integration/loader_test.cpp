@@ -136,6 +136,17 @@ TEST(Loader, AnUnknownLogLevelNamesTheKeyAndTheAllowedOnes) {
   EXPECT_NE(result.err.find("debug, info, warning, error"), std::string::npos) << result.err;
 }
 
+TEST(Loader, AShutdownGraceOutOfBoundsNamesTheKey) {
+  TempDir dir;
+  TestConfig config;
+  for (const char* grace : {"-1", "601", "soon"}) {
+    config.server = std::string("  listen: 127.0.0.1:0\n  shutdown_grace_s: ") + grace + "\n";
+    const auto result = with_config(config.yaml(), {"check-config"}, dir);
+    EXPECT_EQ(result.exit_code, 1) << grace;
+    EXPECT_NE(result.err.find(":3 server.shutdown_grace_s: "), std::string::npos) << result.err;
+  }
+}
+
 TEST(Loader, LogLevelDropsLessSevereLines) {
   for (const char* level : {"debug", "warning"}) {
     TestConfig config;
