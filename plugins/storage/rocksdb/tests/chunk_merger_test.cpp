@@ -8,28 +8,36 @@ namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
 TEST(ChunkMerger, TiersGrowByTheFanoutUpToFinalChunks) {
-  const MergePolicy policy;  // 4096 small rows, fanout 4, final at 65536
-  EXPECT_EQ(merge_tier(policy, 0), 0U);
-  EXPECT_EQ(merge_tier(policy, 4095), 0U);
-  EXPECT_EQ(merge_tier(policy, 4096), 0U);
-  EXPECT_EQ(merge_tier(policy, 16383), 0U);
-  EXPECT_EQ(merge_tier(policy, 16384), 1U);
-  EXPECT_EQ(merge_tier(policy, 65535), 1U);
-  EXPECT_EQ(merge_tier(policy, 65536), std::nullopt);
-
+  const MergePolicy standard;  // 4096 small rows, fanout 4, final at 65536
   const MergePolicy wide{100, 2, 1000000};
-  EXPECT_EQ(merge_tier(wide, 199), 0U);
-  EXPECT_EQ(merge_tier(wide, 200), 1U);
-  EXPECT_EQ(merge_tier(wide, 400), 2U);
-  EXPECT_EQ(merge_tier(wide, 799), 2U);
-  EXPECT_EQ(merge_tier(wide, 819199), 12U);
-  EXPECT_EQ(merge_tier(wide, 819200), 13U);
-  EXPECT_EQ(merge_tier(wide, 1000000), std::nullopt);
-
-  // Final rows equal to small rows: nothing but small runs is merged.
-  const MergePolicy flat{4096, 4, 4096};
-  EXPECT_EQ(merge_tier(flat, 4095), 0U);
-  EXPECT_EQ(merge_tier(flat, 4096), std::nullopt);
+  const MergePolicy flat{4096, 4, 4096};  // final at small rows: nothing but small runs merge
+  const struct {
+    const MergePolicy& policy;
+    std::uint32_t rows;
+    std::optional<std::uint32_t> tier;
+  } cases[] = {
+      {standard, 0, 0},
+      {standard, 4095, 0},
+      {standard, 4096, 0},
+      {standard, 16383, 0},
+      {standard, 16384, 1},
+      {standard, 65535, 1},
+      {standard, 65536, std::nullopt},
+      {wide, 199, 0},
+      {wide, 200, 1},
+      {wide, 400, 2},
+      {wide, 799, 2},
+      {wide, 819199, 12},
+      {wide, 819200, 13},
+      {wide, 1000000, std::nullopt},
+      {flat, 4095, 0},
+      {flat, 4096, std::nullopt},
+  };
+  for (const auto& [policy, rows, tier] : cases) {
+    EXPECT_EQ(merge_tier(policy, rows), tier)
+        << rows << " rows, small " << policy.small_rows << ", fanout " << policy.fanout
+        << ", final " << policy.final_rows;
+  }
 }
 
 }  // namespace
