@@ -25,7 +25,9 @@ bool drain(std::istream& in, std::size_t budget) {
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(std::min(budget + 1, buffer.size())));
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (got == 0) return true;
+    // Nothing read: the body's end, or a read that timed out or failed (the stream then reports
+    // badbit), after which the connection's bytes are in an unknown state.
+    if (got == 0) return !in.bad();
     if (got > budget) return false;
     budget -= got;
   }
