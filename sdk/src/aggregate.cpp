@@ -8,9 +8,8 @@ namespace eventsvc::sdk {
 
 bool exact_double(const json::value& number) {
   if (number.is_double()) return true;
-  constexpr std::int64_t kExact = std::int64_t{1} << 53;
-  if (number.is_int64()) return number.get_int64() >= -kExact && number.get_int64() <= kExact;
-  return number.is_uint64() && number.get_uint64() <= static_cast<std::uint64_t>(kExact);
+  if (number.is_int64()) return exact_double(number.get_int64());
+  return number.is_uint64() && number.get_uint64() <= std::uint64_t{1} << 53;
 }
 
 void SpanBuilder::add(const FieldValue& value, Millis time) {

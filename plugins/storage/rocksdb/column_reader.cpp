@@ -573,18 +573,13 @@ class AggregateSink final : public RowSink {
       } else if (kind == CellKind::double_number) {
         values.add_number(std::bit_cast<double>(rows.number(slot)), time);
       } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
-                 exact_in_double(rows.integer(slot))) {
+                 sdk::exact_double(rows.integer(slot))) {
         values.add_number(static_cast<double>(rows.integer(slot)), time);
       } else {
         values.add(rows.value(slot), time);
       }
     }
     partition.flush_full();
-  }
-
-  static bool exact_in_double(std::int64_t number) {
-    constexpr std::int64_t kExact = std::int64_t{1} << 53;
-    return number >= -kExact && number <= kExact;
   }
 
   const sdk::AggregateRequest& request_;

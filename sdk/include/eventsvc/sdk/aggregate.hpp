@@ -105,6 +105,11 @@ class SpanBuilder {
 
 // Whether a JSON number converts to a double without losing anything.
 bool exact_double(const json::value& number);
+// The same for an integer: within ±2^53.
+inline bool exact_double(std::int64_t number) {
+  constexpr std::int64_t kExact = std::int64_t{1} << 53;
+  return number >= -kExact && number <= kExact;
+}
 
 // The matches of one partition (the total, a group, a bucket) while they are being added: a
 // record at a time, or a column engine's row values one aggregation at a time.
