@@ -40,9 +40,12 @@ struct ValueBuilder {
 
   json::value_stack stack;
   std::string number;
-  std::vector<std::vector<std::string>> keys;  // per object being read, its keys so far
-  std::string key;                             // the key being read
-  std::string duplicate;                       // a key an object repeated
+  // Per object being read (depth 1 is the outermost), its keys so far; the lists are kept and
+  // cleared, not freed, so that a document's objects reuse them.
+  std::vector<std::vector<std::string>> keys;
+  std::size_t depth = 0;
+  std::string key;        // the key being read
+  std::string duplicate;  // a key an object repeated
 
   using error_code = boost::system::error_code;
   using string_view = json::string_view;
@@ -55,18 +58,20 @@ struct ValueBuilder {
     return true;
   }
   bool on_object_begin(error_code&) {
-    keys.emplace_back();
+    if (keys.size() <= depth) keys.emplace_back();
+    keys[depth++].clear();
     return true;
   }
   bool on_object_end(std::size_t n, error_code& ec) {
-    auto& seen = keys.back();
-    std::sort(seen.begin(), seen.end());
-    if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end()) {
-      duplicate = *twice;
-      ec = json::error::syntax;
-      return false;
+    auto& seen = keys[--depth];
+    if (seen.size() > 1) {
+      std::sort(seen.begin(), seen.end());
+      if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end()) {
+        duplicate = *twice;
+        ec = json::error::syntax;
+        return false;
+      }
     }
-    keys.pop_back();
     stack.push_object(n);
     return true;
   }
@@ -86,7 +91,7 @@ struct ValueBuilder {
   bool on_key(string_view s, std::size_t, error_code&) {
     stack.push_key(s);
     key.append(s.data(), s.size());
-    keys.back().push_back(std::move(key));
+    keys[depth - 1].push_back(key);  // a copy: `key` keeps its buffer for the next one
     key.clear();
     return true;
   }
