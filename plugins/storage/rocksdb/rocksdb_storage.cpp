@@ -170,7 +170,13 @@ void RocksdbStorage::start() {
 
 void RocksdbStorage::stop() {
   if (projector_) projector_->stop();
-  if (database_) record_catalogue();
+  if (!database_) return;
+  try {
+    record_catalogue();
+  } catch (const sdk::Error& error) {
+    // The last one recorded stays: it is behind, never ahead, so the next start still opens.
+    logger_->warning("could not record the storage catalogue at stop: " + error.message());
+  }
 }
 
 void RocksdbStorage::record_catalogue() {
