@@ -329,10 +329,15 @@ std::size_t Projector::merge_chunks() {
 void Projector::verify_queued() {
   rocksdb::WriteBatch batch;
   const sdk::Millis now = sdk::now_millis();
-  auto it = database_.iterator(database_.verify_queue);
+  // The queue is in sequence order and this thread both fills and empties it: start past what was
+  // taken already, not at the first key, which would step over every deletion not yet compacted.
+  const rocksdb::Slice lower(verify_from_);
+  auto it = database_.iterator(database_.verify_queue, nullptr, &lower);
+  std::string next_from = verify_from_;  // moves on only once this round's batch is written
   std::size_t verified = 0;
-  for (it->SeekToFirst(); it->Valid() && verified < 1024; it->Next(), ++verified) {
+  for (it->Seek(lower); it->Valid() && verified < 1024; it->Next(), ++verified) {
     batch.Delete(database_.verify_queue, it->key());
+    next_from = sequence_key(read_u64(std::string_view(it->key().data(), it->key().size())) + 1);
     std::string_view value(it->value().data(), it->value().size());
     const auto tenant = take_string(value);
     if (!tenant) continue;
@@ -363,6 +368,7 @@ void Projector::verify_queued() {
   }
   check(it->status(), "verification queue scan");
   if (batch.Count() > 0) database_.write(batch, false);
+  verify_from_ = std::move(next_from);
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -97,6 +97,7 @@ class Projector {
   bool projected_since_checkpoint_ = false;
 
   std::uint64_t cursor_ = 0;
+  std::string verify_from_;  // the verification queue's key to read on from (empty: the first)
   std::atomic<bool> healthy_{true};
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
