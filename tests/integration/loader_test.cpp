@@ -41,7 +41,7 @@ TEST(Loader, WrongAbiVersionIsRefusedNamingBothVersions) {
     EXPECT_EQ(result.exit_code, 1) << command;
     EXPECT_NE(result.err.find("plugins.future: "), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("ABI version mismatch: got 3.0 ("), std::string::npos) << result.err;
-    EXPECT_NE(result.err.find("but expected 2.0 ("), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("but expected 2.1 ("), std::string::npos) << result.err;
     EXPECT_EQ(line_count(result.err), 1U) << result.err;
   }
 }

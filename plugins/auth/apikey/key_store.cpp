@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/files.hpp"
 #include "eventsvc/sdk/json.hpp"
 
 namespace eventsvc::plugins::apikey {
@@ -119,22 +120,8 @@ void KeyStore::write(const KeyIndex& keys) const {
   json::array list;
   for (const auto* key : ordered)
     list.emplace_back(to_json(*key));
-  const std::string text = sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}});
-
-  const std::string temporary = file_.string() + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) throw sdk::Error::internal("cannot write " + temporary);
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-                       ::fsync(fd) == 0;
-  ::close(fd);
-  if (!written || ::rename(temporary.c_str(), file_.c_str()) != 0) {
-    throw sdk::Error::internal("cannot write " + file_.string());
-  }
-  const int dir = ::open(file_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  sdk::replace_file(file_, sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}}),
+                    0600);
 }
 
 void KeyStore::load() {

@@ -1,7 +1,6 @@
 #include "column_chunk.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstring>
 

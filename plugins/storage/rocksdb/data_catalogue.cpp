@@ -1,40 +1,16 @@
 #include "data_catalogue.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 
 #include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/files.hpp"
 #include "eventsvc/sdk/json.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 namespace json = sdk::json;
-
-namespace {
-
-json::object body_of(const DataCatalogue& catalogue) {
-  json::array families;
-  for (const auto& family : catalogue.families)
-    families.emplace_back(family);
-  return json::object{{"format", DataCatalogue::kFormat},
-                      {"families", std::move(families)},
-                      {"projected", catalogue.projected}};
-}
-
-void sync_path(const std::filesystem::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw sdk::Error::unavailable("cannot sync " + path.string(), 5);
-  }
-  ::close(fd);
-}
-
-}  // namespace
 
 std::optional<DataCatalogue> DataCatalogue::read(const std::filesystem::path& directory) {
   const auto path = directory / kFileName;
@@ -78,20 +54,13 @@ std::optional<DataCatalogue> DataCatalogue::read(const std::filesystem::path& di
 }
 
 void DataCatalogue::write(const std::filesystem::path& directory) const {
-  json::object object = body_of(*this);
+  json::array names;
+  for (const auto& family : families)
+    names.emplace_back(family);
+  json::object object{
+      {"format", kFormat}, {"families", std::move(names)}, {"projected", projected}};
   object["sha256"] = sdk::sha256_hex(sdk::canonical_json(object));
-  const auto path = directory / kFileName;
-  const auto temporary = directory / (std::string(kFileName) + ".new");
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << sdk::to_json(object) << '\n';
-    if (!out.flush()) throw sdk::Error::unavailable("cannot write " + temporary.string(), 5);
-  }
-  sync_path(temporary, O_RDONLY);
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) throw sdk::Error::unavailable("cannot write " + path.string(), 5);
-  sync_path(directory, O_RDONLY | O_DIRECTORY);
+  sdk::replace_file(directory / kFileName, sdk::to_json(object) + "\n");
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

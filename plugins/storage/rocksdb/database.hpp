@@ -119,7 +119,6 @@ class Snapshot {
   const rocksdb::Snapshot* snapshot_;
 };
 
-// Throws sdk::Error 503 naming the operation when `status` is not ok.
 // Throws sdk::Error 503 (Retry-After 5) when `status` is not ok, saying what kind of failure it
 // was and never a path on the server.
 void check(const rocksdb::Status& status, const char* operation);
