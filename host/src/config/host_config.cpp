@@ -220,11 +220,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
   config.server.access_log = server.get_bool("access_log");
   config.server.shutdown_grace_s = static_cast<int>(server.get_int("shutdown_grace_s"));
-  const std::string level = server.get_string("log_level");  // one of the allowed four
-  config.server.log_level = level == "debug"     ? sdk::LogLevel::debug
-                            : level == "warning" ? sdk::LogLevel::warning
-                            : level == "error"   ? sdk::LogLevel::error
-                                                 : sdk::LogLevel::info;
+  // One of the four names the schema allows.
+  config.server.log_level = *sdk::parse_log_level(server.get_string("log_level"));
   const auto tls = server.get_section("tls");
   auto inside_data_dir = [&](const std::string& path) {
     const std::filesystem::path p(path);

@@ -22,20 +22,6 @@ class ModuleLogger final : public sdk::Logger {
 
 }  // namespace
 
-std::string_view level_name(sdk::LogLevel level) {
-  switch (level) {
-    case sdk::LogLevel::debug:
-      return "debug";
-    case sdk::LogLevel::info:
-      return "info";
-    case sdk::LogLevel::warning:
-      return "warning";
-    case sdk::LogLevel::error:
-      return "error";
-  }
-  return "info";
-}
-
 void LogSink::write(sdk::json::object fields) {
   sdk::json::object line;
   line.reserve(fields.size() + 1);
@@ -52,7 +38,8 @@ void LogSink::write(sdk::json::object fields) {
 void LogSink::log(sdk::LogLevel level, std::string_view module, std::string_view message,
                   sdk::json::object fields) {
   if (level < level_) return;
-  sdk::json::object line{{"level", level_name(level)}, {"module", module}, {"message", message}};
+  sdk::json::object line{
+      {"level", sdk::log_level_name(level)}, {"module", module}, {"message", message}};
   for (auto& field : fields)
     line[field.key()] = std::move(field.value());
   write(std::move(line));

@@ -30,6 +30,4 @@ class LogSink {
   std::atomic<sdk::LogLevel> level_{sdk::LogLevel::info};
 };
 
-std::string_view level_name(sdk::LogLevel level);
-
 }  // namespace eventsvc::host
