@@ -72,6 +72,8 @@ std::string_view status_message(int status) {
       return "Not Found";
     case 405:
       return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
     case 409:
       return "Conflict";
     case 411:
@@ -82,6 +84,8 @@ std::string_view status_message(int status) {
       return "Unsupported Media Type";
     case 429:
       return "Too Many Requests";
+    case 431:
+      return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
     case 503:

@@ -14,13 +14,15 @@ namespace {
 constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
 constexpr std::size_t kMaxIdLength = 1024;   // event ids (as excluded_document_ids allow)
 
-void check_idempotency_key(const Poco::Net::HTTPServerRequest& request) {
-  if (!request.has("Idempotency-Key")) {
+// The Idempotency-Key header, checked.
+const std::string& idempotency_key(const RequestHead& request) {
+  const std::string* header = request.header("Idempotency-Key");
+  if (header == nullptr) {
     throw sdk::Error::bad_request(
         "the Idempotency-Key header is required: 8 to 128 printable ASCII characters, the same "
         "for every retry of one logical write");
   }
-  const std::string& key = request.get("Idempotency-Key");
+  const std::string& key = *header;
   const bool printable = std::all_of(key.begin(), key.end(), [](char c) {
     return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) <= 0x7E;
   });
@@ -32,6 +34,7 @@ void check_idempotency_key(const Poco::Net::HTTPServerRequest& request) {
           json::array{json::object{{"path", "header:Idempotency-Key"},
                                    {"message", "must be 8 to 128 printable ASCII characters"}}}}});
   }
+  return key;
 }
 
 Schema batch_schema(sdk::Millis earliest, sdk::Millis latest, const Plan& plan,
@@ -92,7 +95,7 @@ std::size_t IngestEndpoint::max_body_bytes() const {
 }
 
 ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
-  check_idempotency_key(request.http);
+  const std::string& key = idempotency_key(request.http);
   const json::value body = parse_body(request.body);
   ValidationErrors errors;
   batch_schema(retention_horizon(request.plan, request.now), request.now + config_.max_future_skew,
@@ -103,7 +106,7 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   const json::object& batch = body.get_object();
   sdk::IncomingWrite write;
   write.tenant = request.principal.tenant;
-  write.idempotency_key = request.http.get("Idempotency-Key");
+  write.idempotency_key = key;
   write.receipt_id = new_receipt_id();
   write.envelope.stream = batch.at("stream").as_string();
   write.envelope.namespace_name = optional_string(batch, "namespace");

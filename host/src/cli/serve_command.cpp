@@ -1,4 +1,3 @@
-#include <Poco/Net/SSLManager.h>
 #include <pthread.h>
 
 #include <csignal>
@@ -79,7 +78,6 @@ int run_serve(const std::vector<std::string>& args) {
 
   LogSink log;
   log.set_level(config.server.log_level);
-  Poco::Net::initializeSSL();
   auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::all);
   if (ensure_tls_material(config.server.tls)) {
     log.log(sdk::LogLevel::info, "host",
@@ -87,7 +85,7 @@ int run_serve(const std::vector<std::string>& args) {
   }
   modules->start();
   RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules));
-  HttpsServer server(config, pipeline);
+  HttpsServer server(config, pipeline, log);
   server.start();
 
   const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
@@ -118,7 +116,6 @@ int run_serve(const std::vector<std::string>& args) {
     std::_Exit(0);
   }
   log.log(sdk::LogLevel::info, "host", "stopped");
-  Poco::Net::uninitializeSSL();
   return 0;
 }
 

@@ -48,11 +48,12 @@ sdk::ConfigSchema top_level_schema() {
                   "public_base_url",
                   "Prefix of verify_url in receipts, e.g. https://events.example.com")
                   .default_to(""),
-              ConfigField::integer("threads", "Worker threads (one per busy connection)")
+              ConfigField::integer("threads", "Worker threads that run requests")
                   .default_to(16)
                   .at_least(1)
                   .at_most(1024),
-              ConfigField::integer("queue", "Accepted connections waiting for a worker")
+              ConfigField::integer("queue",
+                                   "Requests waiting for a worker; more are answered 503")
                   .default_to(64)
                   .at_least(1)
                   .at_most(65536),
@@ -64,10 +65,34 @@ sdk::ConfigSchema top_level_schema() {
                                    "Requests per connection; 0: no limit")
                   .default_to(1000)
                   .at_least(0),
-              ConfigField::integer("read_timeout_s", "Socket read timeout while reading a request")
-                  .default_to(30)
+              ConfigField::integer("handshake_timeout_s",
+                                   "A TLS handshake must complete within this")
+                  .default_to(5)
+                  .at_least(1)
+                  .at_most(300),
+              ConfigField::integer("head_timeout_s",
+                                   "A request head (line and headers) must arrive within this "
+                                   "from its first byte")
+                  .default_to(10)
+                  .at_least(1)
+                  .at_most(300),
+              ConfigField::integer("read_timeout_s",
+                                   "A request body must arrive within this plus one second per "
+                                   "64 KiB it declares; an answer must be taken within the same")
+                  .default_to(10)
                   .at_least(1)
                   .at_most(600),
+              ConfigField::integer("max_connections",
+                                   "Open connections in all; at the cap an idle keep-alive "
+                                   "connection is closed for a new one, else the new one is")
+                  .default_to(10000)
+                  .at_least(1)
+                  .at_most(1000000),
+              ConfigField::integer("max_connections_per_address",
+                                   "Open connections from one client address; more are closed")
+                  .default_to(256)
+                  .at_least(1)
+                  .at_most(1000000),
               ConfigField::integer("shutdown_grace_s",
                                    "On SIGTERM, how long requests under way may take to finish "
                                    "before every connection is closed")
@@ -217,7 +242,12 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   config.server.keep_alive_timeout_s = static_cast<int>(server.get_int("keep_alive_timeout_s"));
   config.server.max_keep_alive_requests =
       static_cast<int>(server.get_int("max_keep_alive_requests"));
+  config.server.handshake_timeout_s = static_cast<int>(server.get_int("handshake_timeout_s"));
+  config.server.head_timeout_s = static_cast<int>(server.get_int("head_timeout_s"));
   config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
+  config.server.max_connections = static_cast<int>(server.get_int("max_connections"));
+  config.server.max_connections_per_address =
+      static_cast<int>(server.get_int("max_connections_per_address"));
   config.server.access_log = server.get_bool("access_log");
   config.server.shutdown_grace_s = static_cast<int>(server.get_int("shutdown_grace_s"));
   // One of the four names the schema allows.

@@ -41,7 +41,11 @@ struct ServerConfig {
   int queue = 64;
   int keep_alive_timeout_s = 5;
   int max_keep_alive_requests = 1000;
-  int read_timeout_s = 30;
+  int handshake_timeout_s = 5;
+  int head_timeout_s = 10;
+  int read_timeout_s = 10;
+  int max_connections = 10000;
+  int max_connections_per_address = 256;
   int shutdown_grace_s = 30;
   bool access_log = true;
   sdk::LogLevel log_level = sdk::LogLevel::info;

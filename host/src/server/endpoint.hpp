@@ -2,8 +2,6 @@
 // handler that turns an authorised request into a response.
 #pragma once
 
-#include <Poco/Net/HTTPServerRequest.h>
-
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,19 +12,18 @@
 #include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "limits/operation.hpp"
+#include "server/http_message.hpp"
 
 namespace eventsvc::host {
 
 struct ApiRequest {
   const sdk::Principal& principal;
   const Plan& plan;
-  const Poco::Net::HTTPServerRequest& http;
+  const RequestHead& http;
   std::string_view body;
   std::vector<std::string> path_params;
   sdk::Millis now = 0;
 };
-
-using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 struct ApiResponse {
   int status = 200;

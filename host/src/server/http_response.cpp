@@ -13,19 +13,9 @@ std::string error_body(const sdk::Error& error) {
   return sdk::to_json(body);
 }
 
-void send_json(Poco::Net::HTTPServerResponse& response, int status, std::string_view body,
-               const HeaderList& headers) {
-  try {
-    response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status),
-                                std::string(sdk::status_message(status)));
-    for (const auto& [name, value] : headers)
-      response.set(name, value);
-    response.setContentType("application/json");
-    response.setContentLength64(static_cast<Poco::Int64>(body.size()));
-    response.sendBuffer(body.data(), body.size());
-  } catch (const std::exception&) {
-    // The connection is gone; nothing left to tell the client.
-  }
+sdk::Error body_too_large(std::size_t limit) {
+  return sdk::Error::payload_too_large(
+      "request body is larger than " + std::to_string(limit) + " bytes", {{"limit_bytes", limit}});
 }
 
 }  // namespace eventsvc::host

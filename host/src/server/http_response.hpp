@@ -1,21 +1,17 @@
-// Writing answers: JSON bodies, the API-SPEC 2.10 error body, and headers.
+// The error answers the connection layer and the pipeline share: the API-SPEC 2.10 error body.
 #pragma once
 
-#include <Poco/Net/HTTPServerResponse.h>
-
+#include <cstddef>
 #include <string>
-#include <string_view>
 
 #include "eventsvc/sdk/error.hpp"
-#include "server/endpoint.hpp"
 
 namespace eventsvc::host {
 
 // {"statusCode": 400, "statusMessage": "Bad Request", "message": "...", "data": {...}}
 std::string error_body(const sdk::Error& error);
 
-// Sends status, headers and a JSON body. Never throws (a client that hung up is not an error).
-void send_json(Poco::Net::HTTPServerResponse& response, int status, std::string_view body,
-               const HeaderList& headers);
+// 413 for a body over `limit` bytes, whether declared or found while it streams.
+sdk::Error body_too_large(std::size_t limit);
 
 }  // namespace eventsvc::host

@@ -1,151 +1,272 @@
 #include "server/https_server.hpp"
 
-#include <Poco/Net/Context.h>
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/NetException.h>
-#include <Poco/Net/SSLManager.h>
-#include <Poco/Net/SecureServerSocket.h>
-#include <Poco/Net/ServerSocket.h>
+#include <sys/resource.h>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <exception>
+#include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "eventsvc/sdk/error.hpp"
+#include "server/http_connection.hpp"
+#include "server/tls_context.hpp"
 
 namespace eventsvc::host {
 
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using namespace std::chrono_literals;
+
 namespace {
 
-class PipelineHandler final : public Poco::Net::HTTPRequestHandler {
- public:
-  explicit PipelineHandler(RequestPipeline& pipeline) : pipeline_(pipeline) {}
-  void handleRequest(Poco::Net::HTTPServerRequest& request,
-                     Poco::Net::HTTPServerResponse& response) override {
-    pipeline_.handle(request, response);
+// Descriptors kept for storage files, plugins and logs beside the connections.
+constexpr rlim_t kReservedDescriptors = 1024;
+
+tcp::endpoint resolve(const ListenAddress& address) {
+  try {
+    asio::io_context io;
+    tcp::resolver resolver(io);
+    const auto results = resolver.resolve(address.host, std::to_string(address.port),
+                                          tcp::resolver::passive | tcp::resolver::numeric_service);
+    if (results.empty()) throw sdk::Error(500, "no address");
+    return *results.begin();
+  } catch (const boost::system::system_error& error) {
+    throw sdk::Error(500, "cannot resolve listen address " + address.to_string() + ": " +
+                              error.code().message());
   }
-
- private:
-  RequestPipeline& pipeline_;
-};
-
-class PipelineHandlerFactory final : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  explicit PipelineHandlerFactory(RequestPipeline& pipeline) : pipeline_(pipeline) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(
-      const Poco::Net::HTTPServerRequest&) override {
-    return new PipelineHandler(pipeline_);
-  }
-
- private:
-  RequestPipeline& pipeline_;
-};
-
-Poco::Net::HTTPServerParams::Ptr server_params(const ServerConfig& server) {
-  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-  params->setMaxThreads(server.threads);
-  params->setMaxQueued(server.queue);
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(server.keep_alive_timeout_s, 0));
-  params->setMaxKeepAliveRequests(server.max_keep_alive_requests);
-  params->setTimeout(Poco::Timespan(server.read_timeout_s, 0));
-  params->setServerName("eventsvc");
-  params->setSoftwareVersion("eventsvc");
-  return params;
 }
 
-Poco::Net::SocketAddress socket_address(const ListenAddress& address) {
-  try {
-    return Poco::Net::SocketAddress(address.host, address.port);
-  } catch (const Poco::Exception& error) {
-    throw sdk::Error(
-        500, "cannot resolve listen address " + address.to_string() + ": " + error.displayText());
+// Connections need descriptors: raise the soft limit to the hard one, and say so when the
+// configured caps cannot be met.
+void raise_descriptor_limit(const ServerConfig& server, LogSink& log) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  const auto wanted = static_cast<rlim_t>(server.max_connections) + kReservedDescriptors;
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+    log.log(sdk::LogLevel::warning, "http",
+            "server.max_connections is " + std::to_string(server.max_connections) +
+                " but the process may open only " + std::to_string(limit.rlim_cur) +
+                " files; raise its limit (LimitNOFILE=, ulimit -n) or lower the cap");
   }
 }
 
 }  // namespace
 
-HttpsServer::HttpsServer(const HostConfig& config, RequestPipeline& pipeline)
-    : config_(config),
-      pipeline_(pipeline),
-      pool_("http", 2, config.server.threads * (config.server.http_listen ? 2 : 1) + 2, 60) {}
+struct HttpsServer::State {
+  State(const HostConfig& host_config, RequestPipeline& request_pipeline, LogSink& log_sink)
+      : config(host_config),
+        pipeline(request_pipeline),
+        log(log_sink),
+        host(host_config.server, request_pipeline, log_sink, workers),
+        workers(static_cast<std::size_t>(host_config.server.threads)) {}
+
+  // Declared in the order that lets them be destroyed safely: the acceptors before the I/O
+  // context, the workers (joined) before the connections they resume, the connections (frames
+  // held by the context) before the host they report to.
+  const HostConfig& config;
+  RequestPipeline& pipeline;
+  LogSink& log;
+  ConnectionHost host;
+  std::optional<asio::ssl::context> tls;
+  asio::io_context io{1};
+  // Keeps `io` running while no connection is open and nothing is accepted (during stop).
+  asio::executor_work_guard<asio::io_context::executor_type> keep_running{io.get_executor()};
+  asio::thread_pool workers;
+  std::thread io_thread;
+  std::optional<tcp::acceptor> https;
+  std::optional<tcp::acceptor> http;
+  bool started = false;
+  bool stopped = false;
+
+  tcp::acceptor listen(const ListenAddress& address) {
+    const tcp::endpoint endpoint = resolve(address);
+    try {
+      tcp::acceptor acceptor(io, endpoint.protocol());
+      acceptor.set_option(tcp::acceptor::reuse_address(true));
+      acceptor.bind(endpoint);
+      acceptor.listen(asio::socket_base::max_listen_connections);
+      return acceptor;
+    } catch (const boost::system::system_error& error) {
+      throw sdk::Error(500,
+                       "cannot listen on " + address.to_string() + ": " + error.code().message());
+    }
+  }
+
+  asio::awaitable<void> accept(tcp::acceptor& acceptor, bool with_tls) {
+    asio::steady_timer pause(io);
+    while (!host.stopping) {
+      boost::system::error_code error;
+      tcp::socket socket =
+          co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, error));
+      if (host.stopping || error == asio::error::operation_aborted) co_return;
+      if (error) {
+        // Out of descriptors, most likely: refusing is all that can be done; do not spin.
+        host.report("cannot accept connections", "", error.message());
+        pause.expires_after(50ms);
+        co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, error));
+        continue;
+      }
+      admit(std::move(socket), with_tls);
+    }
+  }
+
+  // Completion of a detached coroutine: an exception that escaped it is a defect, logged.
+  auto report_escape(std::string what) {
+    return [this, what = std::move(what)](const std::exception_ptr& escaped) {
+      if (!escaped) return;
+      try {
+        std::rethrow_exception(escaped);
+      } catch (const std::exception& error) {
+        log.log(sdk::LogLevel::error, "http",
+                what + " ended by an unexpected error: " + error.what());
+      } catch (...) {
+        log.log(sdk::LogLevel::error, "http", what + " ended by an unexpected error");
+      }
+    };
+  }
+
+  void admit(tcp::socket socket, bool with_tls) {
+    boost::system::error_code error;
+    const tcp::endpoint peer = socket.remote_endpoint(error);
+    if (error) return;  // gone already
+    ++host.stats.accepted;
+    std::string address = peer.address().to_string();
+    const ConnectionTable::Admission admission = host.table.admit(address);
+    if (admission.refusal != ConnectionTable::Refusal::none) {
+      const bool per_address = admission.refusal == ConnectionTable::Refusal::address_cap;
+      ++(per_address ? host.stats.refused_address_cap : host.stats.refused_total_cap);
+      host.report(per_address ? "connection refused: too many from this address"
+                              : "connection refused: the server has server.max_connections open",
+                  address, "");
+      socket.close(error);
+      return;
+    }
+    if (admission.evicted) {
+      ++host.stats.idle_closed_for_room;
+      host.close(*admission.evicted);
+    }
+    socket.set_option(tcp::no_delay(true), error);
+    if (with_tls) {
+      asio::co_spawn(io,
+                     serve_connection(host, TlsStream(PlainStream(std::move(socket)), *tls),
+                                      admission.id, std::move(address)),
+                     report_escape("a connection"));
+    } else {
+      asio::co_spawn(
+          io,
+          serve_connection(host, PlainStream(std::move(socket)), admission.id, std::move(address)),
+          report_escape("a connection"));
+    }
+  }
+
+  // Runs `task` on the I/O thread and waits for it.
+  template <class Task>
+  void on_io(Task task) {
+    std::promise<void> done;
+    asio::post(io, [&] {
+      task();
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
+
+  void close_connections(bool busy_too) {
+    std::vector<ConnectionTable::Id> closing;
+    for (const auto& [id, live] : host.live) {
+      if (busy_too || live.stage != ConnectionStage::busy) closing.push_back(id);
+    }
+    for (const auto id : closing)
+      host.close(id);
+  }
+};
+
+HttpsServer::HttpsServer(const HostConfig& config, RequestPipeline& pipeline, LogSink& log)
+    : state_(std::make_unique<State>(config, pipeline, log)) {}
 
 HttpsServer::~HttpsServer() {
-  // The serve command stops the server itself and exits at once when a worker stays blocked;
-  // here, on the way out of a failed start, no client has been served.
+  // The serve command stops the server itself and exits at once when a worker stays busy; here,
+  // on the way out of a failed start, no client has been served.
   stop(0);
 }
 
 void HttpsServer::start() {
-  Poco::Net::Context::Params tls;
-  tls.certificateFile = config_.server.tls.certificate.string();
-  tls.privateKeyFile = config_.server.tls.private_key.string();
-  tls.verificationMode = Poco::Net::Context::VERIFY_NONE;
-  tls.loadDefaultCAs = false;
-  tls.cipherList = "ECDHE+AESGCM:ECDHE+CHACHA20:!aNULL:!eNULL:!MD5:!RC4";
-  Poco::Net::Context::Ptr context;
-  try {
-    context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, tls);
-    context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
-    context->preferServerCiphers();
-    context->enableSessionCache(true, "eventsvc");
-  } catch (const Poco::Exception& error) {
-    throw sdk::Error(500, "server.tls: cannot use " + tls.certificateFile + " / " +
-                              tls.privateKeyFile + ": " + error.displayText());
+  State& state = *state_;
+  raise_descriptor_limit(state.config.server, state.log);
+  state.tls.emplace(make_tls_context(state.config.server.tls));
+  state.https.emplace(state.listen(state.config.server.listen));
+  if (state.config.server.http_listen) {
+    state.http.emplace(state.listen(*state.config.server.http_listen));
   }
-  try {
-    Poco::Net::SecureServerSocket socket(socket_address(config_.server.listen), 256, context);
-    https_ = std::make_unique<Poco::Net::HTTPServer>(new PipelineHandlerFactory(pipeline_), pool_,
-                                                     socket, server_params(config_.server));
-    if (config_.server.http_listen) {
-      Poco::Net::ServerSocket plain(socket_address(*config_.server.http_listen), 256);
-      http_ = std::make_unique<Poco::Net::HTTPServer>(new PipelineHandlerFactory(pipeline_), pool_,
-                                                      plain, server_params(config_.server));
-    }
-  } catch (const Poco::Exception& error) {
-    throw sdk::Error(500, "cannot listen: " + error.displayText());
+  asio::co_spawn(state.io, state.accept(*state.https, true),
+                 state.report_escape("accepting HTTPS connections"));
+  if (state.http) {
+    asio::co_spawn(state.io, state.accept(*state.http, false),
+                   state.report_escape("accepting HTTP connections"));
   }
-  pipeline_.watch(https_.get());
-  https_->start();
-  if (http_) {
-    pipeline_.watch(http_.get());
-    http_->start();
-  }
+  state.io_thread = std::thread([&state] { state.io.run(); });
+  state.started = true;
 }
 
 bool HttpsServer::stop(int grace_seconds) {
-  if (!https_) return true;
-  // Stop accepting. (Not stopAll(false): it takes each connection's lock, which a connection holds
-  // while it reads a request head, so one client sending its head slowly would hold the process.)
-  https_->stop();
-  if (http_) http_->stop();
-  pipeline_.refuse_new();
+  State& state = *state_;
+  if (!state.started || state.stopped) return true;
+  state.stopped = true;
+  state.pipeline.refuse_new();
+  // Stop accepting; connections waiting for a client (handshakes, idle keep-alive, heads still
+  // arriving) are cut now: none has a request under way.
+  state.on_io([&state] {
+    state.host.stopping = true;
+    boost::system::error_code ignored;
+    state.https->close(ignored);
+    if (state.http) state.http->close(ignored);
+    state.close_connections(false);
+  });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_seconds);
-  while (pipeline_.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  while (state.host.busy.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
   }
-  // Idle keep-alive connections, heads still arriving and requests past the grace are cut off.
-  https_->stopAll(true);
-  if (http_) http_->stopAll(true);
-  const auto joined = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (pool_.used() > 0 && std::chrono::steady_clock::now() < joined) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  // Requests past the grace are cut off.
+  state.on_io([&state] { state.close_connections(true); });
+  const auto settled = std::chrono::steady_clock::now() + 1s;
+  while (state.host.worker_tasks.load() > 0 && std::chrono::steady_clock::now() < settled) {
+    std::this_thread::sleep_for(10ms);
   }
-  if (pool_.used() > 0) return false;
-  pool_.joinAll();
-  http_.reset();
-  https_.reset();
+  const bool workers_idle = state.host.worker_tasks.load() == 0;
+  state.keep_running.reset();
+  state.io.stop();
+  state.io_thread.join();
+  if (!workers_idle) return false;
+  state.workers.join();
   return true;
 }
 
 std::uint16_t HttpsServer::https_port() const {
-  return https_->port();
+  return state_->https->local_endpoint().port();
 }
 
 std::optional<std::uint16_t> HttpsServer::http_port() const {
-  if (!http_) return std::nullopt;
-  return http_->port();
+  if (!state_->http) return std::nullopt;
+  return state_->http->local_endpoint().port();
+}
+
+const ConnectionStats& HttpsServer::stats() const {
+  return state_->host.stats;
 }
 
 }  // namespace eventsvc::host

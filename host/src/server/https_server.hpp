@@ -1,40 +1,43 @@
 // The listeners: HTTPS (TLS 1.2 or newer) and, when configured, plain HTTP for running behind a
-// TLS-terminating proxy. Both feed one RequestPipeline from one worker pool.
+// TLS-terminating proxy. One I/O thread accepts and carries every connection (handshakes, heads,
+// bodies, answers); a pool of `server.threads` workers runs the requests. See http_connection.hpp
+// for the deadlines and connection_table.hpp for the caps.
 #pragma once
 
-#include <Poco/Net/HTTPServer.h>
-#include <Poco/ThreadPool.h>
-
+#include <cstdint>
 #include <memory>
 #include <optional>
 
 #include "config/host_config.hpp"
+#include "logging/log_sink.hpp"
+#include "server/connection_stats.hpp"
 #include "server/request_pipeline.hpp"
 
 namespace eventsvc::host {
 
 class HttpsServer {
  public:
-  HttpsServer(const HostConfig& config, RequestPipeline& pipeline);
+  HttpsServer(const HostConfig& config, RequestPipeline& pipeline, LogSink& log);
   ~HttpsServer();
+  HttpsServer(const HttpsServer&) = delete;
+  HttpsServer& operator=(const HttpsServer&) = delete;
 
-  // Binds and starts accepting. Throws sdk::Error(500) when an address cannot be bound.
+  // Binds and starts accepting. Throws sdk::Error(500) when an address cannot be bound or the
+  // certificate cannot be used.
   void start();
-  // Stops accepting, lets requests in progress finish (up to `grace_seconds`), then closes every
-  // connection. Returns within grace_seconds + about 1 s whatever the clients do; false when a
-  // worker thread was still blocked then (a client that never finished a TLS handshake): the
-  // caller must then exit without destroying this object.
+  // Stops accepting, closes connections that have no request under way, lets requests under way
+  // finish (up to `grace_seconds`), then closes every connection. Returns within grace_seconds +
+  // about 1 s whatever the clients do; false when a request was still running on a worker then:
+  // the caller must then exit without destroying this object.
   bool stop(int grace_seconds);
 
   std::uint16_t https_port() const;
   std::optional<std::uint16_t> http_port() const;
+  const ConnectionStats& stats() const;
 
  private:
-  const HostConfig& config_;
-  RequestPipeline& pipeline_;
-  Poco::ThreadPool pool_;
-  std::unique_ptr<Poco::Net::HTTPServer> https_;
-  std::unique_ptr<Poco::Net::HTTPServer> http_;
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace eventsvc::host

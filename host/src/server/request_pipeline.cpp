@@ -1,18 +1,18 @@
 #include "server/request_pipeline.hpp"
 
-#include <chrono>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 
-#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/strings.hpp"
 #include "server/http_response.hpp"
-#include "server/request_body.hpp"
 
 namespace eventsvc::host {
 
 namespace {
 
-// Unread bodies up to this size are dropped so the connection stays usable; larger ones close it.
-constexpr std::size_t kDiscardBudget = std::size_t{64} * 1024;
+// Endpoints that take no body accept (and ignore) one up to this size.
+constexpr std::size_t kIgnoredBodyBytes = std::size_t{64} * 1024;
 
 std::string tenant_key(const sdk::Tenant& tenant) {
   std::string key = tenant.workspace;
@@ -27,134 +27,137 @@ void add_rate_headers(HeaderList& headers, const RateDecision& decision) {
   headers.emplace_back("X-RateLimit-Reset", std::to_string(decision.reset));
 }
 
-// How many times the request carries the header `name` (compared without case).
-std::size_t header_count(const Poco::Net::HTTPServerRequest& request, const std::string& name) {
-  std::size_t count = 0;
-  for (const auto& [header, value] : request) {
-    if (Poco::icompare(header, name) == 0) ++count;
-  }
-  return count;
-}
-
 // The bearer credential, or empty.
-std::string bearer_credential(const Poco::Net::HTTPServerRequest& request) {
-  const std::string header =
-      request.get("Authorization", "");  // a copy: get() may return its default argument
-  if (header.size() < 7) return {};
-  std::string scheme = header.substr(0, 6);
+std::string bearer_credential(const RequestHead& head) {
+  const std::string* header = head.header("Authorization");
+  if (header == nullptr || header->size() < 7) return {};
+  std::string scheme = header->substr(0, 6);
   for (auto& c : scheme)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (scheme != "bearer" || header[6] != ' ') return {};
+  if (scheme != "bearer" || (*header)[6] != ' ') return {};
   std::size_t begin = 7;
-  while (begin < header.size() && header[begin] == ' ')
+  while (begin < header->size() && (*header)[begin] == ' ')
     ++begin;
-  std::size_t end = header.size();
-  while (end > begin && (header[end - 1] == ' ' || header[end - 1] == '\t'))
+  std::size_t end = header->size();
+  while (end > begin && ((*header)[end - 1] == ' ' || (*header)[end - 1] == '\t'))
     --end;
-  return header.substr(begin, end - begin);
+  return header->substr(begin, end - begin);
 }
 
-std::string path_of(const std::string& uri) {
-  const std::size_t query = uri.find('?');
-  return query == std::string::npos ? uri : uri.substr(0, query);
+bool takes_body(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH";
 }
 
 }  // namespace
-
-struct RequestPipeline::Exchange {
-  int status = 200;
-  std::string body;
-  HeaderList headers;
-  bool keep_alive = true;
-  bool body_read = false;  // the request body was consumed (or there was none to read)
-  std::optional<sdk::Tenant> tenant;
-  std::optional<Operation> operation;
-
-  void fail(const sdk::Error& error) {
-    status = error.status();
-    body = error_body(error);
-    if (error.retry_after())
-      headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
-  }
-};
 
 RequestPipeline::RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log,
                                  Router router)
     : config_(config), modules_(modules), log_(log), router_(std::move(router)) {}
 
-void RequestPipeline::watch(const Poco::Net::TCPServer* server) {
-  for (auto& slot : servers_) {
-    const Poco::Net::TCPServer* empty = nullptr;
-    if (slot.compare_exchange_strong(empty, server)) return;
-  }
-}
-
-bool RequestPipeline::under_pressure() const {
-  for (const auto& slot : servers_) {
-    const auto* server = slot.load();
-    if (server != nullptr && server->queuedConnections() > 0) return true;
-  }
-  return false;
-}
-
-void RequestPipeline::handle(Poco::Net::HTTPServerRequest& request,
-                             Poco::Net::HTTPServerResponse& response) {
-  const auto started = std::chrono::steady_clock::now();
-  ++in_flight_;
-  Exchange exchange;
-  const std::string path = path_of(request.getURI());
-  const bool refused = refusing_;
+void RequestPipeline::admit(Exchange& exchange) {
   try {
-    if (refused) throw sdk::Error::unavailable("the server is shutting down", 1);
-    run(request, path, exchange);
+    if (refusing_) {
+      exchange.answer.keep_alive = false;
+      throw sdk::Error::unavailable("the server is shutting down", 1);
+    }
+    route_and_authorise(exchange);
+    check_body_framing(exchange);
   } catch (const sdk::Error& error) {
-    exchange.fail(error);
-    // A 503 is a backing service that is down for now (disk full, storage failing): the operator
-    // needs to know too. Other 5xx are defects.
-    if (error.status() == 503 && !refused) {
-      log_.log(sdk::LogLevel::warning, "http", path + ": " + error.message());
-    } else if (error.status() >= 500 && error.status() != 503) {
-      log_.log(sdk::LogLevel::error, "http", path + ": " + error.message());
-    }
+    answer_error(exchange, error);
   } catch (const std::exception& error) {
-    log_.log(sdk::LogLevel::error, "http", path + ": unhandled exception: " + error.what());
-    exchange.fail(sdk::Error::internal("internal error"));
+    log_.log(sdk::LogLevel::error, "http",
+             std::string(exchange.head.path()) + ": unhandled exception: " + error.what());
+    answer_error(exchange, sdk::Error::internal("internal error"));
   }
-  // An answer given before the body was read leaves the body on the connection: drop it when it
-  // is small, else close after answering.
-  if (refused || (!exchange.body_read && !discard_body(request, kDiscardBudget))) {
-    exchange.keep_alive = false;
-  }
-  // A worker thread serves one connection at a time: when connections are queued, close this one
-  // after answering so a waiting client gets the thread.
-  if (!exchange.keep_alive || under_pressure()) response.setKeepAlive(false);
-  send_json(response, exchange.status, exchange.body, exchange.headers);
-
-  if (config_.server.access_log) {
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
-    sdk::json::object line{{"level", "info"},
-                           {"module", "access"},
-                           {"method", request.getMethod()},
-                           {"path", path.size() > 200 ? path.substr(0, 200) : path},
-                           {"status", exchange.status},
-                           {"ms", std::round(ms * 1000) / 1000}};
-    if (exchange.tenant) {
-      line["workspace"] = exchange.tenant->workspace;
-      line["env"] = sdk::environment_name(exchange.tenant->environment);
-    }
-    if (exchange.operation) line["op"] = operation_name(*exchange.operation);
-    log_.write(std::move(line));
-  }
-  --in_flight_;
 }
 
-void RequestPipeline::charge_anonymous(const Poco::Net::HTTPServerRequest& request,
-                                       Exchange& exchange) {
-  const std::string key = "anonymous\x1f" + request.clientAddress().host().toString();
-  const RateDecision decision = rate_limiter_.charge(key, config_.anonymous_per_minute);
-  add_rate_headers(exchange.headers, decision);
+void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
+  try {
+    const ApiRequest request{*exchange.principal, *exchange.plan,   exchange.head, body,
+                             exchange.params,     sdk::now_millis()};
+    ApiResponse response = exchange.endpoint->handle(request);
+    exchange.answer.status = response.status;
+    exchange.answer.body = std::move(response.body);
+    for (auto& header : response.headers)
+      exchange.answer.headers.push_back(std::move(header));
+    exchange.answered = true;
+    exchange.lease.reset();
+  } catch (const sdk::Error& error) {
+    answer_error(exchange, error);
+  } catch (const std::exception& error) {
+    log_.log(sdk::LogLevel::error, "http",
+             std::string(exchange.head.path()) + ": unhandled exception: " + error.what());
+    answer_error(exchange, sdk::Error::internal("internal error"));
+  }
+}
+
+void RequestPipeline::fail(Exchange& exchange, const sdk::Error& error) {
+  exchange.answer.keep_alive = false;
+  answer_error(exchange, error);
+}
+
+void RequestPipeline::answer_error(Exchange& exchange, const sdk::Error& error) {
+  exchange.answer.status = error.status();
+  exchange.answer.body = error_body(error);
+  if (error.retry_after()) {
+    exchange.answer.headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
+  }
+  exchange.answered = true;
+  exchange.lease.reset();
+  // A 503 is a backing service that is down for now (disk full, storage failing): the operator
+  // needs to know too. Other 5xx are defects.
+  const std::string path(exchange.head.path());
+  if (error.status() == 503 && !refusing_) {
+    log_.log(sdk::LogLevel::warning, "http", path + ": " + error.message());
+  } else if (error.status() >= 500 && error.status() != 503) {
+    log_.log(sdk::LogLevel::error, "http", path + ": " + error.message());
+  }
+}
+
+void RequestPipeline::finish(const Exchange& exchange) {
+  if (!config_.server.access_log) return;
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - exchange.started)
+          .count();
+  const std::string_view path = exchange.head.path();
+  sdk::json::object line{{"level", "info"},
+                         {"module", "access"},
+                         {"method", exchange.head.method},
+                         {"path", path.substr(0, 200)},
+                         {"status", exchange.answer.status},
+                         {"ms", std::round(ms * 1000) / 1000}};
+  if (exchange.principal) {
+    line["workspace"] = exchange.principal->tenant.workspace;
+    line["env"] = sdk::environment_name(exchange.principal->tenant.environment);
+  }
+  if (exchange.operation) line["op"] = operation_name(*exchange.operation);
+  log_.write(std::move(line));
+}
+
+Answer RequestPipeline::transport_error(const std::string& client_address,
+                                        const sdk::Error& error) {
+  Answer answer;
+  answer.keep_alive = false;
+  try {
+    charge_anonymous(client_address, answer.headers);
+  } catch (const sdk::Error& limited) {
+    answer.status = limited.status();
+    answer.body = error_body(limited);
+    answer.headers.emplace_back("Retry-After", std::to_string(limited.retry_after().value_or(1)));
+    return answer;
+  }
+  answer.status = error.status();
+  answer.body = error_body(error);
+  if (error.retry_after()) {
+    answer.headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
+  }
+  return answer;
+}
+
+void RequestPipeline::charge_anonymous(const std::string& client_address, HeaderList& headers) {
+  const RateDecision decision =
+      rate_limiter_.charge("anonymous\x1f" + client_address, config_.anonymous_per_minute);
+  add_rate_headers(headers, decision);
   if (!decision.allowed) {
     throw sdk::Error::too_many_requests(
         "too many unauthenticated or unroutable requests from this address", decision.retry_after,
@@ -162,57 +165,62 @@ void RequestPipeline::charge_anonymous(const Poco::Net::HTTPServerRequest& reque
   }
 }
 
-void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::string& path,
-                          Exchange& exchange) {
-  const Router::Match match = router_.match(request.getMethod(), path);
+void RequestPipeline::route_and_authorise(Exchange& exchange) {
+  const RequestHead& head = exchange.head;
+  HeaderList& headers = exchange.answer.headers;
+  const std::string path(head.path());
+  Router::Match match = router_.match(head.method, path);
   if (match.endpoint == nullptr) {
-    charge_anonymous(request, exchange);
+    charge_anonymous(head.client_address, headers);
     if (!match.allowed_methods.empty()) {
       const std::string allow = sdk::join(match.allowed_methods, ", ");
-      exchange.headers.emplace_back("Allow", allow);
-      throw sdk::Error(
-          405, "method " + request.getMethod() + " is not allowed on " + path + "; use " + allow,
-          {{"allowed_methods", allow}});
+      headers.emplace_back("Allow", allow);
+      throw sdk::Error(405,
+                       "method " + head.method + " is not allowed on " + path + "; use " + allow,
+                       {{"allowed_methods", allow}});
     }
-    throw sdk::Error::not_found("no such endpoint: " + request.getMethod() + " " + path);
+    throw sdk::Error::not_found("no such endpoint: " + head.method + " " + path);
   }
   Endpoint& endpoint = *match.endpoint;
+  exchange.endpoint = &endpoint;
+  exchange.params = std::move(match.params);
   exchange.operation = endpoint.operation();
 
   // Which of two credentials would count is a guess no server should make.
-  if (const auto credentials = header_count(request, "Authorization"); credentials > 1) {
-    charge_anonymous(request, exchange);
+  if (const auto credentials = head.header_count("Authorization"); credentials > 1) {
+    charge_anonymous(head.client_address, headers);
     throw sdk::Error::unauthorized("send one Authorization header, not " +
                                    std::to_string(credentials));
   }
-  const std::string credential = bearer_credential(request);
+  const std::string credential = bearer_credential(head);
   std::optional<sdk::Principal> principal;
   if (!credential.empty()) {
     principal = modules_.auth().call(
         [&](sdk::AuthProvider& auth) { return auth.authenticate(credential); });
   }
   if (!principal) {
-    charge_anonymous(request, exchange);
+    charge_anonymous(head.client_address, headers);
     throw sdk::Error::unauthorized(credential.empty()
                                        ? "missing API key: send Authorization: Bearer <API key>"
                                        : "invalid API key");
   }
-  exchange.tenant = principal->tenant;
-  const Plan* plan = config_.plan(principal->plan);
+  exchange.principal = std::move(principal);
+  const Plan* plan = config_.plan(exchange.principal->plan);
   if (plan == nullptr) {
-    throw sdk::Error::internal("the plan '" + principal->plan +
+    throw sdk::Error::internal("the plan '" + exchange.principal->plan +
                                "' of this key is not configured on the server");
   }
+  exchange.plan = plan;
 
   const Operation operation = endpoint.operation();
-  const std::string tenant = tenant_key(principal->tenant);
+  const std::string tenant = tenant_key(exchange.principal->tenant);
   const RateDecision decision = rate_limiter_.charge(
       tenant + "\x1f" + std::string(operation_name(operation)), plan->rate_limit(operation));
-  add_rate_headers(exchange.headers, decision);
+  add_rate_headers(headers, decision);
 
   const auto scopes = endpoint.scopes();
   const bool permitted = std::any_of(scopes.begin(), scopes.end(), [&](std::string_view scope) {
-    return principal->has_scope(scope);
+    return exchange.principal->has_scope(scope);
   });
   if (!permitted) {
     sdk::json::array needed_list;
@@ -231,12 +239,11 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
                                          {"operation", operation_name(operation)}});
   }
 
-  std::optional<ConcurrencyLimiter::Lease> lease;
   if (endpoint.leased()) {
-    lease = leases_.acquire(tenant, plan->concurrency);
-    if (!lease) {
+    exchange.lease = leases_.acquire(tenant, plan->concurrency);
+    if (!exchange.lease) {
       if (endpoint.reports_concurrency()) {
-        exchange.headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
+        headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
       }
       throw sdk::Error::too_many_requests(
           "concurrency limit of " + std::to_string(plan->concurrency) +
@@ -244,30 +251,28 @@ void RequestPipeline::run(Poco::Net::HTTPServerRequest& request, const std::stri
           1, {{"retry_after", 1}, {"concurrency_limit", plan->concurrency}});
     }
     if (endpoint.reports_concurrency()) {
-      exchange.headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
-      exchange.headers.emplace_back("X-Concurrency-Active", std::to_string(lease->active()));
+      headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
+      headers.emplace_back("X-Concurrency-Active", std::to_string(exchange.lease->active()));
     }
   }
+}
 
-  bool reusable = true;
-  std::string body;
-  exchange.body_read = true;
-  try {
-    body = read_body(request,
-                     endpoint.max_body_bytes() == 0 ? kDiscardBudget : endpoint.max_body_bytes(),
-                     reusable);
-  } catch (...) {
-    exchange.keep_alive = reusable;
-    throw;
+void RequestPipeline::check_body_framing(Exchange& exchange) const {
+  const RequestHead& head = exchange.head;
+  if (!head.has_body_framing() && takes_body(head.method)) {
+    exchange.answer.keep_alive = false;
+    throw sdk::Error(411, "send the body with a Content-Length header or chunked encoding");
   }
-  exchange.keep_alive = reusable;
-
-  const ApiRequest api_request{*principal, *plan, request, body, match.params, sdk::now_millis()};
-  ApiResponse response = endpoint.handle(api_request);
-  exchange.status = response.status;
-  exchange.body = std::move(response.body);
-  for (auto& header : response.headers)
-    exchange.headers.push_back(std::move(header));
+  const std::size_t limit = exchange.endpoint->max_body_bytes() == 0
+                                ? kIgnoredBodyBytes
+                                : exchange.endpoint->max_body_bytes();
+  // Answered from the declared length: waiting for bytes the answer does not need would hold
+  // the connection for as long as the client cares to send them.
+  if (head.content_length && *head.content_length > limit) {
+    exchange.answer.keep_alive = false;
+    throw body_too_large(limit);
+  }
+  exchange.body_limit = limit;
 }
 
 }  // namespace eventsvc::host

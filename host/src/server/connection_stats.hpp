@@ -1,0 +1,23 @@
+// Counters of the connection layer, for the operator's view: written by the I/O thread, read by
+// anyone.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace eventsvc::host {
+
+struct ConnectionStats {
+  std::atomic<std::uint64_t> accepted{0};
+  std::atomic<std::uint64_t> open{0};
+  std::atomic<std::uint64_t> refused_address_cap{0};
+  std::atomic<std::uint64_t> refused_total_cap{0};
+  std::atomic<std::uint64_t> idle_closed_for_room{0};
+  std::atomic<std::uint64_t> handshake_failures{0};  // timed out or broken
+  std::atomic<std::uint64_t> head_timeouts{0};
+  std::atomic<std::uint64_t> body_timeouts{0};
+  std::atomic<std::uint64_t> malformed_heads{0};
+  std::atomic<std::uint64_t> busy_refusals{0};  // 503: every worker busy and the queue full
+};
+
+}  // namespace eventsvc::host

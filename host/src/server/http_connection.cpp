@@ -1,0 +1,452 @@
+#include "server/http_connection.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <ctime>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <type_traits>
+
+#include "server/http_response.hpp"
+
+namespace eventsvc::host {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using namespace std::chrono_literals;
+
+void ConnectionHost::close(ConnectionTable::Id id) {
+  const auto it = live.find(id);
+  if (it != live.end()) it->second.close();
+}
+
+void ConnectionHost::set_stage(ConnectionTable::Id id, ConnectionStage stage) {
+  const auto it = live.find(id);
+  if (it == live.end()) return;
+  it->second.stage = stage;
+  table.set_idle(id, stage == ConnectionStage::idle);
+}
+
+void ConnectionHost::report(const std::string& event, const std::string& address,
+                            const std::string& detail) {
+  Throttle& throttle = throttles_[event];
+  const auto now = std::chrono::steady_clock::now();
+  if (now - throttle.last < 1s) {
+    ++throttle.suppressed;
+    return;
+  }
+  sdk::json::object fields{{"client", address}};
+  if (!detail.empty()) fields["detail"] = detail;
+  if (throttle.suppressed > 0) fields["suppressed"] = throttle.suppressed;
+  throttle.last = now;
+  throttle.suppressed = 0;
+  log.log(sdk::LogLevel::warning, "http", event, std::move(fields));
+}
+
+namespace {
+
+// Completion token: errors are returned in `error`, not thrown.
+auto redirect(beast::error_code& error) {
+  return asio::redirect_error(asio::use_awaitable, error);
+}
+
+// Request line and headers together.
+constexpr std::uint32_t kHeadLimit = 64 * 1024;
+// An answer given before the body was read drops a body up to this size and keeps the
+// connection; a larger one closes it.
+constexpr std::uint64_t kSmallBody = std::uint64_t{64} * 1024;
+// Bodies and answers move at least this fast, on top of the configured base time.
+constexpr std::uint64_t kMinBytesPerSecond = std::uint64_t{64} * 1024;
+// Before a connection with an unread body closes, what the client is still sending is read and
+// dropped, so that it reads the answer instead of a reset.
+constexpr std::size_t kLingerBytes = std::size_t{8} << 20;
+constexpr auto kLingerTime = 2s;
+constexpr auto kCloseNotifyTime = 500ms;
+
+std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
+  return std::chrono::seconds(base_seconds) +
+         std::chrono::seconds(static_cast<std::int64_t>(bytes / kMinBytesPerSecond));
+}
+
+// The current time in the form of the Date header, made once a second per thread.
+const char* http_date() {
+  thread_local std::time_t made = 0;
+  thread_local char text[40] = {};
+  const std::time_t now = std::time(nullptr);
+  if (now != made) {
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &parts);
+    made = now;
+  }
+  return text;
+}
+
+// The client went away (or reset): nothing to answer.
+bool client_gone(const beast::error_code& error) {
+  return error == http::error::end_of_stream || error == http::error::partial_message ||
+         error == asio::error::eof || error == asio::error::connection_reset ||
+         error == asio::error::operation_aborted || error == asio::error::broken_pipe ||
+         error == asio::ssl::error::stream_truncated;
+}
+
+std::string seconds_text(int seconds) {
+  return std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
+}
+
+template <class Stream>
+class Connection {
+ public:
+  Connection(ConnectionHost& host, Stream& stream, ConnectionTable::Id id,
+             const std::string& address)
+      : host_(host),
+        stream_(stream),
+        id_(id),
+        address_(address),
+        timer_(stream.get_executor()),
+        deadline_(std::make_shared<Deadline>(Deadline{false, &lowest().socket()})) {
+    host_.live.emplace(
+        id_, ConnectionHost::Live{[this] { lowest().close(); }, ConnectionStage::handshake});
+    ++host_.stats.open;
+  }
+  ~Connection() {
+    host_.live.erase(id_);
+    host_.table.remove(id_);
+    --host_.stats.open;
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  asio::awaitable<void> run() {
+    try {
+      const bool secured = co_await handshake();
+      bool open = secured;
+      while (open) {
+        open = co_await serve_one();
+      }
+    } catch (const std::exception& error) {
+      host_.log.log(sdk::LogLevel::error, "http",
+                    std::string("connection ended by an unexpected error: ") + error.what());
+    }
+  }
+
+ private:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+  // A deadline for a stage after which the client is still answered (408). The stream's own
+  // expiry closes the socket, so here a timer cancels the pending read instead.
+  struct Deadline {
+    bool passed = false;
+    asio::ip::tcp::socket* socket = nullptr;
+  };
+
+  void arm(std::chrono::steady_clock::duration allowed) {
+    lowest().expires_never();
+    deadline_->passed = false;
+    timer_.expires_after(allowed);
+    timer_.async_wait([weak = std::weak_ptr<Deadline>(deadline_)](const beast::error_code& error) {
+      const auto deadline = weak.lock();
+      if (error || !deadline) return;
+      deadline->passed = true;
+      beast::error_code ignored;
+      deadline->socket->cancel(ignored);
+    });
+  }
+
+  // Ends the deadline; true when it had passed.
+  bool disarm() {
+    timer_.cancel();
+    return deadline_->passed;
+  }
+  const ServerConfig& config() const { return host_.config; }
+
+  asio::awaitable<bool> handshake() {
+    if constexpr (kTls) {
+      lowest().expires_after(std::chrono::seconds(config().handshake_timeout_s));
+      beast::error_code error;
+      co_await stream_.async_handshake(asio::ssl::stream_base::server, redirect(error));
+      if (error) {
+        ++host_.stats.handshake_failures;
+        if (error == beast::error::timeout) {
+          host_.report("TLS handshake not completed in time", address_,
+                       "within " + seconds_text(config().handshake_timeout_s));
+        }
+        co_return false;
+      }
+    }
+    co_return true;
+  }
+
+  // One request and its answer; false when the connection is to close.
+  asio::awaitable<bool> serve_one() {
+    // Waiting for a request to start: idle, the first to be closed when connections run short.
+    host_.set_stage(id_, ConnectionStage::idle);
+    if (buffer_.size() == 0) {
+      lowest().expires_after(std::chrono::seconds(config().keep_alive_timeout_s));
+      beast::error_code error;
+      const std::size_t got =
+          co_await stream_.async_read_some(buffer_.prepare(4096), redirect(error));
+      if (error) co_return false;
+      buffer_.commit(got);
+    }
+    host_.set_stage(id_, ConnectionStage::head);
+    if (host_.stopping) co_return false;
+
+    arm(std::chrono::seconds(config().head_timeout_s));
+    parser_.emplace();
+    parser_->header_limit(kHeadLimit);
+    // The declared length is checked against the route's limit once the head is in (413).
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    beast::error_code error;
+    co_await http::async_read_header(stream_, buffer_, *parser_, redirect(error));
+    if (disarm() && error) error = beast::error::timeout;
+    if (error) {
+      co_await refuse_head(error);
+      co_return false;
+    }
+
+    host_.set_stage(id_, ConnectionStage::busy);
+    ++host_.busy;
+    RequestHead head = read_head();
+    const bool keep = co_await exchange(head);
+    --host_.busy;
+    co_return keep;
+  }
+
+  RequestHead read_head() const {
+    const auto& request = parser_->get();
+    RequestHead head;
+    head.method = std::string(request.method_string());
+    head.target = std::string(request.target());
+    head.client_address = address_;
+    for (const auto& field : request)
+      head.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    if (const auto length = parser_->content_length()) head.content_length = *length;
+    head.chunked = parser_->chunked();
+    return head;
+  }
+
+  // A head that did not arrive whole, in time, or well-formed: answered when the client is still
+  // there, and the connection closed.
+  asio::awaitable<void> refuse_head(beast::error_code error) {
+    if (error == beast::error::timeout) {
+      ++host_.stats.head_timeouts;
+      host_.report("request head not received in time", address_,
+                   "within " + seconds_text(config().head_timeout_s));
+      Answer answer = host_.pipeline.transport_error(
+          address_, sdk::Error(408, "the request head did not arrive within " +
+                                        seconds_text(config().head_timeout_s)));
+      co_await answer_and_close(answer);
+      co_return;
+    }
+    if (client_gone(error)) co_return;
+    ++host_.stats.malformed_heads;
+    sdk::Error refusal =
+        error == http::error::header_limit
+            ? sdk::Error(431,
+                         "the request head (request line and headers) is "
+                         "larger than " +
+                             std::to_string(kHeadLimit) + " bytes")
+        : error == http::error::bad_content_length
+            ? sdk::Error::bad_request("Content-Length must be one decimal number of bytes")
+            : sdk::Error::bad_request("malformed request head: " + error.message());
+    host_.report("malformed request head", address_, error.message());
+    Answer answer = host_.pipeline.transport_error(address_, refusal);
+    co_await answer_and_close(answer);
+  }
+
+  // Runs one request through the pipeline; false when the connection is to close.
+  asio::awaitable<bool> exchange(RequestHead& head) {
+    const std::size_t capacity =
+        static_cast<std::size_t>(config().threads) + static_cast<std::size_t>(config().queue);
+    if (static_cast<std::size_t>(host_.worker_tasks.load()) >= capacity) {
+      ++host_.stats.busy_refusals;
+      Answer busy;
+      busy.status = 503;
+      busy.body = error_body(sdk::Error::unavailable("the server is busy; retry shortly", 1));
+      busy.headers.emplace_back("Retry-After", "1");
+      co_await answer_and_close(busy);
+      co_return false;
+    }
+
+    Exchange exchange(std::move(head));
+    const auto admit = [&] { host_.pipeline.admit(exchange); };
+    co_await on_worker(admit);
+    bool body_unread = exchange.head.has_body_framing();
+    if (!exchange.answered) {
+      co_await read_body(exchange);
+      body_unread = false;
+    } else if (body_unread) {
+      const bool dropped = co_await drop_small_body(exchange);
+      body_unread = !dropped;
+    }
+
+    const auto& request = parser_->get();
+    ++requests_;
+    const bool keep_alive =
+        exchange.answer.keep_alive && !body_unread && request.keep_alive() && !host_.stopping &&
+        (config().max_keep_alive_requests == 0 || requests_ < config().max_keep_alive_requests);
+    host_.pipeline.finish(exchange);
+    const bool written =
+        co_await write(exchange.answer, keep_alive, exchange.head.method == "HEAD");
+    if (!written) co_return false;
+    if (!keep_alive) {
+      if (body_unread) co_await linger();
+      co_await close_gracefully();
+    }
+    co_return keep_alive;
+  }
+
+  asio::awaitable<void> read_body(Exchange& exchange) {
+    const RequestHead& head = exchange.head;
+    if (const std::string* expect = head.header("Expect");
+        expect != nullptr && beast::iequals(*expect, "100-continue")) {
+      static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+      lowest().expires_after(std::chrono::seconds(config().read_timeout_s));
+      beast::error_code ignored;
+      co_await asio::async_write(stream_, asio::buffer(kContinue), redirect(ignored));
+    }
+    parser_->body_limit(exchange.body_limit);
+    const auto allowed =
+        transfer_time(config().read_timeout_s, head.content_length.value_or(exchange.body_limit));
+    arm(allowed);
+    beast::error_code error;
+    co_await http::async_read(stream_, buffer_, *parser_, redirect(error));
+    if (disarm() && error) error = beast::error::timeout;
+    if (!error) {
+      const auto complete = [&] { host_.pipeline.complete(exchange, parser_->get().body()); };
+      co_await on_worker(complete);
+    } else if (error == http::error::body_limit) {
+      host_.pipeline.fail(exchange, body_too_large(exchange.body_limit));
+    } else if (error == beast::error::timeout) {
+      ++host_.stats.body_timeouts;
+      host_.report("request body not received in time", address_,
+                   "within " + std::to_string(allowed.count()) + " s");
+      host_.pipeline.fail(exchange,
+                          sdk::Error(408, "the request body did not arrive within " +
+                                              seconds_text(static_cast<int>(allowed.count()))));
+    } else if (client_gone(error)) {
+      host_.pipeline.fail(
+          exchange, sdk::Error::bad_request("the request body ended before all of it arrived"));
+    } else {
+      host_.pipeline.fail(exchange,
+                          sdk::Error::bad_request("malformed request body: " + error.message()));
+    }
+  }
+
+  // After an answer decided without the body: reads and drops a small declared body so the
+  // connection can carry the next request. True when it did.
+  asio::awaitable<bool> drop_small_body(const Exchange& exchange) {
+    const RequestHead& head = exchange.head;
+    if (head.chunked || !head.content_length || *head.content_length > kSmallBody ||
+        !exchange.answer.keep_alive) {
+      co_return false;
+    }
+    parser_->body_limit(kSmallBody);
+    arm(std::chrono::seconds(config().read_timeout_s));
+    beast::error_code error;
+    co_await http::async_read(stream_, buffer_, *parser_, redirect(error));
+    disarm();
+    co_return !error;
+  }
+
+  asio::awaitable<bool> write(Answer& answer, bool keep_alive, bool head_only) {
+    http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
+    response.set(http::field::server, "eventsvc");
+    response.set(http::field::date, http_date());
+    for (const auto& [name, value] : answer.headers)
+      response.set(name, value);
+    response.set(http::field::content_type, "application/json");
+    response.keep_alive(keep_alive);
+    const std::size_t size = answer.body.size();
+    if (head_only) {
+      response.content_length(size);
+    } else {
+      response.body() = std::move(answer.body);
+      response.prepare_payload();
+    }
+    lowest().expires_after(transfer_time(config().read_timeout_s, size));
+    beast::error_code error;
+    co_await http::async_write(stream_, response, redirect(error));
+    co_return !error;
+  }
+
+  asio::awaitable<void> answer_and_close(Answer& answer) {
+    const bool written = co_await write(answer, false, false);
+    if (written) co_await close_gracefully();
+  }
+
+  // Reads and drops what the client is still sending, for a bounded time and size.
+  asio::awaitable<void> linger() {
+    lowest().expires_after(kLingerTime);
+    std::size_t dropped = 0;
+    buffer_.clear();
+    while (dropped < kLingerBytes) {
+      beast::error_code error;
+      const std::size_t got =
+          co_await stream_.async_read_some(buffer_.prepare(16384), redirect(error));
+      if (error) break;
+      dropped += got;
+    }
+  }
+
+  asio::awaitable<void> close_gracefully() {
+    if constexpr (kTls) {
+      lowest().expires_after(kCloseNotifyTime);
+      beast::error_code ignored;
+      co_await stream_.async_shutdown(redirect(ignored));
+    }
+    beast::error_code ignored;
+    lowest().socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    lowest().close();
+  }
+
+  // Runs `work` on a worker thread and resumes here when it is done.
+  template <class Work>
+  asio::awaitable<void> on_worker(const Work& work) {
+    ++host_.worker_tasks;
+    const auto task = [&work]() -> asio::awaitable<void> {
+      work();
+      co_return;
+    };
+    co_await asio::co_spawn(host_.workers, task, asio::use_awaitable);
+    --host_.worker_tasks;
+  }
+
+  ConnectionHost& host_;
+  Stream& stream_;
+  ConnectionTable::Id id_;
+  std::string address_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  int requests_ = 0;
+  asio::steady_timer timer_;
+  std::shared_ptr<Deadline> deadline_;
+};
+
+}  // namespace
+
+template <class Stream>
+asio::awaitable<void> serve_connection(ConnectionHost& host, Stream stream, ConnectionTable::Id id,
+                                       std::string address) {
+  Connection<Stream> connection(host, stream, id, address);
+  co_await connection.run();
+}
+
+template asio::awaitable<void> serve_connection<PlainStream>(ConnectionHost&, PlainStream,
+                                                             ConnectionTable::Id, std::string);
+template asio::awaitable<void> serve_connection<TlsStream>(ConnectionHost&, TlsStream,
+                                                           ConnectionTable::Id, std::string);
+
+}  // namespace eventsvc::host
