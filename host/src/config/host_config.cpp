@@ -48,12 +48,13 @@ sdk::ConfigSchema top_level_schema() {
                   "public_base_url",
                   "Prefix of verify_url in receipts, e.g. https://events.example.com")
                   .default_to(""),
-              ConfigField::integer("threads", "Worker threads that run requests")
+              ConfigField::integer("threads", "Threads that carry connections and run requests")
                   .default_to(16)
                   .at_least(1)
                   .at_most(1024),
               ConfigField::integer("queue",
-                                   "Requests waiting for a worker; more are answered 503")
+                                   "Requests under way beyond `threads` (heads read, bodies "
+                                   "arriving, waiting for a thread); more are answered 503")
                   .default_to(64)
                   .at_least(1)
                   .at_most(65536),

@@ -17,7 +17,7 @@ struct ConnectionStats {
   std::atomic<std::uint64_t> head_timeouts{0};
   std::atomic<std::uint64_t> body_timeouts{0};
   std::atomic<std::uint64_t> malformed_heads{0};
-  std::atomic<std::uint64_t> busy_refusals{0};  // 503: every worker busy and the queue full
+  std::atomic<std::uint64_t> busy_refusals{0};  // 503: `threads` + `queue` requests under way
 };
 
 }  // namespace eventsvc::host

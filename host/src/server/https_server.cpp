@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -9,7 +10,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 #include <exception>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "eventsvc/sdk/error.hpp"
+#include "server/connection_host.hpp"
 #include "server/http_connection.hpp"
 #include "server/tls_context.hpp"
 
@@ -73,22 +75,20 @@ struct HttpsServer::State {
       : config(host_config),
         pipeline(request_pipeline),
         log(log_sink),
-        host(host_config.server, request_pipeline, log_sink, workers),
-        workers(static_cast<std::size_t>(host_config.server.threads)) {}
+        host(host_config.server, request_pipeline, log_sink) {}
 
   // Declared in the order that lets them be destroyed safely: the acceptors before the I/O
-  // context, the workers (joined) before the connections they resume, the connections (frames
+  // context, the connections (frames
   // held by the context) before the host they report to.
   const HostConfig& config;
   RequestPipeline& pipeline;
   LogSink& log;
   ConnectionHost host;
   std::optional<asio::ssl::context> tls;
-  asio::io_context io{1};
+  asio::io_context io;
   // Keeps `io` running while no connection is open and nothing is accepted (during stop).
   asio::executor_work_guard<asio::io_context::executor_type> keep_running{io.get_executor()};
-  asio::thread_pool workers;
-  std::thread io_thread;
+  std::vector<std::thread> io_threads;
   std::optional<tcp::acceptor> https;
   std::optional<tcp::acceptor> http;
   bool started = false;
@@ -97,7 +97,8 @@ struct HttpsServer::State {
   tcp::acceptor listen(const ListenAddress& address) {
     const tcp::endpoint endpoint = resolve(address);
     try {
-      tcp::acceptor acceptor(io, endpoint.protocol());
+      // Each acceptor on a strand of its own: its accept loop and its closing never overlap.
+      tcp::acceptor acceptor(asio::make_strand(io), endpoint.protocol());
       acceptor.set_option(tcp::acceptor::reuse_address(true));
       acceptor.bind(endpoint);
       acceptor.listen(asio::socket_base::max_listen_connections);
@@ -112,8 +113,9 @@ struct HttpsServer::State {
     asio::steady_timer pause(io);
     while (!host.stopping) {
       boost::system::error_code error;
-      tcp::socket socket =
-          co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, error));
+      // Each connection on a strand of its own: its steps never run at once, on any I/O thread.
+      tcp::socket socket = co_await acceptor.async_accept(
+          asio::make_strand(io), asio::redirect_error(asio::use_awaitable, error));
       if (host.stopping || error == asio::error::operation_aborted) co_return;
       if (error) {
         // Out of descriptors, most likely: refusing is all that can be done; do not spin.
@@ -147,7 +149,7 @@ struct HttpsServer::State {
     if (error) return;  // gone already
     ++host.stats.accepted;
     std::string address = peer.address().to_string();
-    const ConnectionTable::Admission admission = host.table.admit(address);
+    const ConnectionTable::Admission admission = host.admit(address);
     if (admission.refusal != ConnectionTable::Refusal::none) {
       const bool per_address = admission.refusal == ConnectionTable::Refusal::address_cap;
       ++(per_address ? host.stats.refused_address_cap : host.stats.refused_total_cap);
@@ -157,42 +159,30 @@ struct HttpsServer::State {
       socket.close(error);
       return;
     }
-    if (admission.evicted) {
-      ++host.stats.idle_closed_for_room;
-      host.close(*admission.evicted);
-    }
     socket.set_option(tcp::no_delay(true), error);
+    const auto strand = socket.get_executor();
     if (with_tls) {
-      asio::co_spawn(io,
+      asio::co_spawn(strand,
                      serve_connection(host, TlsStream(PlainStream(std::move(socket)), *tls),
                                       admission.id, std::move(address)),
                      report_escape("a connection"));
     } else {
       asio::co_spawn(
-          io,
+          strand,
           serve_connection(host, PlainStream(std::move(socket)), admission.id, std::move(address)),
           report_escape("a connection"));
     }
   }
 
-  // Runs `task` on the I/O thread and waits for it.
-  template <class Task>
-  void on_io(Task task) {
-    std::promise<void> done;
-    asio::post(io, [&] {
-      task();
-      done.set_value();
+  // Closes `acceptor` on its strand and waits until it is closed.
+  static void close_acceptor(tcp::acceptor& acceptor) {
+    std::promise<void> closed;
+    asio::post(acceptor.get_executor(), [&] {
+      boost::system::error_code ignored;
+      acceptor.close(ignored);
+      closed.set_value();
     });
-    done.get_future().wait();
-  }
-
-  void close_connections(bool busy_too) {
-    std::vector<ConnectionTable::Id> closing;
-    for (const auto& [id, live] : host.live) {
-      if (busy_too || live.stage != ConnectionStage::busy) closing.push_back(id);
-    }
-    for (const auto id : closing)
-      host.close(id);
+    closed.get_future().wait();
   }
 };
 
@@ -200,7 +190,7 @@ HttpsServer::HttpsServer(const HostConfig& config, RequestPipeline& pipeline, Lo
     : state_(std::make_unique<State>(config, pipeline, log)) {}
 
 HttpsServer::~HttpsServer() {
-  // The serve command stops the server itself and exits at once when a worker stays busy; here,
+  // The serve command stops the server itself and exits at once when an endpoint still runs; here,
   // on the way out of a failed start, no client has been served.
   stop(0);
 }
@@ -213,13 +203,15 @@ void HttpsServer::start() {
   if (state.config.server.http_listen) {
     state.http.emplace(state.listen(*state.config.server.http_listen));
   }
-  asio::co_spawn(state.io, state.accept(*state.https, true),
+  asio::co_spawn(state.https->get_executor(), state.accept(*state.https, true),
                  state.report_escape("accepting HTTPS connections"));
   if (state.http) {
-    asio::co_spawn(state.io, state.accept(*state.http, false),
+    asio::co_spawn(state.http->get_executor(), state.accept(*state.http, false),
                    state.report_escape("accepting HTTP connections"));
   }
-  state.io_thread = std::thread([&state] { state.io.run(); });
+  for (int i = 0; i < state.config.server.threads; ++i) {
+    state.io_threads.emplace_back([&state] { state.io.run(); });
+  }
   state.started = true;
 }
 
@@ -230,29 +222,26 @@ bool HttpsServer::stop(int grace_seconds) {
   state.pipeline.refuse_new();
   // Stop accepting; connections waiting for a client (handshakes, idle keep-alive, heads still
   // arriving) are cut now: none has a request under way.
-  state.on_io([&state] {
-    state.host.stopping = true;
-    boost::system::error_code ignored;
-    state.https->close(ignored);
-    if (state.http) state.http->close(ignored);
-    state.close_connections(false);
-  });
+  state.host.stopping = true;
+  state.close_acceptor(*state.https);
+  if (state.http) state.close_acceptor(*state.http);
+  state.host.close_all(false);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_seconds);
   while (state.host.busy.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(10ms);
   }
   // Requests past the grace are cut off.
-  state.on_io([&state] { state.close_connections(true); });
+  state.host.close_all(true);
   const auto settled = std::chrono::steady_clock::now() + 1s;
-  while (state.host.worker_tasks.load() > 0 && std::chrono::steady_clock::now() < settled) {
+  while (state.host.running.load() > 0 && std::chrono::steady_clock::now() < settled) {
     std::this_thread::sleep_for(10ms);
   }
-  const bool workers_idle = state.host.worker_tasks.load() == 0;
+  const bool threads_free = state.host.running.load() == 0;
   state.keep_running.reset();
   state.io.stop();
-  state.io_thread.join();
-  if (!workers_idle) return false;
-  state.workers.join();
+  if (!threads_free) return false;
+  for (auto& thread : state.io_threads)
+    thread.join();
   return true;
 }
 

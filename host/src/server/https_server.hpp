@@ -1,7 +1,7 @@
 // The listeners: HTTPS (TLS 1.2 or newer) and, when configured, plain HTTP for running behind a
-// TLS-terminating proxy. One I/O thread accepts and carries every connection (handshakes, heads,
-// bodies, answers); a pool of `server.threads` workers runs the requests. See http_connection.hpp
-// for the deadlines and connection_table.hpp for the caps.
+// TLS-terminating proxy. `server.threads` threads carry every connection (handshakes, heads,
+// bodies, answers) without ever blocking on a client, and run the endpoints. See
+// http_connection.hpp for the deadlines and connection_table.hpp for the caps.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ class HttpsServer {
   void start();
   // Stops accepting, closes connections that have no request under way, lets requests under way
   // finish (up to `grace_seconds`), then closes every connection. Returns within grace_seconds +
-  // about 1 s whatever the clients do; false when a request was still running on a worker then:
+  // about 1 s whatever the clients do; false when a request was still running in an endpoint then:
   // the caller must then exit without destroying this object.
   bool stop(int grace_seconds);
 

@@ -2,7 +2,7 @@
 // concurrency lease -> body -> endpoint. Each step that fails answers with the error body of
 // API-SPEC 2.10; every answer carries the rate-limit headers of the bucket it was charged to.
 //
-// The connection layer drives it in two steps on a worker thread, reading the body in between
+// The connection layer drives it in two steps, reading the body in between
 // on its own: admit() decides from the head alone (and may answer at once), complete() runs the
 // endpoint once the body is in. No step touches a socket.
 #pragma once
