@@ -1,11 +1,12 @@
 # The two commands of the README:
 #   make run    install what is missing, build, start the server on the embedded default config
-#   make test   install what is missing, build, run every test (unit, integration, fault)
+#   make test   install what is missing, build, run every test (unit, integration, fault), then
+#               build with AddressSanitizer and UndefinedBehaviorSanitizer and run them all again
 PRESET ?= release
 BUILD := build/$(PRESET)
 DATA_DIR ?= var/data
 
-.PHONY: all deps build run test unit bench clean
+.PHONY: all deps build build-sanitizers run test test-sanitizers unit bench clean
 
 all: build
 
@@ -21,6 +22,14 @@ run: build
 
 test: build
 	ctest --preset $(PRESET)
+	@$(MAKE) --no-print-directory test-sanitizers
+
+build-sanitizers: deps
+	@test -f build/asan/CMakeCache.txt || cmake --preset asan
+	@cmake --build --preset asan
+
+test-sanitizers: build-sanitizers
+	ctest --preset asan
 
 unit: build
 	ctest --preset unit
