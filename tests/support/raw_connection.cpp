@@ -121,11 +121,12 @@ int RawConnection::receive(char* buffer, int size, std::chrono::milliseconds tim
   return got;
 }
 
-std::string RawConnection::read_until_closed(std::chrono::milliseconds timeout) {
+std::string RawConnection::read_until(std::chrono::milliseconds timeout,
+                                      const std::function<bool(const std::string&)>& enough) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string received;
   char buffer[16384];
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (!enough(received) && std::chrono::steady_clock::now() < deadline) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     bool closed = false;
@@ -136,26 +137,19 @@ std::string RawConnection::read_until_closed(std::chrono::milliseconds timeout) 
   return received;
 }
 
+std::string RawConnection::read_until_closed(std::chrono::milliseconds timeout) {
+  return read_until(timeout, [](const std::string&) { return false; });
+}
+
 std::string RawConnection::read_response(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string received;
-  char buffer[16384];
-  while (std::chrono::steady_clock::now() < deadline) {
+  return read_until(timeout, [](const std::string& received) {
     const std::size_t head_end = received.find("\r\n\r\n");
-    if (head_end != std::string::npos) {
-      std::size_t length = 0;
-      const std::size_t at = received.find("Content-Length: ");
-      if (at != std::string::npos && at < head_end) length = std::stoul(received.substr(at + 16));
-      if (received.size() >= head_end + 4 + length) return received;
-    }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    bool closed = false;
-    const int got = receive(buffer, sizeof buffer, left, closed);
-    if (closed) break;
-    received.append(buffer, static_cast<std::size_t>(got));
-  }
-  return received;
+    if (head_end == std::string::npos) return false;
+    std::size_t length = 0;
+    const std::size_t at = received.find("Content-Length: ");
+    if (at != std::string::npos && at < head_end) length = std::stoul(received.substr(at + 16));
+    return received.size() >= head_end + 4 + length;
+  });
 }
 
 bool RawConnection::closed_by_server(std::chrono::milliseconds timeout) {

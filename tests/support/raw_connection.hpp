@@ -6,6 +6,7 @@
 #include <openssl/ssl.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,9 @@ class RawConnection {
 
  private:
   int receive(char* buffer, int size, std::chrono::milliseconds timeout, bool& closed);
+  // Reads until `enough` says so of what arrived, the server closes, or `timeout` passes.
+  std::string read_until(std::chrono::milliseconds timeout,
+                         const std::function<bool(const std::string&)>& enough);
 
   int fd_ = -1;
   SSL* ssl_ = nullptr;

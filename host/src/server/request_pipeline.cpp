@@ -54,14 +54,10 @@ RequestPipeline::RequestPipeline(const HostConfig& config, ModuleRegistry& modul
                                  Router router)
     : config_(config), modules_(modules), log_(log), router_(std::move(router)) {}
 
-void RequestPipeline::admit(Exchange& exchange) {
+template <class Step>
+void RequestPipeline::answering_errors(Exchange& exchange, Step step) {
   try {
-    if (refusing_) {
-      exchange.answer.keep_alive = false;
-      throw sdk::Error::unavailable("the server is shutting down", 1);
-    }
-    route_and_authorise(exchange);
-    check_body_framing(exchange);
+    step();
   } catch (const sdk::Error& error) {
     answer_error(exchange, error);
   } catch (const std::exception& error) {
@@ -71,8 +67,19 @@ void RequestPipeline::admit(Exchange& exchange) {
   }
 }
 
+void RequestPipeline::admit(Exchange& exchange) {
+  answering_errors(exchange, [&] {
+    if (refusing_) {
+      exchange.answer.keep_alive = false;
+      throw sdk::Error::unavailable("the server is shutting down", 1);
+    }
+    route_and_authorise(exchange);
+    check_body_framing(exchange);
+  });
+}
+
 void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
-  try {
+  answering_errors(exchange, [&] {
     const ApiRequest request{*exchange.principal, *exchange.plan,   exchange.head, body,
                              exchange.params,     sdk::now_millis()};
     ApiResponse response = exchange.endpoint->handle(request);
@@ -82,13 +89,7 @@ void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
       exchange.answer.headers.push_back(std::move(header));
     exchange.answered = true;
     exchange.lease.reset();
-  } catch (const sdk::Error& error) {
-    answer_error(exchange, error);
-  } catch (const std::exception& error) {
-    log_.log(sdk::LogLevel::error, "http",
-             std::string(exchange.head.path()) + ": unhandled exception: " + error.what());
-    answer_error(exchange, sdk::Error::internal("internal error"));
-  }
+  });
 }
 
 void RequestPipeline::fail(Exchange& exchange, const sdk::Error& error) {

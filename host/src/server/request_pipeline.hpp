@@ -71,6 +71,9 @@ class RequestPipeline {
   bool refusing() const { return refusing_; }
 
  private:
+  // Runs `step`; an error it throws becomes the exchange's answer.
+  template <class Step>
+  void answering_errors(Exchange& exchange, Step step);
   void route_and_authorise(Exchange& exchange);
   void check_body_framing(Exchange& exchange) const;
   void answer_error(Exchange& exchange, const sdk::Error& error);
