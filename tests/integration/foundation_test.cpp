@@ -11,6 +11,7 @@
 #include <boost/json/parse.hpp>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "support/https_client.hpp"
 #include "support/server_process.hpp"
@@ -266,6 +267,46 @@ TEST_F(FoundationTest, BodiesAreBoundedAndNeedALength) {
   EXPECT_EQ(oversized.rfind("HTTP/1.1 413", 0), 0U) << oversized;
   EXPECT_NE(oversized.find("\"limit_bytes\":1048576"), std::string::npos) << oversized;
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+}
+
+TEST_F(FoundationTest, MalformedRequestHeadsGetTheJsonErrorBody) {
+  struct Case {
+    std::string name;
+    std::string head;
+    std::string status;
+    std::string message;
+  };
+  const std::string post = "POST /v1/query HTTP/1.1\r\nHost: localhost\r\n";
+  const std::vector<Case> cases = {
+      {"non-numeric length", post + "Content-Length: abc\r\n\r\n", "400",
+       "Content-Length must be one decimal number of bytes"},
+      {"negative length", post + "Content-Length: -5\r\n\r\n", "400",
+       "Content-Length must be one decimal number of bytes"},
+      {"overflowing length", post + "Content-Length: 99999999999999999999999\r\n\r\n", "400",
+       "Content-Length must be one decimal number of bytes"},
+      {"two lengths", post + "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", "400",
+       "Content-Length must be one decimal number of bytes"},
+      {"100 kB URL", "GET /v1/receipts/" + std::string(100000, 'a') + " HTTP/1.1\r\n\r\n", "431",
+       "larger than 65536 bytes"},
+      {"1 MB header", post + "X-Big: " + std::string(1 << 20, 'b') + "\r\n\r\n", "431",
+       "larger than 65536 bytes"},
+      {"not HTTP", "HELLO THERE\r\n\r\n", "400", "malformed request head"},
+  };
+  std::string many_headers = post;
+  for (int i = 0; i < 10000; ++i)
+    many_headers += "X-H" + std::to_string(i) + ": v\r\n";
+  std::vector<Case> all = cases;
+  all.push_back({"10,000 headers", many_headers + "\r\n", "431", "larger than 65536 bytes"});
+  for (const Case& bad : all) {
+    SCOPED_TRACE(bad.name);
+    const std::string answer = raw_tls_exchange(server_->port(), bad.head, 10000);
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 " + bad.status)) << answer.substr(0, 300);
+    EXPECT_NE(answer.find("\"statusCode\":" + bad.status), std::string::npos)
+        << answer.substr(0, 300);
+    EXPECT_NE(answer.find(bad.message), std::string::npos) << answer.substr(0, 300);
+    EXPECT_NE(answer.find("X-RateLimit-Remaining"), std::string::npos) << answer.substr(0, 300);
+    EXPECT_NE(answer.find("Connection: close"), std::string::npos) << answer.substr(0, 300);
+  }
 }
 
 TEST_F(FoundationTest, AccessLogNeverHoldsKeys) {

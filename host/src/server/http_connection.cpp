@@ -222,15 +222,14 @@ class Connection {
     }
     if (client_gone(error)) co_return;
     ++host_.stats.malformed_heads;
-    sdk::Error refusal =
+    const bool bad_length =
+        error == http::error::bad_content_length || error == http::error::multiple_content_length;
+    const sdk::Error refusal =
         error == http::error::header_limit
-            ? sdk::Error(431,
-                         "the request head (request line and headers) is "
-                         "larger than " +
-                             std::to_string(kHeadLimit) + " bytes")
-        : error == http::error::bad_content_length
-            ? sdk::Error::bad_request("Content-Length must be one decimal number of bytes")
-            : sdk::Error::bad_request("malformed request head: " + error.message());
+            ? sdk::Error(431, "the request head (request line and headers) is larger than " +
+                                  std::to_string(kHeadLimit) + " bytes")
+        : bad_length ? sdk::Error::bad_request("Content-Length must be one decimal number of bytes")
+                     : sdk::Error::bad_request("malformed request head: " + error.message());
     host_.report("malformed request head", address_, error.message());
     Answer answer = host_.pipeline.transport_error(address_, refusal);
     co_await answer_and_close(answer);
