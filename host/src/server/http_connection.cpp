@@ -20,6 +20,13 @@
 
 namespace eventsvc::host {
 
+// How the coroutines below are written, and why: GCC 12 miscompiles some coroutine forms that
+// are fine C++ (seen here as crashes and as an accept loop that silently ended). So: no
+// structured bindings of a co_await result (errors come back through redirect_error into a
+// named error_code), no co_await inside a condition or another expression (await into a named
+// local first), and no temporaries with destructors in a co_await's arguments (pass named
+// locals by reference).
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
