@@ -1,12 +1,13 @@
 # The two commands of the README:
 #   make run    install what is missing, build, start the server on the embedded default config
 #   make test   install what is missing, build, run every test (unit, integration, fault), then
-#               build with AddressSanitizer and UndefinedBehaviorSanitizer and run them all again
+#               build with AddressSanitizer and UndefinedBehaviorSanitizer and run them all again,
+#               then run each libFuzzer target for a bounded time
 PRESET ?= release
 BUILD := build/$(PRESET)
 DATA_DIR ?= var/data
 
-.PHONY: all deps build build-sanitizers run test test-sanitizers unit bench clean
+.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench clean
 
 all: build
 
@@ -23,6 +24,7 @@ run: build
 test: build
 	ctest --preset $(PRESET)
 	@$(MAKE) --no-print-directory test-sanitizers
+	@$(MAKE) --no-print-directory test-fuzz
 
 build-sanitizers: deps
 	@test -f build/asan/CMakeCache.txt || cmake --preset asan
@@ -30,6 +32,13 @@ build-sanitizers: deps
 
 test-sanitizers: build-sanitizers
 	ctest --preset asan
+
+build-fuzz: deps
+	@test -f build/fuzz/CMakeCache.txt || cmake --preset fuzz
+	@cmake --build --preset fuzz
+
+test-fuzz: build-fuzz
+	ctest --preset fuzz
 
 unit: build
 	ctest --preset unit
