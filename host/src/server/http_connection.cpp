@@ -52,6 +52,7 @@ constexpr std::uint64_t kMinBytesPerSecond = std::uint64_t{64} * 1024;
 // dropped, so that it reads the answer instead of a reset.
 constexpr std::size_t kLingerBytes = std::size_t{8} << 20;
 constexpr auto kLingerTime = 2s;
+constexpr auto kLingerPause = 200ms;
 constexpr auto kCloseNotifyTime = 500ms;
 
 std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
@@ -239,7 +240,7 @@ class Connection {
                      : sdk::Error::bad_request("malformed request head: " + error.message());
     host_.report("malformed request head", address_, error.message());
     Answer answer = host_.pipeline.transport_error(address_, refusal);
-    co_await answer_and_close(answer);
+    co_await answer_and_close(answer, true);
   }
 
   // Runs one request through the pipeline; false when the connection is to close.
@@ -364,17 +365,25 @@ class Connection {
     co_return !error;
   }
 
-  asio::awaitable<void> answer_and_close(Answer& answer) {
+  // `unread`: the client may still be sending (a head cut off at its limit, a body not read), so
+  // what it sends is let in for a bounded time first, and it reads the answer, not a reset.
+  asio::awaitable<void> answer_and_close(Answer& answer, bool unread = false) {
     const bool written = co_await write(answer, false, false);
-    if (written) co_await close_gracefully();
+    if (!written) co_return;
+    if (unread) co_await linger();
+    co_await close_gracefully();
   }
 
   // Reads and drops what the client is still sending, for a bounded time and size.
+  // A client that has stopped sending costs one kLingerPause.
   asio::awaitable<void> linger() {
-    lowest().expires_after(kLingerTime);
+    const auto deadline = std::chrono::steady_clock::now() + kLingerTime;
     std::size_t dropped = 0;
     buffer_.clear();
     while (dropped < kLingerBytes) {
+      const auto left = deadline - std::chrono::steady_clock::now();
+      if (left <= std::chrono::steady_clock::duration::zero()) break;
+      lowest().expires_after(std::min<std::chrono::steady_clock::duration>(left, kLingerPause));
       beast::error_code error;
       const std::size_t got =
           co_await stream_.async_read_some(buffer_.prepare(16384), redirect(error));
