@@ -30,12 +30,14 @@ void ConnectionHost::attach(ConnectionTable::Id id, boost::asio::any_io_executor
                             std::weak_ptr<ConnectionHandle> handle) {
   const std::lock_guard lock(mutex_);
   live_.emplace(id, Live{std::move(strand), std::move(handle), ConnectionStage::handshake});
+  ++stats.open;
 }
 
 void ConnectionHost::detach(ConnectionTable::Id id) {
   const std::lock_guard lock(mutex_);
   live_.erase(id);
   table_.remove(id);
+  --stats.open;
 }
 
 void ConnectionHost::set_stage(ConnectionTable::Id id, ConnectionStage stage) {

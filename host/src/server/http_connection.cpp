@@ -1,6 +1,7 @@
 #include "server/http_connection.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl/error.hpp>
@@ -86,6 +87,18 @@ std::string seconds_text(int seconds) {
   return std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
 }
 
+// Counts itself in `count` while it lives, however the scope ends (shutdown waits on these).
+class Counted {
+ public:
+  explicit Counted(std::atomic<int>& count) : count_(count) { ++count_; }
+  ~Counted() { --count_; }
+  Counted(const Counted&) = delete;
+  Counted& operator=(const Counted&) = delete;
+
+ private:
+  std::atomic<int>& count_;
+};
+
 template <class Stream>
 class Connection {
  public:
@@ -98,12 +111,8 @@ class Connection {
         timer_(stream.get_executor()),
         handle_(std::make_shared<ConnectionHandle>(ConnectionHandle{&lowest().socket(), false})) {
     host_.attach(id_, stream.get_executor(), handle_);
-    ++host_.stats.open;
   }
-  ~Connection() {
-    host_.detach(id_);
-    --host_.stats.open;
-  }
+  ~Connection() { host_.detach(id_); }
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -195,10 +204,9 @@ class Connection {
     }
 
     host_.set_stage(id_, ConnectionStage::busy);
-    ++host_.busy;
+    const Counted under_way(host_.busy);
     RequestHead head = read_head();
     const bool keep = co_await exchange(head);
-    --host_.busy;
     co_return keep;
   }
 
@@ -250,9 +258,7 @@ class Connection {
     if (static_cast<std::size_t>(host_.busy.load()) > capacity) {
       ++host_.stats.busy_refusals;
       Answer busy;
-      busy.status = 503;
-      busy.body = error_body(sdk::Error::unavailable("the server is busy; retry shortly", 1));
-      busy.headers.emplace_back("Retry-After", "1");
+      answer_with(busy, sdk::Error::unavailable("the server is busy; retry shortly", 1));
       co_await answer_and_close(busy);
       co_return false;
     }
@@ -307,18 +313,16 @@ class Connection {
       // The endpoint runs here, on this I/O thread: a hop to a separate pool costs two context
       // switches a request (half the throughput of small requests), and a connection waiting
       // for its client holds no thread either way.
-      ++host_.running;
+      const Counted running(host_.running);
       host_.pipeline.complete(exchange, parser_->get().body());
-      --host_.running;
     } else if (error == http::error::body_limit) {
       host_.pipeline.fail(exchange, body_too_large(exchange.body_limit));
     } else if (error == beast::error::timeout) {
       ++host_.stats.body_timeouts;
-      host_.report("request body not received in time", address_,
-                   "within " + std::to_string(allowed.count()) + " s");
-      host_.pipeline.fail(exchange,
-                          sdk::Error(408, "the request body did not arrive within " +
-                                              seconds_text(static_cast<int>(allowed.count()))));
+      const std::string allowed_text = seconds_text(static_cast<int>(allowed.count()));
+      host_.report("request body not received in time", address_, "within " + allowed_text);
+      host_.pipeline.fail(
+          exchange, sdk::Error(408, "the request body did not arrive within " + allowed_text));
     } else if (client_gone(error)) {
       host_.pipeline.fail(
           exchange, sdk::Error::bad_request("the request body ended before all of it arrived"));

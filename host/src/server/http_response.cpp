@@ -13,6 +13,14 @@ std::string error_body(const sdk::Error& error) {
   return sdk::to_json(body);
 }
 
+void answer_with(Answer& answer, const sdk::Error& error) {
+  answer.status = error.status();
+  answer.body = error_body(error);
+  if (error.retry_after()) {
+    answer.headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
+  }
+}
+
 sdk::Error body_too_large(std::size_t limit) {
   return sdk::Error::payload_too_large(
       "request body is larger than " + std::to_string(limit) + " bytes", {{"limit_bytes", limit}});

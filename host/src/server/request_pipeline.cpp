@@ -98,11 +98,7 @@ void RequestPipeline::fail(Exchange& exchange, const sdk::Error& error) {
 }
 
 void RequestPipeline::answer_error(Exchange& exchange, const sdk::Error& error) {
-  exchange.answer.status = error.status();
-  exchange.answer.body = error_body(error);
-  if (error.retry_after()) {
-    exchange.answer.headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
-  }
+  answer_with(exchange.answer, error);
   exchange.answered = true;
   exchange.lease.reset();
   // A 503 is a backing service that is down for now (disk full, storage failing): the operator
@@ -141,16 +137,9 @@ Answer RequestPipeline::transport_error(const std::string& client_address,
   answer.keep_alive = false;
   try {
     charge_anonymous(client_address, answer.headers);
+    answer_with(answer, error);
   } catch (const sdk::Error& limited) {
-    answer.status = limited.status();
-    answer.body = error_body(limited);
-    answer.headers.emplace_back("Retry-After", std::to_string(limited.retry_after().value_or(1)));
-    return answer;
-  }
-  answer.status = error.status();
-  answer.body = error_body(error);
-  if (error.retry_after()) {
-    answer.headers.emplace_back("Retry-After", std::to_string(*error.retry_after()));
+    answer_with(answer, limited);
   }
   return answer;
 }
