@@ -86,6 +86,27 @@ TEST(HostConfig, ErrorsNameFileLineAndKey) {
   EXPECT_NE(failure("server: [1, 2\n").find("test.yaml:"), std::string::npos);
 }
 
+TEST(HostConfig, ConnectionLimitsAreBoundedAndNamed) {
+  const HostConfig defaults = build("");
+  EXPECT_EQ(defaults.server.handshake_timeout_s, 5);
+  EXPECT_EQ(defaults.server.head_timeout_s, 10);
+  EXPECT_EQ(defaults.server.read_timeout_s, 10);
+  EXPECT_EQ(defaults.server.max_connections, 10000);
+  EXPECT_EQ(defaults.server.max_connections_per_address, 256);
+  for (const std::string key : {"handshake_timeout_s", "head_timeout_s", "read_timeout_s",
+                                "max_connections", "max_connections_per_address"}) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(failure("server:\n  " + key + ": 0\n"),
+              "test.yaml:2 server." + key + ": must be at least 1");
+    EXPECT_EQ(failure("server:\n  " + key + ": soon\n"),
+              "test.yaml:2 server." + key + ": must be an integer");
+  }
+  EXPECT_EQ(failure("server:\n  head_timeout_s: 301\n"),
+            "test.yaml:2 server.head_timeout_s: must be at most 300");
+  EXPECT_EQ(failure("server:\n  max_connections: 1000001\n"),
+            "test.yaml:2 server.max_connections: must be at most 1000000");
+}
+
 TEST(YamlDocument, TypesPlainScalarsAndKeepsQuotedOnesAsStrings) {
   const auto document = parse_yaml("a: 12\nb: '12'\nc: true\nd: 1.5\ne: ~\nf: hello\n", "t.yaml");
   EXPECT_TRUE(document.root.at("a").is_int64());
