@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -105,7 +106,9 @@ int RawConnection::receive(char* buffer, int size, std::chrono::milliseconds tim
     const int polled = ::poll(&ready, 1, static_cast<int>(timeout.count()));
     if (polled <= 0) return 0;
   }
-  set_timeout(fd_, std::chrono::milliseconds(100));
+  // Readable may mean only TLS records that carry no data yet: wait for more no longer than asked.
+  set_timeout(fd_,
+              std::clamp(timeout, std::chrono::milliseconds(1), std::chrono::milliseconds(100)));
   const int got = ssl_ != nullptr
                       ? SSL_read(ssl_, buffer, size)
                       : static_cast<int>(::recv(fd_, buffer, static_cast<std::size_t>(size), 0));
@@ -153,16 +156,11 @@ std::string RawConnection::read_response(std::chrono::milliseconds timeout) {
 }
 
 bool RawConnection::closed_by_server(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  char buffer[4096];
-  while (std::chrono::steady_clock::now() < deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    bool closed = false;
-    receive(buffer, sizeof buffer, left, closed);
-    if (closed) return true;
-  }
-  return false;
+  // Watch for the end of the stream without reading: unread bytes (a TLS session ticket, an
+  // answer) must neither count as "open" nor make the check wait on a read.
+  pollfd watched{fd_, POLLRDHUP, 0};
+  const int polled = ::poll(&watched, 1, static_cast<int>(timeout.count()));
+  return polled > 0 && (watched.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 }  // namespace eventsvc::testing

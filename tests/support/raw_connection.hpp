@@ -31,8 +31,8 @@ class RawConnection {
   std::string read_until_closed(std::chrono::milliseconds timeout);
   // Reads one HTTP response (head and Content-Length body) within `timeout`; "" when none came.
   std::string read_response(std::chrono::milliseconds timeout);
-  // True when the server has closed the connection (a read sees the end or a reset) within
-  // `timeout`; false when it is still open.
+  // True when the server has closed the connection (its end of the stream or a reset arrives)
+  // within `timeout`; false when it is still open.
   bool closed_by_server(std::chrono::milliseconds timeout);
 
  private:
