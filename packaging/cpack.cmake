@@ -16,7 +16,7 @@ set(CPACK_COMPONENTS_ALL server sdk)
 set(CPACK_DEBIAN_SERVER_PACKAGE_NAME eventsvc)
 set(CPACK_DEBIAN_SDK_PACKAGE_NAME eventsvc-sdk)
 set(CPACK_DEBIAN_SERVER_PACKAGE_DEPENDS
-  "libpoconetssl80, libpocoutil80, libpoconet80, libpococrypto80, libpocofoundation80, librocksdb7.8, libyaml-cpp0.7, libboost-json1.81.0, libssl3")
+  "libpoconetssl80, libpocoutil80, libpoconet80, libpococrypto80, libpocofoundation80, librocksdb7.8, libyaml-cpp0.7, libboost-json1.81.0, libssl3, libprometheus-cpp-core1.0")
 set(CPACK_DEBIAN_SDK_PACKAGE_DEPENDS "eventsvc, libboost-json1.81-dev, libboost1.81-dev")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_GENERATOR DEB)

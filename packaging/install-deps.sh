@@ -8,6 +8,7 @@ packages=(
   libpoco-dev librocksdb-dev libyaml-cpp-dev
   libboost-json1.81-dev libboost1.81-dev
   libssl-dev libgtest-dev libjemalloc-dev
+  prometheus-cpp-dev python3-prometheus-client
   clang libclang-rt-14-dev
   curl
 )

@@ -25,6 +25,8 @@ every command takes:
   --config FILE        YAML config (default: the embedded config/eventsvc.yaml)
   --data-dir DIR       override data_dir
   --listen HOST:PORT   override server.listen
+  --admin-listen HOST:PORT
+                       override admin.listen ("" turns the admin listener off)
 )";
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "support/https_client.hpp"
 
 #include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/HTTPSClientSession.h>
@@ -48,9 +49,13 @@ std::string HttpResponse::header(const std::string& name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
-HttpsClient::HttpsClient(int port)
-    : session_(std::make_unique<Poco::Net::HTTPSClientSession>(
-          "127.0.0.1", static_cast<Poco::UInt16>(port), client_context())) {
+HttpsClient::HttpsClient(int port, bool tls) {
+  const auto to = static_cast<Poco::UInt16>(port);
+  if (tls) {
+    session_ = std::make_unique<Poco::Net::HTTPSClientSession>("127.0.0.1", to, client_context());
+  } else {
+    session_ = std::make_unique<Poco::Net::HTTPClientSession>("127.0.0.1", to);
+  }
   session_->setKeepAlive(true);
   session_->setTimeout(Poco::Timespan(60, 0));
 }

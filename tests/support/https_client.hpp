@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace Poco::Net {
-class HTTPSClientSession;
+class HTTPClientSession;
 }
 
 namespace eventsvc::testing {
@@ -29,7 +29,8 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 
 class HttpsClient {
  public:
-  explicit HttpsClient(int port);
+  // `tls` false: plain HTTP (the admin listener, the http_listen one).
+  explicit HttpsClient(int port, bool tls = true);
   ~HttpsClient();
 
   HttpResponse request(const std::string& method, const std::string& path,
@@ -43,7 +44,7 @@ class HttpsClient {
   HttpResponse get(const std::string& path, const std::string& key);
 
  private:
-  std::unique_ptr<Poco::Net::HTTPSClientSession> session_;
+  std::unique_ptr<Poco::Net::HTTPClientSession> session_;
 };
 
 // Sends raw bytes over one TLS connection and reads until the server closes or `timeout_ms`.

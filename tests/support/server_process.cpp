@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -98,9 +99,13 @@ void ServerProcess::launch(const std::vector<std::string>& extra_args) {
   std::vector<std::string> args = {"serve",      "--config",          config_path().string(),
                                    "--data-dir", data_dir().string(), "--listen",
                                    "127.0.0.1:0"};
+  if (std::find(extra_args.begin(), extra_args.end(), "--admin-listen") == extra_args.end()) {
+    args.insert(args.end(), {"--admin-listen", "127.0.0.1:0"});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = spawn(args, log_path, log_path, true);
   port_ = 0;
+  admin_port_ = 0;
 }
 
 bool ServerProcess::await_log(std::string_view text, std::size_t from,
@@ -127,6 +132,11 @@ void ServerProcess::start(const std::vector<std::string>& extra_args) {
     const std::string text = log().substr(std::min(offset, log().size()));
     if (const auto at = text.find(marker); at != std::string::npos) {
       port_ = std::stoi(text.substr(at + marker.size()));
+      // Printed before the ready line, when the admin listener is on.
+      const std::string admin_marker = "eventsvc admin: http://127.0.0.1:";
+      if (const auto admin = text.find(admin_marker); admin != std::string::npos) {
+        admin_port_ = std::stoi(text.substr(admin + admin_marker.size()));
+      }
       return;
     }
     int status = 0;

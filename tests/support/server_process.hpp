@@ -45,6 +45,9 @@ class ServerProcess {
   bool running() const { return pid_ > 0; }
 
   int port() const { return port_; }
+  // The admin listener's port (started on an ephemeral one unless `--admin-listen` was passed);
+  // 0 when it is off.
+  int admin_port() const { return admin_port_; }
   const std::filesystem::path& dir() const { return dir_.path(); }
   std::filesystem::path data_dir() const { return dir_.path() / "data"; }
   std::filesystem::path config_path() const { return dir_.path() / "eventsvc.yaml"; }
@@ -61,6 +64,7 @@ class ServerProcess {
   TempDir dir_;
   pid_t pid_ = -1;
   int port_ = 0;
+  int admin_port_ = 0;
 };
 
 // The config tests start from: every plugin of the build, generous limits, an ephemeral port.

@@ -133,7 +133,9 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   }
   write.event_set_sha256 = sdk::event_set_sha256(std::move(pairs));
 
+  sdk::AcceptSummary accepted;
   const auto render = [&](const sdk::AcceptSummary& summary) {
+    accepted = summary;
     json::object receipt;
     receipt["receipt_id"] = summary.receipt_id;
     receipt["status"] = "accepted";
@@ -149,7 +151,12 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   const sdk::AcceptResult result =
       storage_.call([&](sdk::Storage& storage) { return storage.accept(write, render); });
   ApiResponse response{202, result.body, {}};
-  if (result.replayed) response.headers.emplace_back("Idempotent-Replayed", "true");
+  if (result.replayed) {
+    response.headers.emplace_back("Idempotent-Replayed", "true");
+    metrics_.replayed();
+  } else {
+    metrics_.ingested(accepted.accepted, accepted.duplicates);
+  }
   return response;
 }
 

@@ -3,12 +3,15 @@
 #pragma once
 
 #include "api/endpoint_base.hpp"
+#include "metrics/host_metrics.hpp"
 
 namespace eventsvc::host {
 
 class IngestEndpoint final : public StorageEndpoint {
  public:
-  using StorageEndpoint::StorageEndpoint;
+  IngestEndpoint(const HostConfig& config, const Module<sdk::Storage>& storage,
+                 HostMetrics& metrics)
+      : StorageEndpoint(config, storage), metrics_(metrics) {}
 
   Operation operation() const override { return Operation::ingest; }
   std::vector<std::string_view> scopes() const override { return {sdk::kScopeWrite}; }
@@ -16,6 +19,9 @@ class IngestEndpoint final : public StorageEndpoint {
   bool reports_concurrency() const override { return false; }
   std::size_t max_body_bytes() const override;
   ApiResponse handle(const ApiRequest& request) override;
+
+ private:
+  HostMetrics& metrics_;
 };
 
 // req_ + 16 lowercase hex from the CSPRNG.

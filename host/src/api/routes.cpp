@@ -10,9 +10,10 @@
 
 namespace eventsvc::host {
 
-Router build_routes(const HostConfig& config, ModuleRegistry& modules) {
+Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetrics& metrics) {
   Router router;
-  router.add("POST", "/v1/events", std::make_shared<IngestEndpoint>(config, modules.storage()));
+  router.add("POST", "/v1/events",
+             std::make_shared<IngestEndpoint>(config, modules.storage(), metrics));
   router.add("GET", "/v1/receipts/{receiptId}",
              std::make_shared<ReceiptEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/search", std::make_shared<SearchEndpoint>(config, modules.storage()));

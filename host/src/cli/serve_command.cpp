@@ -3,13 +3,17 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
+#include "admin/operator_pages.hpp"
 #include "api/routes.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
 #include "logging/log_sink.hpp"
+#include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
+#include "server/admin_server.hpp"
 #include "server/https_server.hpp"
 #include "server/request_pipeline.hpp"
 #include "server/tls_material.hpp"
@@ -84,13 +88,27 @@ int run_serve(const std::vector<std::string>& args) {
             "created a self-signed certificate: " + config.server.tls.certificate.string());
   }
   modules->start();
-  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules));
+  HostMetrics metrics;
+  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules, metrics), metrics);
   HttpsServer server(config, pipeline, log);
+  const OperatorPages pages({config, *modules, pipeline, metrics, server.stats(), log});
+  // Before the API listener: a busy admin port stops the start before any client is served.
+  std::optional<AdminServer> admin;
+  if (config.admin.listen) {
+    admin.emplace(*config.admin.listen, pages, log);
+    admin->start();
+  }
   server.start();
 
   const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
                            std::to_string(server.https_port());
   if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
+  std::string admin_base;
+  if (admin) {
+    admin_base =
+        "http://" + display_host(config.admin.listen->host) + ":" + std::to_string(admin->port());
+    std::printf("eventsvc admin: %s (/healthz, /readyz, /metrics)\n", admin_base.c_str());
+  }
   std::printf("eventsvc ready: %s\n", base.c_str());
   std::fflush(stdout);
   sdk::json::object ready{
@@ -99,13 +117,17 @@ int run_serve(const std::vector<std::string>& args) {
     ready["http"] =
         "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
   }
+  if (admin) ready["admin"] = admin_base;
   log.log(sdk::LogLevel::info, "host", "listening", std::move(ready));
 
   int received = 0;
   sigwait(&signals, &received);
   log.log(sdk::LogLevel::info, "host",
           std::string("stopping on ") + (received == SIGINT ? "SIGINT" : "SIGTERM"));
+  // The admin listener answers through the grace period (/readyz: not ready, /healthz: stopping),
+  // and stops before the plugins it reads.
   const bool joined = server.stop(config.server.shutdown_grace_s);
+  if (admin) admin->stop();
   modules->stop();
   if (!joined) {
     // A worker thread is still blocked on a client (a TLS handshake never finished): the servers

@@ -118,6 +118,17 @@ sdk::ConfigSchema top_level_schema() {
                           .default_to(true),
                   }),
           }),
+      ConfigField::section(
+          "admin", "The operator's listener: /healthz, /readyz, /metrics (plain HTTP, no key)",
+          {
+              ConfigField::string("listen", "Address, host:port; empty: off")
+                  .default_to("127.0.0.1:9464"),
+              ConfigField::integer("ready_max_backlog",
+                                   "/readyz says not ready while more accepted writes than this "
+                                   "wait to be projected")
+                  .default_to(10000)
+                  .at_least(1),
+          }),
       ConfigField::string("data_dir", "Where plugins keep their data").default_to("var/data"),
       ConfigField::string_list("plugin_dirs",
                                "Directories searched for plugin libraries before the built-in one")
@@ -261,6 +272,14 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   config.server.tls.certificate = inside_data_dir(tls.get_string("certificate"));
   config.server.tls.private_key = inside_data_dir(tls.get_string("private_key"));
   config.server.tls.self_signed = tls.get_bool("self_signed");
+
+  const auto admin = top.get_section("admin");
+  const std::string admin_listen =
+      overrides.admin_listen ? *overrides.admin_listen : admin.get_string("listen");
+  if (const auto& listen = admin_listen; !listen.empty()) {
+    config.admin.listen = require_listen(admin, "listen", listen);
+  }
+  config.admin.ready_max_backlog = static_cast<std::uint64_t>(admin.get_int("ready_max_backlog"));
 
   const auto limits = top.get_section("limits");
   config.anonymous_per_minute = static_cast<int>(limits.get_int("anonymous_per_minute"));

@@ -52,6 +52,14 @@ struct ServerConfig {
   TlsConfig tls;
 };
 
+// The operator's listener: health, readiness and metrics, plain HTTP without a key (DESIGN of
+// docs/operations.md#health-and-metrics). Off the public port, on loopback unless told otherwise.
+struct AdminConfig {
+  std::optional<ListenAddress> listen;  // nullopt: off
+  // /readyz says not ready while more accepted writes than this wait for projection.
+  std::uint64_t ready_max_backlog = 10000;
+};
+
 struct Plan {
   std::string name;
   std::array<int, kOperations.size()> requests_per_minute{};
@@ -77,6 +85,7 @@ struct PluginInstanceConfig {
 struct HostConfig {
   std::string origin;  // where the config came from
   ServerConfig server;
+  AdminConfig admin;
   std::filesystem::path data_dir;
   std::vector<std::filesystem::path> plugin_dirs;
   int anonymous_per_minute = 60;
@@ -92,6 +101,7 @@ struct HostConfig {
 struct ConfigOverrides {
   std::optional<std::string> data_dir;
   std::optional<std::string> listen;
+  std::optional<std::string> admin_listen;
 };
 
 // Validates the document and builds the config; throws sdk::Error with one line naming the file,

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "eventsvc/sdk/metrics.hpp"
+
 namespace eventsvc::host {
 
 struct ConnectionStats {
@@ -19,5 +21,8 @@ struct ConnectionStats {
   std::atomic<std::uint64_t> malformed_heads{0};
   std::atomic<std::uint64_t> busy_refusals{0};  // 503: `threads` + `queue` requests under way
 };
+
+// The counters as eventsvc_connections_* and eventsvc_http_busy_refusals_total series.
+void report_connection_stats(const ConnectionStats& stats, sdk::MetricsSink& sink);
 
 }  // namespace eventsvc::host

@@ -11,12 +11,12 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <ctime>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
 
+#include "server/beast_response.hpp"
 #include "server/http_response.hpp"
 
 namespace eventsvc::host {
@@ -59,20 +59,6 @@ constexpr auto kCloseNotifyTime = 500ms;
 std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
   return std::chrono::seconds(base_seconds) +
          std::chrono::seconds(static_cast<std::int64_t>(bytes / kMinBytesPerSecond));
-}
-
-// The current time in the form of the Date header, made once a second per thread.
-const char* http_date() {
-  thread_local std::time_t made = 0;
-  thread_local char text[40] = {};
-  const std::time_t now = std::time(nullptr);
-  if (now != made) {
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &parts);
-    made = now;
-  }
-  return text;
 }
 
 // The client went away (or reset): nothing to answer.
@@ -349,20 +335,8 @@ class Connection {
   }
 
   asio::awaitable<bool> write(Answer& answer, bool keep_alive, bool head_only) {
-    http::response<http::string_body> response{static_cast<http::status>(answer.status), 11};
-    response.set(http::field::server, "eventsvc");
-    response.set(http::field::date, http_date());
-    for (const auto& [name, value] : answer.headers)
-      response.set(name, value);
-    response.set(http::field::content_type, "application/json");
-    response.keep_alive(keep_alive);
     const std::size_t size = answer.body.size();
-    if (head_only) {
-      response.content_length(size);
-    } else {
-      response.body() = std::move(answer.body);
-      response.prepare_payload();
-    }
+    BeastResponse response = beast_response(answer, keep_alive, head_only);
     lowest().expires_after(transfer_time(config().read_timeout_s, size));
     beast::error_code error;
     co_await http::async_write(stream_, response, redirect(error));

@@ -22,6 +22,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "server/connection_host.hpp"
 #include "server/http_connection.hpp"
+#include "server/listener.hpp"
 #include "server/tls_context.hpp"
 
 namespace eventsvc::host {
@@ -34,20 +35,6 @@ namespace {
 
 // Descriptors kept for storage files, plugins and logs beside the connections.
 constexpr rlim_t kReservedDescriptors = 1024;
-
-tcp::endpoint resolve(const ListenAddress& address) {
-  try {
-    asio::io_context io;
-    tcp::resolver resolver(io);
-    const auto results = resolver.resolve(address.host, std::to_string(address.port),
-                                          tcp::resolver::passive | tcp::resolver::numeric_service);
-    if (results.empty()) throw sdk::Error(500, "no address");
-    return *results.begin();
-  } catch (const boost::system::system_error& error) {
-    throw sdk::Error(500, "cannot resolve listen address " + address.to_string() + ": " +
-                              error.code().message());
-  }
-}
 
 // Connections need descriptors: raise the soft limit to the hard one, and say so when the
 // configured caps cannot be met.
@@ -95,18 +82,8 @@ struct HttpsServer::State {
   bool stopped = false;
 
   tcp::acceptor listen(const ListenAddress& address) {
-    const tcp::endpoint endpoint = resolve(address);
-    try {
-      // Each acceptor on a strand of its own: its accept loop and its closing never overlap.
-      tcp::acceptor acceptor(asio::make_strand(io), endpoint.protocol());
-      acceptor.set_option(tcp::acceptor::reuse_address(true));
-      acceptor.bind(endpoint);
-      acceptor.listen(asio::socket_base::max_listen_connections);
-      return acceptor;
-    } catch (const boost::system::system_error& error) {
-      throw sdk::Error(500,
-                       "cannot listen on " + address.to_string() + ": " + error.code().message());
-    }
+    // Each acceptor on a strand of its own: its accept loop and its closing never overlap.
+    return open_listener(asio::make_strand(io), address);
   }
 
   asio::awaitable<void> accept(tcp::acceptor& acceptor, bool with_tls) {

@@ -51,8 +51,12 @@ bool takes_body(const std::string& method) {
 }  // namespace
 
 RequestPipeline::RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log,
-                                 Router router)
-    : config_(config), modules_(modules), log_(log), router_(std::move(router)) {}
+                                 Router router, HostMetrics& metrics)
+    : config_(config),
+      modules_(modules),
+      log_(log),
+      router_(std::move(router)),
+      metrics_(metrics) {}
 
 template <class Step>
 void RequestPipeline::answering_errors(Exchange& exchange, Step step) {
@@ -71,6 +75,7 @@ void RequestPipeline::admit(Exchange& exchange) {
   answering_errors(exchange, [&] {
     if (refusing_) {
       exchange.answer.keep_alive = false;
+      metrics_.refused(Refusal::shutting_down);
       throw sdk::Error::unavailable("the server is shutting down", 1);
     }
     route_and_authorise(exchange);
@@ -112,10 +117,11 @@ void RequestPipeline::answer_error(Exchange& exchange, const sdk::Error& error) 
 }
 
 void RequestPipeline::finish(const Exchange& exchange) {
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - exchange.started).count();
+  metrics_.request(exchange.operation, exchange.answer.status, seconds);
   if (!config_.server.access_log) return;
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - exchange.started)
-          .count();
+  const double ms = seconds * 1000;
   const std::string_view path = exchange.head.path();
   sdk::json::object line{{"level", "info"},
                          {"module", "access"},
@@ -141,6 +147,7 @@ Answer RequestPipeline::transport_error(const std::string& client_address,
   } catch (const sdk::Error& limited) {
     answer_with(answer, limited);
   }
+  metrics_.request(std::nullopt, answer.status, std::nullopt);
   return answer;
 }
 
@@ -149,6 +156,7 @@ void RequestPipeline::charge_anonymous(const std::string& client_address, Header
       rate_limiter_.charge("anonymous\x1f" + client_address, config_.anonymous_per_minute);
   add_rate_headers(headers, decision);
   if (!decision.allowed) {
+    metrics_.refused(Refusal::anonymous_rate_limit);
     throw sdk::Error::too_many_requests(
         "too many unauthenticated or unroutable requests from this address", decision.retry_after,
         {{"retry_after", decision.retry_after}, {"limit", decision.limit}});
@@ -220,6 +228,7 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
                                 {{"required_scopes", std::move(needed_list)}});
   }
   if (!decision.allowed) {
+    metrics_.refused(Refusal::rate_limit);
     throw sdk::Error::too_many_requests("rate limit of " + std::to_string(decision.limit) + " " +
                                             std::string(operation_name(operation)) +
                                             " requests per minute exceeded",
@@ -232,6 +241,7 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
   if (endpoint.leased()) {
     exchange.lease = leases_.acquire(tenant, plan->concurrency);
     if (!exchange.lease) {
+      metrics_.refused(Refusal::concurrency);
       if (endpoint.reports_concurrency()) {
         headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
       }

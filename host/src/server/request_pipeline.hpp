@@ -19,6 +19,7 @@
 #include "limits/concurrency_limiter.hpp"
 #include "limits/rate_limiter.hpp"
 #include "logging/log_sink.hpp"
+#include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
 #include "server/http_message.hpp"
 #include "server/router.hpp"
@@ -48,7 +49,8 @@ struct Exchange {
 
 class RequestPipeline {
  public:
-  RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log, Router router);
+  RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log, Router router,
+                  HostMetrics& metrics);
 
   // Everything that can be decided before the body: route, credentials, scope, rate limit,
   // lease, body framing (411) and declared size (413, with keep_alive false).
@@ -58,8 +60,8 @@ class RequestPipeline {
   // The body could not be read (too large as it streamed, too slow, malformed): answers `error`
   // and closes the connection after it.
   void fail(Exchange& exchange, const sdk::Error& error);
-  // The answer is decided: the access log line (before the answer is written, so a client that
-  // has read its answer finds the line).
+  // The answer is decided: counted in the metrics, and the access log line (before the answer is
+  // written, so a client that has read its answer finds the line).
   void finish(const Exchange& exchange);
   // A request the connection layer could not parse (malformed or oversized head) or refused
   // before it reached a route: the error body, charged to the client address's anonymous bucket.
@@ -83,6 +85,7 @@ class RequestPipeline {
   ModuleRegistry& modules_;
   LogSink& log_;
   Router router_;
+  HostMetrics& metrics_;
   RateLimiter rate_limiter_;
   ConcurrencyLimiter leases_;
   std::atomic<bool> refusing_{false};

@@ -18,6 +18,9 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
+// Written (empty) in the default family to learn whether writes succeed again after one failed.
+constexpr const char* kWriteProbeKey = "write_probe";
+
 // Drops values whose leading creation time is older than their lifetime: expired receipts and
 // idempotency records disappear in compaction instead of growing without bound.
 class ExpiryFilter final : public rocksdb::CompactionFilter {
@@ -221,7 +224,54 @@ Database::~Database() {
 void Database::write(rocksdb::WriteBatch& batch, bool durable) {
   rocksdb::WriteOptions options;
   options.sync = durable;
-  check(db_->Write(options, &batch), "write");
+  const rocksdb::Status status = db_->Write(options, &batch);
+  if (status.ok()) {
+    if (failing_.load(std::memory_order_relaxed)) {
+      const std::lock_guard lock(problem_mutex_);
+      write_problem_.clear();
+      failing_ = false;
+    }
+    return;
+  }
+  ++write_failures_;
+  try {
+    check(status, "write");
+  } catch (const sdk::Error& error) {
+    const std::lock_guard lock(problem_mutex_);
+    write_problem_ = error.message();
+    failing_ = true;
+    problem_since_ = std::chrono::steady_clock::now();
+    throw;
+  }
+}
+
+std::string Database::write_problem() {
+  constexpr auto kRecheckAfter = std::chrono::seconds(5);
+  {
+    const std::lock_guard lock(problem_mutex_);
+    if (write_problem_.empty() ||
+        std::chrono::steady_clock::now() - problem_since_ < kRecheckAfter) {
+      return write_problem_;
+    }
+  }
+  try {
+    rocksdb::WriteBatch probe;
+    probe.Put(meta, kWriteProbeKey, "");
+    write(probe, true);
+  } catch (const sdk::Error&) {
+  }
+  const std::lock_guard lock(problem_mutex_);
+  return write_problem_;
+}
+
+std::uint64_t Database::int_property(const std::string& name) {
+  std::uint64_t value = 0;
+  return db_->GetAggregatedIntProperty(name, &value) ? value : 0;
+}
+
+std::uint64_t Database::int_property(rocksdb::ColumnFamilyHandle* family, const std::string& name) {
+  std::uint64_t value = 0;
+  return db_->GetIntProperty(family, name, &value) ? value : 0;
 }
 
 void Database::flush_read(std::uint64_t min_bytes) {

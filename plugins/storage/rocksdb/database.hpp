@@ -21,8 +21,11 @@
 
 #include <rocksdb/db.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +74,17 @@ class Database {
   // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
   // sync). Throws sdk::Error 503 when the write fails.
   void write(rocksdb::WriteBatch& batch, bool durable);
+  // Why the last write failed (the 503's message), while no later write has succeeded; empty
+  // otherwise. A failure older than a few seconds is checked again with a small durable write
+  // first, so that the answer recovers when the disk does, without traffic.
+  std::string write_problem();
+  std::uint64_t write_failures() const { return write_failures_.load(); }
+
+  // RocksDB's integer property `name` summed over every column family, or of one family.
+  std::uint64_t int_property(const std::string& name);
+  std::uint64_t int_property(rocksdb::ColumnFamilyHandle* family, const std::string& name);
+  // The name of each open column family with its handle.
+  const std::vector<rocksdb::ColumnFamilyHandle*>& families() const { return handles_; }
 
   // Starts flushing the memtables of the families that reads search (indexes, current, history,
   // columns) that hold at least `min_bytes`, without waiting. A memtable steps backwards (newest
@@ -101,6 +115,11 @@ class Database {
  private:
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  std::atomic<std::uint64_t> write_failures_{0};
+  std::atomic<bool> failing_{false};  // write_problem_ is not empty
+  std::mutex problem_mutex_;
+  std::string write_problem_;
+  std::chrono::steady_clock::time_point problem_since_;
 };
 
 // A consistent view of the database for as long as it lives: reads that span several keys (a

@@ -161,6 +161,7 @@ void Projector::run() {
                        [&] { return pending_wake_ || stopping_; });
       pending_wake_ = false;
     } catch (const std::exception& error) {
+      ++stats_.failed_rounds;
       if (healthy_) logger_->error(std::string("projection failed, will retry: ") + error.what());
       healthy_ = false;
       std::unique_lock lock(mutex_);
@@ -264,6 +265,9 @@ std::size_t Projector::project_once() {
   cursor_ = next;
   for (const auto& entry : entries)
     backlog_.add(entry.tenant, -1);
+  ++stats_.rounds;
+  stats_.writes += entries.size();
+  stats_.events += events;
   return entries.size();
 }
 
@@ -335,6 +339,11 @@ void Projector::verify_queued() {
   auto it = database_.iterator(database_.verify_queue, nullptr, &lower);
   std::string next_from = verify_from_;  // moves on only once this round's batch is written
   std::size_t verified = 0;
+  struct Verdict {
+    bool clean;
+    sdk::Millis lag_ms;
+  };
+  std::vector<Verdict> verdicts;
   for (it->Seek(lower); it->Valid() && verified < 1024; it->Next(), ++verified) {
     batch.Delete(database_.verify_queue, it->key());
     next_from = sequence_key(read_u64(std::string_view(it->key().data(), it->key().size())) + 1);
@@ -361,6 +370,7 @@ void Projector::verify_queued() {
     }
     const bool clean = receipt.receipt.conflicts.empty();
     receipt.receipt.state = clean ? sdk::ReceiptState::verified : sdk::ReceiptState::conflict;
+    verdicts.push_back({clean, now - receipt.receipt.created_at});
     receipt.receipt.updated_at = now;
     batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
     batch.Put(database_.verdicts, receipt_key,
@@ -369,6 +379,11 @@ void Projector::verify_queued() {
   check(it->status(), "verification queue scan");
   if (batch.Count() > 0) database_.write(batch, false);
   verify_from_ = std::move(next_from);
+  // Counted once written: a failed batch is verified again.
+  for (const auto& [clean, lag_ms] : verdicts) {
+    ++(clean ? stats_.verified : stats_.conflicts);
+    stats_.verification_lag.observe(static_cast<double>(std::max<sdk::Millis>(lag_ms, 0)) / 1000);
+  }
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -29,6 +29,7 @@
 #include "database.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/logger.hpp"
+#include "eventsvc/sdk/metrics.hpp"
 #include "inbox_sequence.hpp"
 #include "record_indexer.hpp"
 #include "stored_formats.hpp"
@@ -44,6 +45,18 @@ struct ProjectorOptions {
   // chunk indexes: for a database whose history predates chunk indexes, whose reads use them.
   bool version_indexes = false;
   MergePolicy merge;  // of the column chunks
+};
+
+// What the projector has done since start, for the operator's metrics.
+struct ProjectorStats {
+  std::atomic<std::uint64_t> rounds{0};
+  std::atomic<std::uint64_t> writes{0};
+  std::atomic<std::uint64_t> events{0};
+  std::atomic<std::uint64_t> failed_rounds{0};
+  std::atomic<std::uint64_t> verified{0};   // receipts that ended `verified`
+  std::atomic<std::uint64_t> conflicts{0};  // receipts that ended `conflict`
+  // From a write's acceptance to its receipt's verdict.
+  sdk::Histogram verification_lag{sdk::Histogram::latency_bounds()};
 };
 
 class Projector {
@@ -62,6 +75,7 @@ class Projector {
 
   // Verification can happen: the projector is enabled and its last round succeeded.
   bool available() const { return options_.enabled && healthy_.load(); }
+  const ProjectorStats& stats() const { return stats_; }
 
   // One round; returns the writes projected. Public for tests that drive it by hand.
   std::size_t project_once();
@@ -99,6 +113,7 @@ class Projector {
   std::uint64_t cursor_ = 0;
   std::string verify_from_;  // the verification queue's key to read on from (empty: the first)
   std::atomic<bool> healthy_{true};
+  ProjectorStats stats_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable wakeup_;

@@ -236,4 +236,12 @@ sdk::StorageStatus RocksdbStorage::status(const sdk::Tenant& tenant) {
   return status;
 }
 
+sdk::StorageHealth RocksdbStorage::health() {
+  sdk::StorageHealth health;
+  health.problem = database_->write_problem();
+  health.projecting = projector_->available();
+  health.projection_backlog = backlog_.total();
+  return health;
+}
+
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -38,6 +38,9 @@ class RocksdbStorage final : public sdk::Storage {
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
                            std::size_t before, std::size_t after) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;
+  sdk::StorageHealth health() override;
+  // The projector's progress and RocksDB's own figures (storage_metrics.cpp).
+  void report_metrics(sdk::MetricsSink& sink) override;
 
   // For tests: the projector, to drive it by hand when the config disables its thread.
   Projector& projector() { return *projector_; }

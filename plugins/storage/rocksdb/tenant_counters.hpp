@@ -1,4 +1,5 @@
-// Accepted writes not yet projected, per tenant (the `projection_backlog` of freshness).
+// Accepted writes not yet projected, per tenant (the `projection_backlog` of freshness), and in
+// all (the operator's backlog).
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,12 @@ class TenantCounters {
     const std::lock_guard lock(mutex_);
     auto& count = counts_[std::string(tenant)];
     count += delta;
+    total_ += delta;
     if (count <= 0) counts_.erase(std::string(tenant));
+  }
+  std::size_t total() const {
+    const std::lock_guard lock(mutex_);
+    return total_ > 0 ? static_cast<std::size_t>(total_) : 0;
   }
   std::size_t get(std::string_view tenant) const {
     const std::lock_guard lock(mutex_);
@@ -26,6 +32,7 @@ class TenantCounters {
  private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::ptrdiff_t> counts_;
+  std::ptrdiff_t total_ = 0;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -107,6 +107,22 @@ TEST(HostConfig, ConnectionLimitsAreBoundedAndNamed) {
             "test.yaml:2 server.max_connections: must be at most 1000000");
 }
 
+TEST(HostConfig, TheAdminListenerIsOnLoopbackByDefaultAndItsKeysAreChecked) {
+  const HostConfig defaults = build("");
+  ASSERT_TRUE(defaults.admin.listen.has_value());
+  EXPECT_EQ(defaults.admin.listen->to_string(), "127.0.0.1:9464");
+  EXPECT_EQ(defaults.admin.ready_max_backlog, 10000U);
+  EXPECT_FALSE(build("admin:\n  listen: ''\n").admin.listen.has_value());
+  EXPECT_EQ(failure("admin:\n  listen: nowhere\n"),
+            "test.yaml:2 admin.listen: must be host:port, e.g. 127.0.0.1:8443");
+  EXPECT_EQ(failure("admin:\n  ready_max_backlog: 0\n"),
+            "test.yaml:2 admin.ready_max_backlog: must be at least 1");
+  EXPECT_EQ(failure("admin:\n  ready_max_backlog: lots\n"),
+            "test.yaml:2 admin.ready_max_backlog: must be an integer");
+  EXPECT_EQ(failure("admin:\n  port: 9\n"),
+            "test.yaml:2 admin.port: unknown key; allowed keys: listen, ready_max_backlog");
+}
+
 TEST(YamlDocument, TypesPlainScalarsAndKeepsQuotedOnesAsStrings) {
   const auto document = parse_yaml("a: 12\nb: '12'\nc: true\nd: 1.5\ne: ~\nf: hello\n", "t.yaml");
   EXPECT_TRUE(document.root.at("a").is_int64());

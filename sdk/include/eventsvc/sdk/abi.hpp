@@ -13,8 +13,8 @@ namespace eventsvc::sdk {
 
 // Major: incompatible interface change. Minor: additions a host of the same or a newer minor
 // understands.
-inline constexpr std::uint32_t kAbiMajor = 2;
-inline constexpr std::uint32_t kAbiMinor = 1;
+inline constexpr std::uint32_t kAbiMajor = 3;
+inline constexpr std::uint32_t kAbiMinor = 0;
 
 #define EVENTSVC_SDK_STRINGIFY_(x) #x
 #define EVENTSVC_SDK_STRINGIFY(x) EVENTSVC_SDK_STRINGIFY_(x)

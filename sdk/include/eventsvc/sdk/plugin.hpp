@@ -22,6 +22,7 @@
 #include "eventsvc/sdk/config.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/manifest.hpp"
+#include "eventsvc/sdk/metrics.hpp"
 
 namespace eventsvc::sdk {
 
@@ -37,6 +38,10 @@ class Plugin {
   // taking requests; flush and join here.
   virtual void start() {}
   virtual void stop() {}
+
+  // The plugin's figures for the operator's /metrics page (metrics.hpp). Called at every scrape,
+  // from another thread than the requests', while they run; none by default.
+  virtual void report_metrics(MetricsSink& sink) { (void)sink; }
 };
 
 struct PluginContext {

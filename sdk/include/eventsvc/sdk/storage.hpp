@@ -151,6 +151,13 @@ struct StorageStatus {
   bool projector_available = true;
 };
 
+// The store as a whole, for the operator's readiness check (/readyz).
+struct StorageHealth {
+  std::string problem;                   // empty: writes can be made durable; else why not
+  bool projecting = true;                // the projector runs and its last round succeeded
+  std::uint64_t projection_backlog = 0;  // accepted writes not yet projected, every tenant
+};
+
 class Storage : public Plugin {
  public:
   ~Storage() override;
@@ -179,6 +186,7 @@ class Storage : public Plugin {
                               std::size_t before, std::size_t after) = 0;
 
   virtual StorageStatus status(const Tenant& tenant) = 0;
+  virtual StorageHealth health() = 0;
 };
 
 }  // namespace eventsvc::sdk

@@ -1,0 +1,45 @@
+// What the admin listener answers: /healthz (the process serves), /readyz (it can take traffic:
+// accepting, storage writable, projector running, backlog under admin.ready_max_backlog) and
+// /metrics (every series of the host, the connection layer, the process and each plugin, in the
+// Prometheus text format). No socket here: the admin server hands requests in, answers come out.
+#pragma once
+
+#include <atomic>
+#include <string_view>
+
+#include "config/host_config.hpp"
+#include "logging/log_sink.hpp"
+#include "metrics/host_metrics.hpp"
+#include "modules/module_registry.hpp"
+#include "server/connection_stats.hpp"
+#include "server/http_message.hpp"
+#include "server/request_pipeline.hpp"
+
+namespace eventsvc::host {
+
+struct OperatorSources {
+  const HostConfig& config;
+  ModuleRegistry& modules;
+  const RequestPipeline& pipeline;
+  const HostMetrics& metrics;
+  const ConnectionStats& connections;
+  LogSink& log;
+};
+
+class OperatorPages {
+ public:
+  explicit OperatorPages(OperatorSources sources) : sources_(sources) {}
+
+  // GET or HEAD of a page; 404 or 405 with the error body otherwise.
+  Answer answer(std::string_view method, std::string_view path) const;
+
+  Answer health() const;
+  Answer readiness() const;
+  Answer metrics() const;
+
+ private:
+  OperatorSources sources_;
+  mutable std::atomic<bool> warned_{false};  // of series left out, once
+};
+
+}  // namespace eventsvc::host

@@ -1,0 +1,35 @@
+// The admin listener: plain HTTP on its own port (admin.listen, loopback by default) and its own
+// thread, so that health, readiness and metrics answer even when every API thread is busy. Serves
+// GET /healthz, /readyz and /metrics (admin/operator_pages.hpp) without a key; keep-alive, at
+// most kMaxConnections at once, 10 s for a request and its answer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "admin/operator_pages.hpp"
+#include "config/host_config.hpp"
+#include "logging/log_sink.hpp"
+
+namespace eventsvc::host {
+
+class AdminServer {
+ public:
+  AdminServer(const ListenAddress& address, const OperatorPages& pages, LogSink& log);
+  ~AdminServer();
+  AdminServer(const AdminServer&) = delete;
+  AdminServer& operator=(const AdminServer&) = delete;
+
+  // Binds and starts its thread. Throws sdk::Error(500) naming admin.listen when it cannot bind.
+  void start();
+  // Closes the listener and every connection, and joins the thread.
+  void stop();
+
+  std::uint16_t port() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace eventsvc::host

@@ -1,0 +1,38 @@
+#include "server/connection_stats.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+double value(const std::atomic<std::uint64_t>& counter) {
+  return static_cast<double>(counter.load(std::memory_order_relaxed));
+}
+}  // namespace
+
+void report_connection_stats(const ConnectionStats& stats, sdk::MetricsSink& sink) {
+  sink.gauge("connections_open", "Client connections open on the API listeners", value(stats.open));
+  sink.counter("connections_accepted_total", "Client connections accepted on the API listeners",
+               value(stats.accepted));
+  constexpr std::string_view kRefused = "Connections closed at accept, by the cap that was reached";
+  sink.counter("connections_refused_total", kRefused, value(stats.refused_address_cap),
+               {{"reason", "per_address_cap"}});
+  sink.counter("connections_refused_total", kRefused, value(stats.refused_total_cap),
+               {{"reason", "total_cap"}});
+  constexpr std::string_view kClosed =
+      "Connections the server closed early, by reason (a deadline, a broken handshake or head, "
+      "or an idle connection closed to make room at max_connections)";
+  sink.counter("connections_closed_total", kClosed, value(stats.idle_closed_for_room),
+               {{"reason", "idle_for_room"}});
+  sink.counter("connections_closed_total", kClosed, value(stats.handshake_failures),
+               {{"reason", "handshake_failed"}});
+  sink.counter("connections_closed_total", kClosed, value(stats.head_timeouts),
+               {{"reason", "head_timeout"}});
+  sink.counter("connections_closed_total", kClosed, value(stats.body_timeouts),
+               {{"reason", "body_timeout"}});
+  sink.counter("connections_closed_total", kClosed, value(stats.malformed_heads),
+               {{"reason", "malformed_head"}});
+  sink.counter("http_busy_refusals_total",
+               "Requests answered 503 because server.threads + server.queue were under way",
+               value(stats.busy_refusals));
+}
+
+}  // namespace eventsvc::host

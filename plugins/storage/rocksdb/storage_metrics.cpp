@@ -1,0 +1,84 @@
+// The storage's series on the operator's /metrics page: the projector's progress (what ingest
+// accepted and what projection and verification have done with it) and RocksDB's own figures
+// (space, memory, compaction debt, stalls).
+#include "rocksdb_storage.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+double as_double(std::uint64_t value) {
+  return static_cast<double>(value);
+}
+
+void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool available,
+                       std::size_t backlog, std::uint64_t write_failures) {
+  sink.gauge("storage_projection_backlog_writes",
+             "Accepted writes not yet projected into search and query (every workspace)",
+             as_double(backlog));
+  sink.gauge("storage_projector_up",
+             "1 while the projector runs and its last round succeeded, else 0", available ? 1 : 0);
+  sink.counter("storage_projected_writes_total", "Accepted writes projected",
+               as_double(stats.writes.load()));
+  sink.counter("storage_projected_events_total", "Events projected",
+               as_double(stats.events.load()));
+  sink.counter("storage_projection_rounds_total", "Projection rounds that committed",
+               as_double(stats.rounds.load()));
+  sink.counter("storage_projection_failures_total",
+               "Projection or verification rounds that failed (retried with backoff)",
+               as_double(stats.failed_rounds.load()));
+  constexpr std::string_view kReceipts = "Receipts that reached their final state, by state";
+  sink.counter("storage_receipts_final_total", kReceipts, as_double(stats.verified.load()),
+               {{"state", "verified"}});
+  sink.counter("storage_receipts_final_total", kReceipts, as_double(stats.conflicts.load()),
+               {{"state", "conflict"}});
+  sink.histogram("storage_verification_lag_seconds",
+                 "From a write's acceptance (202) to its receipt's final state",
+                 stats.verification_lag.snapshot());
+  sink.counter("storage_write_failures_total", "Writes to RocksDB that failed (answered 503)",
+               as_double(write_failures));
+}
+
+void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
+  sink.gauge("rocksdb_memtable_bytes", "Memory held by memtables, every column family",
+             as_double(database.int_property("rocksdb.cur-size-all-mem-tables")));
+  sink.gauge("rocksdb_pending_compaction_bytes",
+             "Bytes compaction estimates it must rewrite to bring every level under its target",
+             as_double(database.int_property("rocksdb.estimate-pending-compaction-bytes")));
+  sink.gauge("rocksdb_running_compactions", "Compactions running",
+             as_double(database.int_property("rocksdb.num-running-compactions")));
+  sink.gauge("rocksdb_running_flushes", "Memtable flushes running",
+             as_double(database.int_property("rocksdb.num-running-flushes")));
+  sink.gauge("rocksdb_level0_files", "Table files in level 0, every column family",
+             as_double(database.int_property("rocksdb.num-files-at-level0")));
+  sink.gauge("rocksdb_estimated_keys", "Keys RocksDB estimates it holds, every column family",
+             as_double(database.int_property("rocksdb.estimate-num-keys")));
+  sink.counter("rocksdb_background_errors_total",
+               "Errors of flushes and compactions (RocksDB stops writes after one)",
+               as_double(database.int_property("rocksdb.background-errors")));
+  // One cache serves every family: any family's figure is the cache's.
+  sink.gauge("rocksdb_block_cache_usage_bytes", "Bytes in the block cache",
+             as_double(database.int_property(database.meta, "rocksdb.block-cache-usage")));
+  sink.gauge("rocksdb_block_cache_capacity_bytes", "The block cache's capacity",
+             as_double(database.int_property(database.meta, "rocksdb.block-cache-capacity")));
+  sink.gauge("rocksdb_write_stopped", "1 while RocksDB stops writes (too much compaction debt)",
+             as_double(database.int_property(database.meta, "rocksdb.is-write-stopped")));
+  sink.gauge("rocksdb_delayed_write_rate_bytes_per_second",
+             "The rate RocksDB slows writes to while compaction catches up; 0: not slowed",
+             as_double(database.int_property(database.meta, "rocksdb.actual-delayed-write-rate")));
+  for (auto* family : database.families()) {
+    sink.gauge("rocksdb_sst_files_bytes", "Bytes of live table files, by column family",
+               as_double(database.int_property(family, "rocksdb.live-sst-files-size")),
+               {{"family", family->GetName()}});
+  }
+}
+
+}  // namespace
+
+void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
+  report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
+                    database_->write_failures());
+  report_rocksdb(sink, *database_);
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,219 @@
+// The admin listener as an operator and a monitoring system meet it: /healthz, /readyz with its
+// reasons, and /metrics read by the Prometheus project's own parser, with the exact counts of what
+// the test did through the API.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/api_client.hpp"
+#include "support/raw_connection.hpp"
+#include "support/server_process.hpp"
+
+namespace eventsvc::testing {
+namespace {
+
+HttpResponse admin_get(const ServerProcess& server, const std::string& path,
+                       const std::string& method = "GET") {
+  HttpsClient admin(server.admin_port(), false);
+  return admin.request(method, path);
+}
+
+// The samples of a metrics page by "name{label=value,...}", as the reference parser reads them;
+// fails the test when it rejects the page.
+std::map<std::string, double> scrape(const ServerProcess& server) {
+  const HttpResponse page = admin_get(server, "/metrics");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+  const auto file = server.dir() / "metrics.txt";
+  std::ofstream(file) << page.body;
+  const std::string command =
+      std::string("/usr/bin/python3 ") + EVENTSVC_READ_METRICS + " " + file.string() + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    out.append(buffer, got);
+  const int status = ::pclose(pipe);
+  EXPECT_EQ(status, 0) << out;
+  std::map<std::string, double> samples;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto first = line.find('\t');
+    const auto second = line.find('\t', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    samples[line.substr(0, first) + "{" + line.substr(first + 1, second - first - 1) + "}"] =
+        std::stod(line.substr(second + 1));
+  }
+  return samples;
+}
+
+double sample(const std::map<std::string, double>& samples, const std::string& series) {
+  const auto it = samples.find(series);
+  EXPECT_NE(it, samples.end()) << "no series " << series;
+  return it == samples.end() ? -1 : it->second;
+}
+
+TEST(OperatorView, HealthAndReadinessAnswerWithoutAKey) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  ASSERT_GT(server.admin_port(), 0);
+
+  const auto health = admin_get(server, "/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(health.body, R"({"status":"ok"})");
+  EXPECT_EQ(health.header("Cache-Control"), "no-store");
+
+  const auto ready = admin_get(server, "/readyz");
+  EXPECT_EQ(ready.status, 200);
+  EXPECT_EQ(ready.body,
+            R"({"status":"ready","checks":{"accepting":{"ok":true},"storage":{"ok":true},)"
+            R"("projector":{"ok":true},"backlog":{"writes":0,"max":10000,"ok":true}}})");
+
+  const auto head = admin_get(server, "/healthz", "HEAD");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+}
+
+TEST(OperatorView, WrongPagesMethodsAndBytesGetTheJsonErrorBody) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+
+  const auto missing = admin_get(server, "/v1/events");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.json().at("statusCode"), 404);
+  EXPECT_NE(missing.body.find("/healthz, /readyz and /metrics"), std::string::npos) << missing.body;
+
+  const auto post = admin_get(server, "/metrics", "POST");
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(post.header("Allow"), "GET, HEAD");
+  EXPECT_EQ(post.json().at("statusCode"), 405);
+
+  RawConnection garbage(server.admin_port());
+  ASSERT_TRUE(garbage.send("\x16\x03\x01 not http at all\r\n\r\n"));
+  const std::string answer = garbage.read_until_closed(std::chrono::seconds(5));
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 400")) << answer;
+  EXPECT_NE(answer.find("\"statusCode\":400"), std::string::npos) << answer;
+}
+
+TEST(OperatorView, NotReadyNamesEveryReason) {
+  TestConfig config;
+  config.plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+      "      projector:\n        enabled: false\n";
+  config.other = "admin:\n  ready_max_backlog: 1\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  for (const char* id : {"w1", "w2"}) {
+    ASSERT_EQ(api.ingest(make_batch("s", json::array{make_event(id, "t", now_ms(), 1)}),
+                         std::string("not-ready-") + id)
+                  .status,
+              202);
+  }
+  const auto ready = admin_get(server, "/readyz");
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_EQ(ready.body,
+            R"({"status":"not_ready","checks":{"accepting":{"ok":true},"storage":{"ok":true},)"
+            R"("projector":{"ok":false},"backlog":{"writes":2,"max":1,"ok":false}},)"
+            R"("reasons":["the projector is not running or its last round failed",)"
+            R"j("2 accepted writes wait to be projected (admin.ready_max_backlog is 1)"]})j");
+  const auto samples = scrape(server);
+  EXPECT_EQ(sample(samples, "eventsvc_ready{}"), 0);
+  EXPECT_EQ(sample(samples, "eventsvc_storage_projection_backlog_writes{plugin=rocksdb}"), 2);
+  EXPECT_EQ(sample(samples, "eventsvc_storage_projector_up{plugin=rocksdb}"), 0);
+}
+
+TEST(OperatorView, MetricsCountWhatClientsDid) {
+  TestConfig config;
+  config.plans += "  tight:\n    requests_per_minute: {ingest: 2}\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  ApiClient tight(server.port(),
+                  server.create_key("ops", "test", "events:read,events:write", "tight"));
+
+  // Two writes of 3 events, one of them repeated in the second: 5 stored, 1 duplicate.
+  const auto t = now_ms();
+  const json::array first{make_event("a", "t", t, 1), make_event("b", "t", t, 2),
+                          make_event("c", "t", t, 3)};
+  const json::array second{make_event("c", "t", t, 3), make_event("d", "t", t, 4),
+                           make_event("e", "t", t, 5)};
+  const std::string r1 = api.ingest_verified(make_batch("s", first), "metrics-write-1");
+  const std::string r2 = api.ingest_verified(make_batch("s", second), "metrics-write-2");
+  // A retry with the same key: the original 202, replayed.
+  EXPECT_EQ(api.ingest(make_batch("s", first), "metrics-write-1").header("Idempotent-Replayed"),
+            "true");
+  EXPECT_EQ(api.query(json::object{{"where", json::object{{"type", "t"}}}}).status, 200);
+  // Refused: no key, an unknown route, the tight plan's third ingest in a minute.
+  EXPECT_EQ(api.http().request("POST", "/v1/query", "{}").status, 401);
+  EXPECT_EQ(api.http().get("/v1/nowhere", api.key()).status, 404);
+  std::vector<std::string> tight_receipts;
+  for (int i = 0; i < 3; ++i) {
+    const auto answer = tight.ingest(make_batch("s", json::array{make_event("x", "t", t, 1)}),
+                                     "tight-write-" + std::to_string(i));
+    if (answer.status == 202)
+      tight_receipts.emplace_back(answer.json().at("receipt_id").as_string());
+  }
+  ASSERT_EQ(tight_receipts.size(), 2U);
+
+  const auto samples = scrape(server);
+  // 2 ingested, 1 replayed, 2 tight ones accepted (the first stored x, the second a duplicate),
+  // 1 tight refused.
+  EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=ingest,status=202}"), 5);
+  EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=ingest,status=429}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=query,status=200}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=query,status=401}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=none,status=404}"), 1);
+  EXPECT_GE(sample(samples, "eventsvc_http_requests_total{operation=receipts,status=200}"), 2);
+  EXPECT_EQ(sample(samples, "eventsvc_http_request_duration_seconds_count{operation=ingest}"), 6);
+  EXPECT_EQ(sample(samples, "eventsvc_http_refusals_total{reason=rate_limit}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_http_refusals_total{reason=anonymous_rate_limit}"), 0);
+  EXPECT_EQ(sample(samples, "eventsvc_ingest_writes_total{}"), 4);
+  EXPECT_EQ(sample(samples, "eventsvc_ingest_replays_total{}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_ingest_events_total{}"), 6);
+  EXPECT_EQ(sample(samples, "eventsvc_ingest_duplicate_events_total{}"), 2);
+
+  // The projector's side: every receipt ends verified (the two waited for, and the tight ones
+  // once projected).
+  for (const auto& receipt : {r1, r2, tight_receipts[0], tight_receipts[1]})
+    tight.wait_final(receipt);
+  const auto later = scrape(server);
+  EXPECT_EQ(sample(later, "eventsvc_storage_projected_writes_total{plugin=rocksdb}"), 4);
+  EXPECT_EQ(sample(later, "eventsvc_storage_projection_backlog_writes{plugin=rocksdb}"), 0);
+  EXPECT_EQ(sample(later, "eventsvc_storage_receipts_final_total{plugin=rocksdb,state=verified}"),
+            4);
+  EXPECT_EQ(sample(later, "eventsvc_storage_receipts_final_total{plugin=rocksdb,state=conflict}"),
+            0);
+  EXPECT_EQ(sample(later, "eventsvc_storage_verification_lag_seconds_count{plugin=rocksdb}"), 4);
+  EXPECT_GT(sample(later, "eventsvc_rocksdb_block_cache_capacity_bytes{plugin=rocksdb}"), 0);
+  EXPECT_GE(sample(later, "eventsvc_rocksdb_sst_files_bytes{family=history,plugin=rocksdb}"), 0);
+  EXPECT_GE(sample(later, "eventsvc_connections_open{}"), 1);
+  EXPECT_GE(sample(later, "eventsvc_connections_accepted_total{}"), 2);
+  EXPECT_EQ(sample(later, "eventsvc_ready{}"), 1);
+  EXPECT_GT(sample(later, "process_open_fds{}"), 0);
+  EXPECT_GT(sample(later, "process_resident_memory_bytes{}"), 0);
+  const auto build = later.lower_bound("eventsvc_build_info{version=");
+  ASSERT_NE(build, later.end());
+  EXPECT_TRUE(build->first.starts_with("eventsvc_build_info{version=")) << build->first;
+  EXPECT_EQ(build->second, 1);
+}
+
+TEST(OperatorView, TheListenerCanBeTurnedOffAndItsAddressIsChecked) {
+  ServerProcess off(TestConfig{}.yaml());
+  off.start({"--admin-listen", ""});
+  EXPECT_EQ(off.admin_port(), 0);
+  EXPECT_EQ(off.log().find("eventsvc admin:"), std::string::npos);
+
+  ServerProcess refused(TestConfig{}.yaml());
+  EXPECT_THROW(refused.start({"--admin-listen", "nowhere"}), std::runtime_error);
+  EXPECT_NE(refused.log().find("admin.listen"), std::string::npos) << refused.log();
+}
+
+}  // namespace
+}  // namespace eventsvc::testing
