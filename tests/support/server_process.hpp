@@ -43,6 +43,7 @@ class ServerProcess {
   int stop();   // SIGTERM, waits, returns the exit status
   void kill();  // SIGKILL, waits
   bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
 
   int port() const { return port_; }
   // The admin listener's port (started on an ephemeral one unless `--admin-listen` was passed);

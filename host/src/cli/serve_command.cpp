@@ -79,6 +79,9 @@ int run_serve(const std::vector<std::string>& args) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) must fail the write that reaches it (EFBIG: a 503, storage not
+  // ready), as PostgreSQL does, not kill the process with everything it has under way.
+  std::signal(SIGXFSZ, SIG_IGN);
 
   LogSink log;
   log.set_level(config.server.log_level);

@@ -12,6 +12,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "info_log.hpp"
 #include "stored_formats.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -126,6 +127,7 @@ Database::Database(const DatabaseOptions& options) {
   db_options.max_total_wal_size = 256ULL << 20;
   db_options.avoid_unnecessary_blocking_io = true;
   db_options.paranoid_checks = true;
+  db_options.info_log = std::make_shared<InfoLog>(options.path, options.logger);
   // A record cut off at the end of the log is what a crash leaves: dropped. Anything damaged
   // before the end stops the open, where the default would drop every record after it unsaid.
   db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
@@ -210,12 +212,17 @@ std::vector<std::string> Database::family_names() {
 }
 
 void Database::sync() {
+  // After a failed write RocksDB's log writer must not be touched again (RocksDB 7.8 asserts on
+  // it); the database accepts no more writes until it is reopened, so there is nothing to sync.
+  if (write_failures_.load() > 0) {
+    throw sdk::Error::unavailable("storage is unavailable (log sync): a write failed before", 5);
+  }
   check(db_->FlushWAL(true), "log sync");
 }
 
 Database::~Database() {
   if (!db_) return;
-  db_->FlushWAL(true);
+  if (write_failures_.load() == 0) db_->FlushWAL(true);  // see sync()
   for (auto* handle : handles_)
     db_->DestroyColumnFamilyHandle(handle);
   db_->Close();

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "eventsvc/sdk/logger.hpp"
+
 namespace eventsvc::plugins::rocksdb_storage {
 
 struct DatabaseOptions {
@@ -41,6 +43,9 @@ struct DatabaseOptions {
   // the open instead of being created again empty. Others missing (an older database, a family a
   // newer version added) are created.
   std::vector<std::string> required_families;
+  // Where RocksDB's warnings and errors are also written (its LOG file has every line); may be
+  // null.
+  std::shared_ptr<sdk::Logger> logger;
 };
 
 class Database {

@@ -96,6 +96,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   const std::filesystem::path path(context.config.get_string("path"));
   options.path = path.is_absolute() ? path : context.data_dir / path;
   path_ = options.path;
+  options.logger = context.logger;
   std::optional<DataCatalogue> catalogue;
   try {
     catalogue = DataCatalogue::read(options.path);

@@ -1,0 +1,81 @@
+// Writes that the file system refuses (here: a file-size limit imposed on the running server, so
+// that every append fails with EFBIG, as a full or failing disk would fail them): ingest answers
+// 503 and accepts nothing, /readyz says not ready and why, the metrics count the failures, and
+// nothing acknowledged before is lost across a restart.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <thread>
+
+#include "support/api_client.hpp"
+#include "support/server_process.hpp"
+
+namespace eventsvc::testing {
+namespace {
+
+void limit_file_size(pid_t pid, rlim_t bytes) {
+  rlimit limit{};
+  ASSERT_EQ(::prlimit(pid, RLIMIT_FSIZE, nullptr, &limit), 0);
+  limit.rlim_cur = bytes;
+  ASSERT_EQ(::prlimit(pid, RLIMIT_FSIZE, &limit, nullptr), 0);
+}
+
+HttpResponse readiness(const ServerProcess& server) {
+  return HttpsClient(server.admin_port(), false).request("GET", "/readyz");
+}
+
+TEST(FailingWrites, AreRefused503AndMakeTheServerNotReady) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("disk", "test"));
+  const auto t = now_ms();
+  const std::string kept =
+      api.ingest_verified(make_batch("s", json::array{make_event("kept", "t", t, 1)}), "disk-0001");
+
+  limit_file_size(server.pid(), 1);
+  const auto refused =
+      api.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  EXPECT_EQ(refused.json().at("message"), "storage is unavailable (write): an input/output error");
+  EXPECT_EQ(refused.header("Retry-After"), "5");
+
+  const auto ready = readiness(server);
+  EXPECT_EQ(ready.status, 503) << ready.body;
+  EXPECT_EQ(ready.json().at("checks").at("storage").at("ok"), false);
+  EXPECT_EQ(ready.json().at("reasons").at(0),
+            "storage: storage is unavailable (write): an input/output error");
+  const auto metrics = HttpsClient(server.admin_port(), false).request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("eventsvc_storage_write_failures_total{plugin=\"rocksdb\"} 1\n"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("eventsvc_ready 0\n"), std::string::npos);
+  EXPECT_NE(metrics.find("eventsvc_http_requests_total{operation=\"ingest\",status=\"503\"} 1\n"),
+            std::string::npos);
+
+  // Lifted, the limit no longer refuses, but RocksDB takes no write after a failed one until it
+  // is reopened: the readiness check's own probe write (after 5 s) finds the same.
+  limit_file_size(server.pid(), RLIM_INFINITY);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5200));
+  const auto still = readiness(server);
+  EXPECT_EQ(still.status, 503) << still.body;
+  EXPECT_EQ(still.json().at("reasons").at(0),
+            "storage: storage is unavailable (write): an input/output error");
+
+  // The process restarted: what was acknowledged is there, what was refused
+  // is not, and the refused write can be sent again with its key.
+  ASSERT_EQ(server.stop(), 0);
+  server.start();
+  EXPECT_EQ(readiness(server).status, 200);
+  ApiClient again(server.port(), api.key());
+  EXPECT_EQ(again.wait_final(kept).at("status"), "verified");
+  const auto found = again.query(json::object{{"where", json::object{{"type", "t"}}}});
+  EXPECT_EQ(ids_of(found.json()), std::vector<std::string>{"kept"});
+  const auto resent =
+      again.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  EXPECT_EQ(resent.status, 202) << resent.body;
+  EXPECT_FALSE(resent.has_header("Idempotent-Replayed"));
+}
+
+}  // namespace
+}  // namespace eventsvc::testing
