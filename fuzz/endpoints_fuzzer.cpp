@@ -1,0 +1,84 @@
+// Whole POST /v1/events, /v1/search and /v1/query requests, through their endpoints' own
+// validation and planning down to a storage that holds nothing (the first input byte picks the
+// endpoint; the rest is the body). Whatever the body, the answer is a success or a 4xx.
+#include <optional>
+
+#include "api/ingest_endpoint.hpp"
+#include "api/query_endpoint.hpp"
+#include "api/search_endpoint.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "fuzz_input.hpp"
+#include "metrics/host_metrics.hpp"
+
+using namespace eventsvc;
+
+namespace {
+
+// Accepts every write (rendering its receipt as the real storage would) and finds nothing.
+class EmptyStorage final : public sdk::Storage {
+ public:
+  void use_embedder(const sdk::Embedder*) override {}
+  sdk::AcceptResult accept(const sdk::IncomingWrite& write,
+                           const sdk::ReceiptRenderer& render) override {
+    sdk::AcceptSummary summary;
+    summary.receipt_id = write.receipt_id;
+    summary.submitted = write.events.size();
+    summary.accepted = write.events.size();
+    return {render(summary), false};
+  }
+  std::optional<sdk::Receipt> receipt(const sdk::Tenant&, std::string_view) override {
+    return std::nullopt;
+  }
+  sdk::ScanStats scan(const sdk::Tenant&, const sdk::RecordQuery&,
+                      const sdk::RecordVisitor&) override {
+    return {};
+  }
+  sdk::Neighbors neighbors(const sdk::Tenant&, sdk::Source, const sdk::Record&, std::size_t,
+                           std::size_t) override {
+    return {};
+  }
+  sdk::StorageStatus status(const sdk::Tenant&) override { return {}; }
+  sdk::StorageHealth health() override { return {}; }
+};
+
+struct Endpoints {
+  Endpoints() : storage_module{&storage, "storage plugin 'empty'"} {
+    plan.name = "default";
+    principal.tenant = {"fuzz", sdk::Environment::test};
+    principal.scopes = {std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite)};
+    principal.plan = "default";
+    head.method = "POST";
+    head.headers = {{"Idempotency-Key", "fuzz-write-0001"}, {"Content-Type", "application/json"}};
+  }
+
+  EmptyStorage storage;
+  host::Module<sdk::Storage> storage_module;
+  host::HostConfig config;
+  host::HostMetrics metrics;
+  host::Plan plan;
+  sdk::Principal principal;
+  host::RequestHead head;
+  host::IngestEndpoint ingest{config, storage_module, metrics};
+  host::SearchEndpoint search{config, storage_module};
+  host::QueryEndpoint query{config, storage_module};
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static Endpoints endpoints;
+  if (size == 0) return 0;
+  host::Endpoint* endpoint = data[0] % 3 == 0   ? static_cast<host::Endpoint*>(&endpoints.ingest)
+                             : data[0] % 3 == 1 ? static_cast<host::Endpoint*>(&endpoints.search)
+                                                : static_cast<host::Endpoint*>(&endpoints.query);
+  const host::ApiRequest request{
+      endpoints.principal, endpoints.plan, endpoints.head, fuzz::as_text(data + 1, size - 1), {},
+      fuzz::kNow};
+  try {
+    const host::ApiResponse response = endpoint->handle(request);
+    if (response.status >= 300) fuzz::defect("an answer that is not a success", response.body);
+  } catch (const sdk::Error& error) {
+    fuzz::require_client_error(error);
+  }
+  return 0;
+}
