@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 
 #include "eventsvc/sdk/digest.hpp"
 #include "support/api_client.hpp"
@@ -30,6 +31,17 @@ std::string read_bytes(const fs::path& path) {
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Every file of a database directory with its bytes, but RocksDB's informational log.
+std::map<std::string, std::string> files_of(const fs::path& directory) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("LOG")) continue;
+    files[name] = read_bytes(entry.path());
+  }
+  return files;
 }
 
 class DamagedData : public ::testing::Test {
@@ -85,9 +97,11 @@ class DamagedData : public ::testing::Test {
     const std::string whole = read_bytes(file);
     ASSERT_FALSE(whole.empty()) << file;
     write_bytes(file, damage(whole));
+    const auto before = files_of(database());
     const std::string answer = refused_start();
     for (const auto& text : said)
       EXPECT_NE(answer.find(text), std::string::npos) << answer;
+    EXPECT_EQ(files_of(database()), before) << "the refused start changed the database's files";
     write_bytes(file, whole);
     expect_everything();
   }

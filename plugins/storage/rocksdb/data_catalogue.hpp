@@ -5,8 +5,9 @@
 // catalogue turns that into a refusal to start, so that nothing acknowledged is served as if it
 // had never been written.
 //
-// The file is one JSON object with a SHA-256 of the rest, replaced whole (sdk::replace_file). It only ever records what is durable: the projector position
-// is read from the database before its write-ahead log is synced, then written here.
+// The file is one JSON object with a SHA-256 of the rest, replaced whole (sdk::replace_file). It
+// only ever records what is durable: the projector position is read from the database before its
+// write-ahead log is synced, then written here.
 #pragma once
 
 #include <cstdint>

@@ -190,6 +190,24 @@ Database::Database(const DatabaseOptions& options) {
         throw damaged("column family '" + name + "' is missing from its MANIFEST");
       }
     }
+    if (options.precheck) {
+      // Read-only: replays the log in memory, writes nothing, deletes nothing.
+      std::vector<rocksdb::ColumnFamilyDescriptor> meta_only{
+          {rocksdb::kDefaultColumnFamilyName, families.front().options}};
+      std::vector<rocksdb::ColumnFamilyHandle*> handles;
+      rocksdb::DB* reader = nullptr;
+      const auto opened = rocksdb::DB::OpenForReadOnly(db_options, options.path.string(), meta_only,
+                                                       &handles, &reader);
+      if (!opened.ok()) throw damaged(opened.ToString());
+      const std::unique_ptr<rocksdb::DB> read_only(reader);
+      std::string value;
+      const auto got =
+          reader->Get(rocksdb::ReadOptions(), handles.front(), options.precheck_key, &value);
+      for (auto* handle : handles)
+        reader->DestroyColumnFamilyHandle(handle);
+      if (!got.ok() && !got.IsNotFound()) throw damaged(got.ToString());
+      options.precheck(got.ok() ? std::optional<std::string>(value) : std::nullopt);
+    }
   }
   rocksdb::DB* raw = nullptr;
   const auto status =

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,12 @@ struct DatabaseOptions {
   // the open instead of being created again empty. Others missing (an older database, a family a
   // newer version added) are created.
   std::vector<std::string> required_families;
+  // For an existing database: called with the value of `precheck_key` in the default family, read
+  // from the database opened read-only, before it is opened for writing (which would replay its
+  // log into new files and delete the files its MANIFEST does not name). Throws to refuse the
+  // open, leaving every file as it was.
+  std::string precheck_key;
+  std::function<void(const std::optional<std::string>&)> precheck;
   // Where RocksDB's warnings and errors are also written (its LOG file has every line); may be
   // null.
   std::shared_ptr<sdk::Logger> logger;

@@ -89,7 +89,14 @@ Projector::~Projector() {
 }
 
 std::uint64_t Projector::stored_cursor(Database& database) {
-  const auto value = database.get(database.meta, kCursorKey);
+  return decode_cursor(database.get(database.meta, kCursorKey));
+}
+
+const std::string& Projector::cursor_key() {
+  return kCursorKey;
+}
+
+std::uint64_t Projector::decode_cursor(const std::optional<std::string>& value) {
   return value ? read_u64(*value) : 0;
 }
 

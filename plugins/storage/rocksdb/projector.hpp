@@ -85,6 +85,9 @@ class Projector {
   void verify_queued();
 
   static std::uint64_t stored_cursor(Database& database);
+  // The key of the cursor in the meta family, and its value decoded (0 when absent).
+  static const std::string& cursor_key();
+  static std::uint64_t decode_cursor(const std::optional<std::string>& value);
 
  private:
   struct Overlay;

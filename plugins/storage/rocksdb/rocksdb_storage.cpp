@@ -103,7 +103,21 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   } catch (const sdk::Error& error) {
     context.config.fail("path", error.message());
   }
-  if (catalogue) options.required_families = catalogue->families;
+  if (catalogue) {
+    options.required_families = catalogue->families;
+    // Before the database is opened for writing, which would change its files: put the right
+    // ones back and the next start succeeds.
+    options.precheck_key = Projector::cursor_key();
+    options.precheck = [where = options.path.string(),
+                        projected = catalogue->projected](const std::optional<std::string>& value) {
+      const std::uint64_t cursor = Projector::decode_cursor(value);
+      if (cursor >= projected) return;
+      throw sdk::Error::internal("the database at " + where +
+                                 " is damaged: it has projected writes up to sequence " +
+                                 std::to_string(cursor) + ", its catalogue recorded " +
+                                 std::to_string(projected) + ": acknowledged writes are missing");
+    };
+  }
   options.block_cache_mb = static_cast<std::size_t>(context.config.get_int("block_cache_mb"));
   options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
   options.compression = context.config.get_string("compression");
@@ -116,13 +130,6 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   // Resume: sequence numbers continue after the last accepted write; the backlog is what the
   // inbox still holds.
   const std::uint64_t cursor = Projector::stored_cursor(*database_);
-  if (catalogue && cursor < catalogue->projected) {
-    context.config.fail("path", "the database at " + options.path.string() +
-                                    " is damaged: it has projected writes up to sequence " +
-                                    std::to_string(cursor) + ", its catalogue recorded " +
-                                    std::to_string(catalogue->projected) +
-                                    ": acknowledged writes are missing");
-  }
   std::uint64_t next = cursor;
   {
     std::string start;
