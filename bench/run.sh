@@ -80,6 +80,8 @@ server:
   listen: 127.0.0.1:0
   threads: 32
   access_log: false
+admin:
+  listen: ""
 plans:
   default:
     requests_per_minute: {ingest: 100000000, receipts: 100000000, search: 100000000, query: 100000000, analyze: 100000000}
@@ -117,6 +119,11 @@ for size in $sizes; do
   /usr/bin/python3 "$here/compare.py" --events "$size" \
     --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
     --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
+  if [[ -z "${slow_clients_done:-}" ]]; then
+    echo "== slow and idle clients"
+    /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
+    slow_clients_done=1
+  fi
   stop_eventsvc
   stop_postgres
 done
