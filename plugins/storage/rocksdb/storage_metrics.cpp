@@ -39,33 +39,55 @@ void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool
                as_double(write_failures));
 }
 
+// RocksDB's integer properties as series: summed over every column family, or (for the shared
+// block cache and the write controller) read from one, which answers for all.
+struct PropertySeries {
+  const char* name;
+  const char* help;
+  const char* property;
+  bool counter;
+  bool whole_database;
+};
+
+constexpr PropertySeries kPropertySeries[] = {
+    {"rocksdb_memtable_bytes", "Memory held by memtables, every column family",
+     "rocksdb.cur-size-all-mem-tables", false, true},
+    {"rocksdb_pending_compaction_bytes",
+     "Bytes compaction estimates it must rewrite to bring every level under its target",
+     "rocksdb.estimate-pending-compaction-bytes", false, true},
+    {"rocksdb_running_compactions", "Compactions running", "rocksdb.num-running-compactions", false,
+     true},
+    {"rocksdb_running_flushes", "Memtable flushes running", "rocksdb.num-running-flushes", false,
+     true},
+    {"rocksdb_level0_files", "Table files in level 0, every column family",
+     "rocksdb.num-files-at-level0", false, true},
+    {"rocksdb_estimated_keys", "Keys RocksDB estimates it holds, every column family",
+     "rocksdb.estimate-num-keys", false, true},
+    {"rocksdb_background_errors_total",
+     "Errors of flushes and compactions (RocksDB stops writes after one)",
+     "rocksdb.background-errors", true, true},
+    {"rocksdb_block_cache_usage_bytes", "Bytes in the block cache", "rocksdb.block-cache-usage",
+     false, false},
+    {"rocksdb_block_cache_capacity_bytes", "The block cache's capacity",
+     "rocksdb.block-cache-capacity", false, false},
+    {"rocksdb_write_stopped", "1 while RocksDB stops writes (too much compaction debt)",
+     "rocksdb.is-write-stopped", false, false},
+    {"rocksdb_delayed_write_rate_bytes_per_second",
+     "The rate RocksDB slows writes to while compaction catches up; 0: not slowed",
+     "rocksdb.actual-delayed-write-rate", false, false},
+};
+
 void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
-  sink.gauge("rocksdb_memtable_bytes", "Memory held by memtables, every column family",
-             as_double(database.int_property("rocksdb.cur-size-all-mem-tables")));
-  sink.gauge("rocksdb_pending_compaction_bytes",
-             "Bytes compaction estimates it must rewrite to bring every level under its target",
-             as_double(database.int_property("rocksdb.estimate-pending-compaction-bytes")));
-  sink.gauge("rocksdb_running_compactions", "Compactions running",
-             as_double(database.int_property("rocksdb.num-running-compactions")));
-  sink.gauge("rocksdb_running_flushes", "Memtable flushes running",
-             as_double(database.int_property("rocksdb.num-running-flushes")));
-  sink.gauge("rocksdb_level0_files", "Table files in level 0, every column family",
-             as_double(database.int_property("rocksdb.num-files-at-level0")));
-  sink.gauge("rocksdb_estimated_keys", "Keys RocksDB estimates it holds, every column family",
-             as_double(database.int_property("rocksdb.estimate-num-keys")));
-  sink.counter("rocksdb_background_errors_total",
-               "Errors of flushes and compactions (RocksDB stops writes after one)",
-               as_double(database.int_property("rocksdb.background-errors")));
-  // One cache serves every family: any family's figure is the cache's.
-  sink.gauge("rocksdb_block_cache_usage_bytes", "Bytes in the block cache",
-             as_double(database.int_property(database.meta, "rocksdb.block-cache-usage")));
-  sink.gauge("rocksdb_block_cache_capacity_bytes", "The block cache's capacity",
-             as_double(database.int_property(database.meta, "rocksdb.block-cache-capacity")));
-  sink.gauge("rocksdb_write_stopped", "1 while RocksDB stops writes (too much compaction debt)",
-             as_double(database.int_property(database.meta, "rocksdb.is-write-stopped")));
-  sink.gauge("rocksdb_delayed_write_rate_bytes_per_second",
-             "The rate RocksDB slows writes to while compaction catches up; 0: not slowed",
-             as_double(database.int_property(database.meta, "rocksdb.actual-delayed-write-rate")));
+  for (const auto& series : kPropertySeries) {
+    const double value =
+        as_double(series.whole_database ? database.int_property(series.property)
+                                        : database.int_property(database.meta, series.property));
+    if (series.counter) {
+      sink.counter(series.name, series.help, value);
+    } else {
+      sink.gauge(series.name, series.help, value);
+    }
+  }
   for (auto* family : database.families()) {
     sink.gauge("rocksdb_sst_files_bytes", "Bytes of live table files, by column family",
                as_double(database.int_property(family, "rocksdb.live-sst-files-size")),
