@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
+#include "budget_fit.hpp"
 #include "eventsvc/sdk/digest.hpp"
 
 namespace eventsvc::plugins::context {
@@ -19,14 +21,26 @@ json::array strings(const std::vector<std::string>& values) {
   return out;
 }
 
-json::object render(const Fact& fact) {
+// A shrunk item lists this many of its ids: the first and the last half of them.
+constexpr std::size_t kListedIds = 4;
+
+std::vector<std::string> listed_ids(const std::vector<std::string>& ids, bool shrunk) {
+  if (!shrunk || ids.size() <= kListedIds) return ids;
+  std::vector<std::string> listed(ids.begin(), ids.begin() + kListedIds / 2);
+  listed.insert(listed.end(), ids.end() - kListedIds / 2, ids.end());
+  return listed;
+}
+
+json::object render(const Fact& fact, bool shrunk) {
   return {{"subject", fact.subject},
           {"attribute", fact.attribute},
           {"value", fact.value},
           {"first_seen", sdk::format_rfc3339(fact.first_seen)},
+          {"value_since", sdk::format_rfc3339(fact.value_since)},
           {"last_seen", sdk::format_rfc3339(fact.last_seen)},
           {"observations", fact.observations},
-          {"event_ids", strings(fact.event_ids)}};
+          {"event_count", fact.event_ids.size()},
+          {"event_ids", strings(listed_ids(fact.event_ids, shrunk))}};
 }
 
 json::object render(const Transition& transition) {
@@ -35,6 +49,7 @@ json::object render(const Transition& transition) {
           {"attribute", transition.attribute},
           {"from", transition.from},
           {"to", transition.to},
+          {"from_event_id", transition.from_event_id},
           {"event_id", transition.event_id}};
 }
 
@@ -64,20 +79,33 @@ double rounded(double value, double scale) {
   return std::round(value * scale) / scale;
 }
 
+// Above this share of unverified matched records, readiness says so.
+constexpr double kUnverifiedShareLimit = 0.2;
+
 struct Readiness {
   std::string status;
   std::vector<std::string> reasons;
 };
 
-Readiness readiness_of(const Findings& findings, bool scan_complete, bool proof_complete) {
+struct ReadinessInputs {
+  bool facts_found = false;
+  bool facts_over_budget = false;
+  bool unverified_evidence = false;
+  bool scan_complete = true;
+  bool proof_complete = true;
+};
+
+Readiness readiness_of(const Findings& findings, const ReadinessInputs& in) {
   Readiness readiness;
-  if (findings.facts.empty()) readiness.reasons.emplace_back("no_facts");
+  if (!in.facts_found) readiness.reasons.emplace_back("no_facts");
+  if (in.facts_over_budget) readiness.reasons.emplace_back("facts_over_budget");
   if (findings.contradictions_found > 0) readiness.reasons.emplace_back("contradictions");
   if (findings.stale_subjects > 0) readiness.reasons.emplace_back("stale_evidence");
   if (findings.never_observed > 0) readiness.reasons.emplace_back("missing_evidence");
-  if (!scan_complete) readiness.reasons.emplace_back("scan_incomplete");
-  if (!proof_complete) readiness.reasons.emplace_back("proof_incomplete");
-  if (findings.facts.empty()) {
+  if (in.unverified_evidence) readiness.reasons.emplace_back("unverified_evidence");
+  if (!in.scan_complete) readiness.reasons.emplace_back("scan_incomplete");
+  if (!in.proof_complete) readiness.reasons.emplace_back("proof_incomplete");
+  if (!in.facts_found) {
     readiness.status = "insufficient_evidence";
   } else if (findings.contradictions_found > 0) {
     readiness.status = "conflicting";
@@ -91,19 +119,195 @@ Readiness readiness_of(const Findings& findings, bool scan_complete, bool proof_
   return readiness;
 }
 
-// The records the packet's items rest on, in input order.
-std::vector<std::size_t> cited_records(const Findings& findings) {
-  std::set<std::size_t> records;
-  for (const auto& fact : findings.facts)
-    records.insert(fact.source_records.begin(), fact.source_records.end());
-  for (const auto& transition : findings.timeline)
-    records.insert(transition.record);
-  for (const auto& contradiction : findings.contradictions) {
-    records.insert(contradiction.earlier->record);
-    records.insert(contradiction.later->record);
+// The packet's items, and which of them the budget leaves out. Candidates for dropping are
+// numbered in the documented order: documents from the last, the oldest transitions, the oldest
+// contradictions, missing evidence from the last, the least recent facts.
+class PacketBuilder {
+ public:
+  PacketBuilder(const sdk::ContextInput& input, const Evidence& evidence, const Findings& findings)
+      : input_(input), evidence_(evidence), findings_(findings) {
+    for (const auto* record : input.records)
+      source_tokens_ += sdk::estimate_tokens(sdk::record_to_json(*record));
+    if (input.request.include_documents) documents_ = cited_records();
   }
-  return {records.begin(), records.end()};
-}
+
+  std::size_t candidates() const {
+    return documents_.size() + findings_.timeline.size() + findings_.contradictions.size() +
+           findings_.missing.size() + findings_.facts.size();
+  }
+  std::size_t documents() const { return documents_.size(); }
+
+  // The packet leaving out `dropped` at detail `level` (budget_fit.hpp). `budget_needed`: the
+  // budget that would keep every fact, when some were left out.
+  json::object build(const std::vector<bool>& dropped, int level,
+                     std::optional<std::size_t> budget_needed) const {
+    const Kept kept = kept_of(dropped);
+    const bool shrunk_items = level >= 1;
+    const bool shrunk_proof = level >= 2;
+    json::array facts;
+    json::array timeline;
+    json::array contradictions;
+    json::array missing;
+    std::set<std::string> proof_ids;  // every id the kept items rest on
+    std::set<std::string> listed;     // the ids the kept items list
+    for (std::size_t i = 0; i < findings_.facts.size(); ++i) {
+      if (!kept.facts[i]) continue;
+      const Fact& fact = findings_.facts[i];
+      facts.emplace_back(render(fact, shrunk_items));
+      proof_ids.insert(fact.event_ids.begin(), fact.event_ids.end());
+      const auto ids = listed_ids(fact.event_ids, shrunk_items);
+      listed.insert(ids.begin(), ids.end());
+    }
+    auto cite = [&](const std::string& id) {
+      proof_ids.insert(id);
+      listed.insert(id);
+    };
+    for (std::size_t i = 0; i < findings_.timeline.size(); ++i) {
+      if (!kept.timeline[i]) continue;
+      timeline.emplace_back(render(findings_.timeline[i]));
+      cite(findings_.timeline[i].from_event_id);
+      cite(findings_.timeline[i].event_id);
+    }
+    for (std::size_t i = 0; i < findings_.contradictions.size(); ++i) {
+      if (!kept.contradictions[i]) continue;
+      const Contradiction& contradiction = findings_.contradictions[i];
+      contradictions.emplace_back(render(contradiction));
+      cite(contradiction.earlier->event_id);
+      cite(contradiction.later->event_id);
+    }
+    for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
+      if (kept.missing[i]) missing.emplace_back(render(findings_.missing[i]));
+    }
+    const std::set<std::string>& proof_listed = shrunk_proof ? listed : proof_ids;
+    // Every kept item cites its sources (a shrunk one by its first and last ids and its count);
+    // only a cut scan leaves sources out.
+    const bool proof_complete = input_.scan_complete;
+
+    const std::size_t facts_dropped = findings_.facts.size() - facts.size();
+    const std::size_t matched = evidence_.admitted + evidence_.unverified;
+    ReadinessInputs readiness_inputs;
+    readiness_inputs.facts_found = !findings_.facts.empty();
+    readiness_inputs.facts_over_budget = facts_dropped > 0;
+    readiness_inputs.unverified_evidence =
+        matched > 0 && static_cast<double>(evidence_.unverified) >
+                           kUnverifiedShareLimit * static_cast<double>(matched);
+    readiness_inputs.scan_complete = input_.scan_complete;
+    readiness_inputs.proof_complete = proof_complete;
+    const Readiness readiness = readiness_of(findings_, readiness_inputs);
+
+    Exclusions x = evidence_.exclusions;
+    x.over_budget = static_cast<std::uint64_t>(std::count(dropped.begin(), dropped.end(), true));
+    json::object packet;
+    packet["schema_version"] = sdk::kContextSchemaVersion;
+    packet["mode"] = "decision";
+    packet["context_id"] = kContextIdPlaceholder;
+    json::object readiness_json{{"status", readiness.status},
+                                {"reasons", strings(readiness.reasons)}};
+    if (facts_dropped > 0 && budget_needed) readiness_json["budget_needed"] = *budget_needed;
+    packet["decision_readiness"] = std::move(readiness_json);
+    packet["facts"] = std::move(facts);
+    packet["timeline"] = std::move(timeline);
+    packet["contradictions"] = std::move(contradictions);
+    packet["missing_evidence"] = std::move(missing);
+    packet["exclusions"] =
+        json::object{{"unverified", x.unverified}, {"out_of_scope", x.out_of_scope},
+                     {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
+                     {"over_limit", x.over_limit}, {"over_budget", x.over_budget}};
+    packet["compaction"] = json::object{{"source_records", matched},
+                                        {"source_tokens", source_tokens_},
+                                        {"packed_tokens", 0},
+                                        {"ratio", 0}};
+    packet["confidence"] =
+        confidence_of(evidence_, findings_, input_.scan_complete, proof_complete);
+    packet["proof"] =
+        json::object{{"complete", proof_complete},
+                     {"event_count", proof_ids.size()},
+                     {"event_ids", strings({proof_listed.begin(), proof_listed.end()})}};
+    if (input_.request.include_documents) {
+      json::array records;
+      for (std::size_t i = 0; i < documents_.size(); ++i) {
+        if (kept.documents[i])
+          records.emplace_back(sdk::record_to_json(*input_.records[documents_[i]]));
+      }
+      packet["documents"] = std::move(records);
+    }
+    settle_compaction(packet);
+    return packet;
+  }
+
+  static std::size_t tokens_of(const json::object& packet) {
+    return packet.at("compaction").at("packed_tokens").to_number<std::size_t>();
+  }
+
+  struct Kept {
+    std::vector<bool> documents, timeline, contradictions, missing, facts;
+  };
+
+  // Candidate numbers to items: each kind in its dropping order.
+  Kept kept_of(const std::vector<bool>& dropped) const {
+    Kept kept{std::vector<bool>(documents_.size(), true),
+              std::vector<bool>(findings_.timeline.size(), true),
+              std::vector<bool>(findings_.contradictions.size(), true),
+              std::vector<bool>(findings_.missing.size(), true),
+              std::vector<bool>(findings_.facts.size(), true)};
+    std::size_t candidate = 0;
+    // from_end: the first candidate of the kind is its last item.
+    auto assign = [&](std::vector<bool>& items, bool from_end) {
+      for (std::size_t i = 0; i < items.size(); ++i, ++candidate) {
+        if (dropped[candidate]) items[from_end ? items.size() - 1 - i : i] = false;
+      }
+    };
+    assign(kept.documents, true);
+    assign(kept.timeline, false);       // oldest first
+    assign(kept.contradictions, true);  // held newest first
+    assign(kept.missing, true);
+    assign(kept.facts, true);  // held most recent first
+    return kept;
+  }
+
+  // Every candidate dropped but the facts.
+  std::vector<bool> only_facts() const {
+    std::vector<bool> dropped(candidates(), true);
+    std::fill(dropped.end() - static_cast<std::ptrdiff_t>(findings_.facts.size()), dropped.end(),
+              false);
+    return dropped;
+  }
+
+ private:
+  // The records the packet's items rest on, in input order.
+  std::vector<std::size_t> cited_records() const {
+    std::set<std::size_t> records;
+    for (const auto& fact : findings_.facts)
+      records.insert(fact.source_records.begin(), fact.source_records.end());
+    for (const auto& transition : findings_.timeline)
+      records.insert(transition.record);
+    for (const auto& contradiction : findings_.contradictions) {
+      records.insert(contradiction.earlier->record);
+      records.insert(contradiction.later->record);
+    }
+    return {records.begin(), records.end()};
+  }
+
+  // packed_tokens counts the packet it is part of: settle it (and the ratio) together.
+  void settle_compaction(json::object& packet) const {
+    auto& compaction = packet["compaction"].as_object();
+    for (int round = 0; round < 8; ++round) {
+      const std::size_t tokens = sdk::estimate_tokens(packet);
+      if (compaction["packed_tokens"] == tokens) break;
+      compaction["packed_tokens"] = tokens;
+      compaction["ratio"] =
+          source_tokens_ == 0
+              ? 0.0
+              : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens_), 1e4);
+    }
+  }
+
+  const sdk::ContextInput& input_;
+  const Evidence& evidence_;
+  const Findings& findings_;
+  std::size_t source_tokens_ = 0;
+  std::vector<std::size_t> documents_;
+};
 
 }  // namespace
 
@@ -125,138 +329,42 @@ double confidence_of(const Evidence& evidence, const Findings& findings, bool sc
 
 sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evidence,
                                    Findings& findings) {
-  const auto& request = input.request;
-  std::size_t source_tokens = 0;
-  for (const auto* record : input.records)
-    source_tokens += sdk::estimate_tokens(sdk::record_to_json(*record));
-  std::vector<std::size_t> documents;
-  if (request.include_documents) documents = cited_records(findings);
-
-  auto build = [&]() {
-    const bool proof_complete = input.scan_complete && evidence.exclusions.over_budget == 0;
-    const Readiness readiness = readiness_of(findings, input.scan_complete, proof_complete);
-    json::array facts;
-    json::array timeline;
-    json::array contradictions;
-    json::array missing;
-    std::set<std::string> proof_ids;
-    for (const auto& fact : findings.facts) {
-      facts.emplace_back(render(fact));
-      proof_ids.insert(fact.event_ids.begin(), fact.event_ids.end());
-    }
-    for (const auto& transition : findings.timeline) {
-      timeline.emplace_back(render(transition));
-      proof_ids.insert(transition.event_id);
-    }
-    for (const auto& contradiction : findings.contradictions) {
-      contradictions.emplace_back(render(contradiction));
-      proof_ids.insert(contradiction.earlier->event_id);
-      proof_ids.insert(contradiction.later->event_id);
-    }
-    for (const auto& entry : findings.missing)
-      missing.emplace_back(render(entry));
-    const Exclusions& x = evidence.exclusions;
-    json::object packet;
-    packet["schema_version"] = sdk::kContextSchemaVersion;
-    packet["mode"] = "decision";
-    packet["context_id"] = kContextIdPlaceholder;
-    packet["decision_readiness"] =
-        json::object{{"status", readiness.status}, {"reasons", strings(readiness.reasons)}};
-    packet["facts"] = std::move(facts);
-    packet["timeline"] = std::move(timeline);
-    packet["contradictions"] = std::move(contradictions);
-    packet["missing_evidence"] = std::move(missing);
-    packet["exclusions"] =
-        json::object{{"unverified", x.unverified}, {"out_of_scope", x.out_of_scope},
-                     {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
-                     {"over_limit", x.over_limit}, {"over_budget", x.over_budget}};
-    packet["compaction"] = json::object{{"source_records", evidence.admitted + evidence.unverified},
-                                        {"source_tokens", source_tokens},
-                                        {"packed_tokens", 0},
-                                        {"ratio", 0}};
-    packet["confidence"] = confidence_of(evidence, findings, input.scan_complete, proof_complete);
-    packet["proof"] = json::object{{"complete", proof_complete},
-                                   {"event_ids", strings({proof_ids.begin(), proof_ids.end()})}};
-    if (request.include_documents) {
-      json::array records;
-      for (const auto index : documents)
-        records.emplace_back(sdk::record_to_json(*input.records[index]));
-      packet["documents"] = std::move(records);
-    }
-    // packed_tokens counts the packet it is part of: settle it (and the ratio) together.
-    auto& compaction = packet["compaction"].as_object();
-    for (int round = 0; round < 8; ++round) {
-      const std::size_t tokens = sdk::estimate_tokens(packet);
-      if (compaction["packed_tokens"] == tokens) break;
-      compaction["packed_tokens"] = tokens;
-      compaction["ratio"] =
-          source_tokens == 0
-              ? 0.0
-              : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens), 1e4);
-    }
-    return packet;
-  };
-
-  // Trim to the budget: documents first, then the oldest transitions, the oldest
-  // contradictions, missing evidence, and finally the least recent facts.
-  json::object packet = build();
-  while (true) {
-    const std::size_t tokens = packet.at("compaction").at("packed_tokens").to_number<std::size_t>();
-    if (tokens <= request.token_budget) break;
-    // Item sizes leave out what an item also adds elsewhere (its ids in proof), so aim a little
-    // short and measure again rather than drop too much.
-    const std::size_t target_bytes = (tokens - request.token_budget) * 4 * 9 / 10;
-    std::size_t freed = 0;
-    std::size_t dropped = 0;
-    auto drop_until = [&](auto& items, auto size_of, bool from_front) {
-      while (!items.empty() && (dropped == 0 || freed < target_bytes)) {
-        auto it = from_front ? items.begin() : std::prev(items.end());
-        freed += size_of(*it) + 1;
-        items.erase(it);
-        ++dropped;
-      }
-    };
-    auto rendered_size = [](const auto& item) { return sdk::to_json(render(item)).size(); };
-    if (!documents.empty()) {
-      drop_until(
-          documents,
-          [&](std::size_t index) {
-            return sdk::to_json(sdk::record_to_json(*input.records[index])).size();
-          },
-          false);
-    } else if (!findings.timeline.empty()) {
-      drop_until(findings.timeline, rendered_size, true);
-    } else if (!findings.contradictions.empty()) {
-      drop_until(findings.contradictions, rendered_size, false);
-    } else if (!findings.missing.empty()) {
-      drop_until(findings.missing, rendered_size, false);
-    } else if (!findings.facts.empty()) {
-      drop_until(findings.facts, rendered_size, false);
-    } else {
-      break;  // nothing left to drop: the empty packet is far below the smallest budget
-    }
-    evidence.exclusions.over_budget += dropped;
-    packet = build();
-  }
+  const PacketBuilder builder(input, evidence, findings);
+  const std::size_t budget = input.request.token_budget;
+  // What an agent should ask for to get every fact, should some not fit: the packet of the facts
+  // alone, shrunk. Packets that leave facts out say so, and are measured saying so.
+  const std::size_t needed =
+      PacketBuilder::tokens_of(builder.build(builder.only_facts(), kMostShrunk, std::nullopt));
+  const BudgetChoice choice =
+      fit_to_budget(builder.candidates(), budget, builder.documents(),
+                    [&](const std::vector<bool>& dropped, int level) {
+                      return PacketBuilder::tokens_of(builder.build(dropped, level, needed));
+                    });
+  json::object packet = builder.build(choice.dropped, choice.level, needed);
 
   // context_id: over the canonical packet without itself (and without audit_trace_id).
   json::object identity = packet;
   identity.erase("context_id");
   packet["context_id"] = "ctx_" + sdk::sha256_hex(sdk::canonical_json(identity)).substr(0, 32);
 
+  // Citations: the records of the items the packet kept.
   sdk::ContextOutput output;
-  output.context = std::move(packet);
-  for (const auto& fact : findings.facts) {
-    for (const auto record : fact.source_records)
+  const auto kept = builder.kept_of(choice.dropped);
+  for (std::size_t i = 0; i < findings.facts.size(); ++i) {
+    if (!kept.facts[i]) continue;
+    for (const auto record : findings.facts[i].source_records)
       output.citations.push_back({record, "fact_source"});
-    output.citations.push_back({fact.latest_record, "latest_state"});
+    output.citations.push_back({findings.facts[i].latest_record, "latest_state"});
   }
-  for (const auto& transition : findings.timeline)
-    output.citations.push_back({transition.record, "transition"});
-  for (const auto& contradiction : findings.contradictions) {
-    output.citations.push_back({contradiction.earlier->record, "contradiction"});
-    output.citations.push_back({contradiction.later->record, "contradiction"});
+  for (std::size_t i = 0; i < findings.timeline.size(); ++i) {
+    if (kept.timeline[i]) output.citations.push_back({findings.timeline[i].record, "transition"});
   }
+  for (std::size_t i = 0; i < findings.contradictions.size(); ++i) {
+    if (!kept.contradictions[i]) continue;
+    output.citations.push_back({findings.contradictions[i].earlier->record, "contradiction"});
+    output.citations.push_back({findings.contradictions[i].later->record, "contradiction"});
+  }
+  output.context = std::move(packet);
   return output;
 }
 

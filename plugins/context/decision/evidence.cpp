@@ -92,7 +92,8 @@ Evidence gather_evidence(const sdk::ContextInput& input) {
                                        record.timestamp, record.id, index});
     };
     auto out_of_scope = [&] { ++evidence.exclusions.out_of_scope; };
-    const bool named = !input.attributes.empty();
+    // Naming only the subject's own fields names no attribute: every leaf is in scope then.
+    const bool named = !evidence.named_attributes.empty();
     for (const auto* attribute : attributes) {
       const sdk::FieldValue value = sdk::resolve(record, *attribute);
       if (value.present()) observe(attribute->text, value.to_json());

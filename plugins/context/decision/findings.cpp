@@ -41,8 +41,11 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
       ++per_value[observations[i].value_key];
     for (const auto& [value, count] : per_value)
       evidence.exclusions.collapsed += count - 1;
-    Fact fact{latest.subject, latest.attribute, latest.value, latest.at, latest.at, 0, {}, {},
-              latest.record};
+    Fact fact{
+        latest.subject, latest.attribute, latest.value, latest.at, latest.at, latest.at, 0, {}, {},
+        latest.record};
+    for (std::size_t i = end; i > begin && observations[i - 1].value_key == latest.value_key; --i)
+      fact.value_since = observations[i - 1].at;
     for (std::size_t i = begin; i < end; ++i) {
       const Observation& o = observations[i];
       if (o.value_key != latest.value_key) continue;
@@ -67,7 +70,7 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
         findings.contradictions.push_back({after.subject, after.attribute, &before, &after});
       } else {
         findings.timeline.push_back({after.at, after.subject, after.attribute, before.value,
-                                     after.value, after.event_id, after.record});
+                                     after.value, before.event_id, after.event_id, after.record});
       }
     }
     begin = end;

@@ -15,6 +15,8 @@ struct Fact {
   std::string attribute;
   json::value value;
   sdk::Millis first_seen = 0;
+  // Start of the current unbroken run of the value: after the last observation of another value.
+  sdk::Millis value_since = 0;
   sdk::Millis last_seen = 0;
   std::size_t observations = 0;
   std::vector<std::string> event_ids;       // distinct, in time order
@@ -28,7 +30,8 @@ struct Transition {
   std::string attribute;
   json::value from;
   json::value to;
-  std::string event_id;
+  std::string from_event_id;  // the observation of the value replaced
+  std::string event_id;       // the observation of the new value
   std::size_t record = 0;
 };
 

@@ -178,8 +178,13 @@ TEST(DecisionMode, BudgetIsRespectedAndDropsAreCounted) {
       EXPECT_EQ(context.at("documents").as_array().size(), 60U);
     } else {
       EXPECT_GT(dropped, 0U);
-      EXPECT_EQ(context.at("proof").at("complete"), false);
       EXPECT_EQ(context.at("decision_readiness").at("status"), "incomplete");
+      if (context.at("facts").as_array().size() < 60) {
+        // Facts were found but did not all fit: said, with the budget that keeps them all.
+        const auto& readiness = context.at("decision_readiness");
+        EXPECT_EQ(readiness.at("reasons").at(0), "facts_over_budget") << readiness;
+        EXPECT_GT(readiness.at("budget_needed").to_number<std::size_t>(), budget);
+      }
     }
   }
 }
@@ -211,6 +216,109 @@ TEST(DecisionMode, CitationsNameTheRolesOfRecords) {
   EXPECT_EQ(citations,
             (std::vector<std::pair<std::size_t, std::string>>{
                 {1, "transition"}, {2, "fact_source"}, {2, "latest_state"}, {2, "transition"}}));
+}
+
+// 5,000 readings of 20 sensors over 5 hours: half the sensors change state three times (30
+// changes), every reading has its own event id. The headline case of the budget: an agent asks
+// with the default budget and names only the subject field.
+RecordSet sensor_history() {
+  RecordSet set;
+  for (int reading = 0; reading < 250; ++reading) {
+    for (int sensor = 0; sensor < 20; ++sensor) {
+      const bool changes = sensor < 10;
+      const int phase = changes ? reading * 4 / 250 : 0;  // 0..3: three changes
+      char name[16];
+      std::snprintf(name, sizeof name, "s-%02d", sensor);
+      set.add("r-" + std::to_string(sensor) + "-" + std::to_string(reading),
+              kT0 + reading * 72 * kSecond + sensor,
+              json::object{{"sensor", name}, {"state", phase % 2 == 0 ? "idle" : "running"}});
+    }
+  }
+  return set;
+}
+
+json::object sensor_pack(const RecordSet& set, std::size_t budget) {
+  auto input = set.input(decision(budget), kT0 + 250 * 72 * kSecond);
+  input.subject_fields = fields({"payload.sensor"});
+  input.attributes = fields({"payload.sensor"});
+  return DecisionMode{{}}.build(input).context;
+}
+
+TEST(DecisionBudget, TheDefaultBudgetKeepsEveryFactOfALongHistory) {
+  const RecordSet set = sensor_history();
+  const auto context = sensor_pack(set, 4000);
+  // Naming only the subject field leaves every other leaf in scope.
+  EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 0);
+  ASSERT_EQ(context.at("facts").as_array().size(), 20U) << context;
+  const auto& fact = context.at("facts").at(0).as_object();
+  EXPECT_EQ(fact.at("event_count"), 250);  // a sensor that never changed: every reading
+  EXPECT_EQ(fact.at("event_ids").as_array().size(), 4U);
+  EXPECT_LE(context.at("compaction").at("packed_tokens").to_number<std::size_t>(), 4000U);
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "ready") << context;
+  // The latest transitions stay too; what did not fit is counted.
+  EXPECT_GT(context.at("timeline").as_array().size(), 0U);
+  const auto dropped = context.at("exclusions").at("over_budget").to_number<std::size_t>();
+  EXPECT_EQ(dropped + context.at("timeline").as_array().size(), 16U);  // max_timeline
+  const double ratio = context.at("compaction").at("ratio").to_number<double>();
+  EXPECT_LT(ratio, 0.02) << "packed / source";
+}
+
+TEST(DecisionBudget, FactsKeptNeverDecreaseAsTheBudgetGrows) {
+  const RecordSet set = sensor_history();
+  std::size_t previous = 0;
+  for (const std::size_t budget : {256U, 512U, 1000U, 2000U, 3000U, 4000U, 8000U, 20000U}) {
+    const auto context = sensor_pack(set, budget);
+    const std::size_t facts = context.at("facts").as_array().size();
+    EXPECT_GE(facts, previous) << budget;
+    EXPECT_LE(context.at("compaction").at("packed_tokens").to_number<std::size_t>(), budget);
+    if (facts < 20) {
+      EXPECT_EQ(context.at("decision_readiness").at("status"), "incomplete");
+      EXPECT_EQ(context.at("decision_readiness").at("reasons").at(0), "facts_over_budget");
+    }
+    previous = facts;
+  }
+  EXPECT_EQ(previous, 20U);
+}
+
+TEST(DecisionFacts, ValueSinceIsTheStartOfTheCurrentRun) {
+  RecordSet set;
+  for (const auto& [minute, state] : std::vector<std::pair<int, const char*>>{{0, "idle"},
+                                                                              {1, "running"},
+                                                                              {2, "running"},
+                                                                              {3, "idle"},
+                                                                              {4, "running"},
+                                                                              {5, "running"}}) {
+    set.add("e-" + std::to_string(minute), kT0 + minute * 60 * kSecond,
+            json::object{{"pump", "p1"}, {"state", state}});
+  }
+  auto input = set.input(decision(), kT0 + 6 * 60 * kSecond);
+  input.subject_fields = fields({"payload.pump"});
+  const auto context = DecisionMode{{}}.build(input).context;
+  const auto& fact = context.at("facts").at(0);
+  EXPECT_EQ(fact.at("value"), "running");
+  EXPECT_EQ(fact.at("first_seen"), "2026-11-22T08:31:00.000Z");
+  EXPECT_EQ(fact.at("value_since"), "2026-11-22T08:34:00.000Z");
+  EXPECT_EQ(fact.at("observations"), 4);
+  // Each transition names the event of the value it replaced and of the new one.
+  const auto& last = context.at("timeline").as_array().back();
+  EXPECT_EQ(last.at("from_event_id"), "e-3");
+  EXPECT_EQ(last.at("event_id"), "e-4");
+}
+
+TEST(DecisionReadiness, AnUnverifiedShareAboveAFifthIsNamed) {
+  RecordSet set;
+  set.add("a", kT0, json::object{{"state", "on"}});
+  set.add("b", kT0 + kSecond, json::object{{"state", "on"}});
+  set.add("c", kT0 + 2 * kSecond, json::object{{"state", "on"}});
+  set.add("d", kT0 + 3 * kSecond, json::object{{"state", "off"}}, sdk::Verification::pending);
+  auto input = set.input(decision(), kT0 + 4 * kSecond);
+  // One of four unverified: a quarter, above the fifth.
+  auto context = DecisionMode{{}}.build(input).context;
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "incomplete");
+  EXPECT_EQ(context.at("decision_readiness").at("reasons"), json::array{"unverified_evidence"});
+  set.add("e", kT0 + 3 * kSecond, json::object{{"state", "on"}});
+  context = DecisionMode{{}}.build(set.input(decision(), kT0 + 4 * kSecond)).context;
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "ready");  // one of five: a fifth
 }
 
 }  // namespace
