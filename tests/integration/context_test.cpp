@@ -296,3 +296,120 @@ TEST(ContextWithoutAudit, NoAuditTraceId) {
 
 }  // namespace
 }  // namespace eventsvc::testing
+
+namespace eventsvc::testing {
+namespace {
+
+// 5,000 readings of 20 sensors over the last 5 hours, each its own event: sensors s-00..s-09 go
+// idle → running → idle → running (three changes each, 30 in all), s-10..s-19 stay idle. What
+// an agent asks first: group by the sensor, default budget.
+class LongHistory : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess(test_config());
+    server_->start();
+    key_ = new std::string(server_->create_key("history", "test"));
+    ApiClient api(server_->port(), *key_);
+    const std::int64_t start = now_ms() - 5 * 3600 * 1000;
+    json::array batch;
+    int batches = 0;
+    for (int reading = 0; reading < 250; ++reading) {
+      for (int sensor = 0; sensor < 20; ++sensor) {
+        const int phase = sensor < 10 ? reading * 4 / 250 : 0;
+        char name[8];
+        std::snprintf(name, sizeof name, "s-%02d", sensor);
+        batch.push_back(
+            make_event("r-" + std::to_string(sensor) + "-" + std::to_string(reading), "reading",
+                       start + reading * 72000 + sensor,
+                       {{"sensor", name}, {"state", phase % 2 == 0 ? "idle" : "running"}}));
+        if (batch.size() == 100) {
+          api.ingest_verified(make_batch("plant", std::move(batch)),
+                              "history-" + std::to_string(batches++));
+          batch = json::array();
+        }
+      }
+    }
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete key_;
+  }
+  static json::object pack(std::size_t budget) {
+    const json::object body{
+        {"where",
+         json::object{{"stream", "plant"}, {"timestamp", json::object{{"gte", "now-6h"}}}}},
+        {"group_by", json::array{"payload.sensor"}},
+        {"include_results", false},
+        {"context", json::object{{"mode", "decision"}, {"token_budget", budget}}}};
+    const auto response = ApiClient(server_->port(), *key_).analyze(body);
+    EXPECT_EQ(response.status, 200) << response.body;
+    return response.json().at("context").as_object();
+  }
+
+  static ServerProcess* server_;
+  static std::string* key_;
+};
+
+ServerProcess* LongHistory::server_ = nullptr;
+std::string* LongHistory::key_ = nullptr;
+
+TEST_F(LongHistory, TheDefaultBudgetKeepsEveryFactAndTheNewestTransitions) {
+  const auto context = pack(4000);
+  EXPECT_EQ(context.at("decision_readiness"),
+            (json::object{{"status", "ready"}, {"reasons", json::array{}}}));
+  const auto& facts = context.at("facts").as_array();
+  ASSERT_EQ(facts.size(), 20U);
+  std::size_t running = 0;
+  for (const auto& fact : facts) {
+    const bool changes = fact.at("subject").as_string() < "s-10";
+    EXPECT_EQ(fact.at("value"), changes ? "running" : "idle") << fact;
+    EXPECT_EQ(fact.at("event_count"), changes ? 124 : 250) << fact;
+    EXPECT_EQ(fact.at("event_ids").as_array().size(), 4U);
+    running += changes ? 1 : 0;
+  }
+  EXPECT_EQ(running, 10U);
+  // The newest 16 of the 30 changes (max_timeline), each citing both of its events.
+  const auto& timeline = context.at("timeline").as_array();
+  ASSERT_EQ(timeline.size(), 16U);
+  EXPECT_EQ(timeline.back().at("to"), "running");
+  EXPECT_FALSE(timeline.back().at("from_event_id").as_string().empty());
+  EXPECT_EQ(context.at("exclusions").at("over_limit"), 14);
+  EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 0);
+  EXPECT_EQ(context.at("proof").at("complete"), true);
+  const auto packed = context.at("compaction").at("packed_tokens").to_number<std::size_t>();
+  const auto source = context.at("compaction").at("source_tokens").to_number<std::size_t>();
+  EXPECT_LE(packed, 4000U);
+  EXPECT_GE(source / packed, 100U) << "compaction " << source << " / " << packed;
+  std::printf(
+      "5,000 readings, budget 4000: %zu facts, %zu transitions, %zu tokens of %zu (%.0fx)\n",
+      facts.size(), timeline.size(), packed, source,
+      static_cast<double>(source) / static_cast<double>(packed));
+}
+
+TEST_F(LongHistory, FactsKeptGrowWithTheBudgetAndAreNeverReadAsNoEvidence) {
+  std::size_t previous = 0;
+  for (const std::size_t budget : {256U, 500U, 1000U, 2000U, 4000U, 10000U, 20000U}) {
+    const auto context = pack(budget);
+    const std::size_t facts = context.at("facts").as_array().size();
+    const auto packed = context.at("compaction").at("packed_tokens").to_number<std::size_t>();
+    EXPECT_LE(packed, budget);
+    EXPECT_GE(facts, previous) << budget;
+    const auto& readiness = context.at("decision_readiness").as_object();
+    if (facts < 20) {
+      EXPECT_EQ(readiness.at("status"), "incomplete") << budget;
+      EXPECT_EQ(readiness.at("reasons").at(0), "facts_over_budget") << budget;
+      // Asking again with the budget it names keeps every fact.
+      const auto needed = readiness.at("budget_needed").to_number<std::size_t>();
+      EXPECT_EQ(pack(needed).at("facts").as_array().size(), 20U) << needed;
+    }
+    std::printf("budget %zu: %zu facts, %zu transitions, %zu tokens, proof lists %zu of %s ids\n",
+                budget, facts, context.at("timeline").as_array().size(), packed,
+                context.at("proof").at("event_ids").as_array().size(),
+                json::serialize(context.at("proof").at("event_count")).c_str());
+    previous = facts;
+  }
+  EXPECT_EQ(previous, 20U);
+}
+
+}  // namespace
+}  // namespace eventsvc::testing
