@@ -1,5 +1,9 @@
 #include "eventsvc/sdk/context_mode.hpp"
 
+#include <optional>
+
+#include "eventsvc/sdk/time.hpp"
+
 namespace eventsvc::sdk {
 
 std::size_t estimate_tokens_of_json_text(std::size_t json_bytes) {
@@ -8,6 +12,16 @@ std::size_t estimate_tokens_of_json_text(std::size_t json_bytes) {
 
 std::size_t estimate_tokens(const json::value& value) {
   return estimate_tokens_of_json_text(to_json(value).size());
+}
+
+json::object records_freshness(const std::vector<const Record*>& records, Millis expected_ms,
+                               Millis now) {
+  std::optional<Millis> newest;
+  for (const auto* record : records) {
+    if (!newest || record->timestamp > *newest) newest = record->timestamp;
+  }
+  if (!newest) return {{"newest_timestamp", nullptr}, {"stale", true}};
+  return {{"newest_timestamp", format_rfc3339(*newest)}, {"stale", now - *newest > expected_ms}};
 }
 
 std::size_t settle_token_count(json::object& context, std::string_view member) {

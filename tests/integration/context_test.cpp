@@ -179,6 +179,30 @@ TEST_F(ContextTest, SensorsScenario) {
   EXPECT_GT(context.at("confidence").to_number<double>(), 0.0);
 }
 
+TEST_F(ContextTest, FreshnessOfTheMatchedRecordsIsTheSameInTheAnswerAndThePack) {
+  const auto answer = analyze(rooms_request());
+  const auto& matched = answer.at("freshness").at("matched");
+  EXPECT_EQ(matched, answer.at("context").at("freshness"));
+  // The newest matched reading is the attic's, a minute old (its write is unverified: freshness is
+  // about the data matched, verification about what the facts may rest on).
+  EXPECT_EQ(matched.at("stale"), false);
+  EXPECT_EQ(matched.at("newest_timestamp").as_string(), iso(now_ - kMinute));
+  // The workspace's own freshness is about its newest record, whatever was matched.
+  EXPECT_TRUE(answer.at("freshness").as_object().contains("projection_backlog"));
+  // The cellar has not reported for two hours: stale in the pack's missing evidence.
+  bool cellar_stale = false;
+  for (const auto& missing : answer.at("context").at("missing_evidence").as_array())
+    cellar_stale =
+        cellar_stale || (missing.at("subject") == "cellar" && missing.at("reason") == "stale");
+  EXPECT_TRUE(cellar_stale);
+  // An answer of aggregations alone reads no records and says nothing of them.
+  const auto totals = analyze(json::object{
+      {"where", json::object{{"stream", "rooms"}, {"timestamp", json::object{{"gte", "now-3h"}}}}},
+      {"aggregations", json::object{{"n", json::object{{"op", "count"}}}}},
+      {"include_results", false}});
+  EXPECT_FALSE(totals.at("freshness").as_object().contains("matched")) << totals;
+}
+
 TEST_F(ContextTest, ProofIdsAreAllInTheData) {
   for (const auto& body : {pump_request(), rooms_request()}) {
     const auto answer = analyze(body);

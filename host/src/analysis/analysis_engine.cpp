@@ -78,7 +78,10 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   answer["source"] = sdk::source_name(request.source);
   answer["filtered"] = scanned - matched;
   answer["matched"] = matched;
-  answer["freshness"] = freshness(request, status, caller.now);
+  std::vector<const sdk::Record*> kept;
+  for (const auto index : selection.kept)
+    kept.push_back(&matches.records[index]);
+  answer["freshness"] = freshness(request, status, matches.read ? &kept : nullptr, caller.now);
   if (!request.aggregations.empty()) {
     answer["aggregations"] = render_aggregations(request, *aggregated, aggregated->result.total);
   }

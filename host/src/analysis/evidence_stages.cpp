@@ -89,7 +89,7 @@ json::array temporal_windows(const AnalyzeRequest& request, const Matches& match
 }
 
 json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& status,
-                       sdk::Millis now) {
+                       const std::vector<const sdk::Record*>* matched, sdk::Millis now) {
   const sdk::Millis expected = request.context ? request.context->expected_freshness_ms : 900000;
   json::object out;
   out["newest_timestamp"] = optional_instant(status.newest_timestamp);
@@ -103,6 +103,9 @@ json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& 
     out["stale"] = true;
   }
   out["projection_backlog"] = status.projection_backlog;
+  // The records this answer is about, as a context pack sees them (its own `freshness`), when they
+  // were read (an answer of aggregations alone reads none).
+  if (matched != nullptr) out["matched"] = sdk::records_freshness(*matched, expected, now);
   return out;
 }
 

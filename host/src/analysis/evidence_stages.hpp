@@ -27,8 +27,9 @@ sdk::json::array temporal_windows(const AnalyzeRequest& request, const Matches& 
                                   Selection& selection, const ModuleRegistry& modules,
                                   const sdk::Tenant& tenant);
 
+// The workspace's freshness, and `matched`: that of `matched` records (null: none were read).
 sdk::json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& status,
-                            sdk::Millis now);
+                            const std::vector<const sdk::Record*>* matched, sdk::Millis now);
 
 // The Context Pack of the kept matches; marks the records it cites. `complete`: whether every
 // match that the pack should have seen was read.

@@ -129,6 +129,8 @@ class PacketBuilder {
     for (const auto* record : input.records)
       source_tokens_ += sdk::estimate_tokens(sdk::record_to_json(*record));
     if (input.request.include_documents) documents_ = cited_records();
+    freshness_ =
+        sdk::records_freshness(input.records, input.request.expected_freshness_ms, input.now);
   }
 
   std::size_t candidates() const {
@@ -209,6 +211,7 @@ class PacketBuilder {
     packet["timeline"] = std::move(timeline);
     packet["contradictions"] = std::move(contradictions);
     packet["missing_evidence"] = std::move(missing);
+    packet["freshness"] = freshness_;
     packet["exclusions"] =
         json::object{{"unverified", x.unverified}, {"out_of_scope", x.out_of_scope},
                      {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
@@ -307,6 +310,7 @@ class PacketBuilder {
   const Findings& findings_;
   std::size_t source_tokens_ = 0;
   std::vector<std::size_t> documents_;
+  json::object freshness_;  // of every record the pack considered
 };
 
 }  // namespace
