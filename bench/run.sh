@@ -95,6 +95,7 @@ plugins:
   count: {library: eventsvc-aggregation-count}
   sum: {library: eventsvc-aggregation-sum}
   avg: {library: eventsvc-aggregation-avg}
+  decision: {library: eventsvc-context-decision}
 YAML
   svc_key=$("$build/bin/eventsvc" keys create --workspace bench --env test \
     --scopes events:read,events:write --config "$work/svc.yaml" --data-dir "$work/svc" 2>/dev/null)

@@ -1,6 +1,7 @@
 #include "evidence.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "eventsvc/sdk/digest.hpp"
@@ -48,6 +49,49 @@ bool covered_by(const std::string& leaf, const std::vector<std::string>& named) 
     return leaf == attribute || (leaf.size() > attribute.size() && leaf.starts_with(attribute) &&
                                  leaf[attribute.size()] == '.');
   });
+}
+
+// Sorts by (subject, attribute, at, event_id, value_key). Subjects and attributes are few and
+// repeated on every observation: they are ranked once, and indices are sorted by the ranks, so the
+// sort compares integers and moves no observation until the end.
+void sort_observations(std::vector<Observation>& observations) {
+  std::map<std::string_view, std::uint32_t> subject_rank;
+  std::map<std::string_view, std::uint32_t> attribute_rank;
+  for (const auto& observation : observations) {
+    subject_rank.emplace(observation.subject, 0);
+    attribute_rank.emplace(observation.attribute, 0);
+  }
+  std::uint32_t rank = 0;
+  for (auto& [name, value] : subject_rank)
+    value = rank++;
+  rank = 0;
+  for (auto& [name, value] : attribute_rank)
+    value = rank++;
+  struct Key {
+    std::uint32_t subject;
+    std::uint32_t attribute;
+    sdk::Millis at;
+    std::uint32_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(observations.size());
+  for (std::uint32_t i = 0; i < observations.size(); ++i) {
+    keys.push_back({subject_rank.at(observations[i].subject),
+                    attribute_rank.at(observations[i].attribute), observations[i].at, i});
+  }
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    if (std::tie(a.subject, a.attribute, a.at) != std::tie(b.subject, b.attribute, b.at)) {
+      return std::tie(a.subject, a.attribute, a.at) < std::tie(b.subject, b.attribute, b.at);
+    }
+    const Observation& x = observations[a.index];
+    const Observation& y = observations[b.index];
+    return std::tie(x.event_id, x.value_key) < std::tie(y.event_id, y.value_key);
+  });
+  std::vector<Observation> sorted;
+  sorted.reserve(observations.size());
+  for (const auto& key : keys)
+    sorted.push_back(std::move(observations[key.index]));
+  observations = std::move(sorted);
 }
 
 }  // namespace
@@ -114,11 +158,7 @@ Evidence gather_evidence(const sdk::ContextInput& input) {
     }
   }
   evidence.subjects.assign(subjects.begin(), subjects.end());
-  std::sort(evidence.observations.begin(), evidence.observations.end(),
-            [](const Observation& a, const Observation& b) {
-              return std::tie(a.subject, a.attribute, a.at, a.event_id, a.value_key) <
-                     std::tie(b.subject, b.attribute, b.at, b.event_id, b.value_key);
-            });
+  sort_observations(evidence.observations);
   return evidence;
 }
 

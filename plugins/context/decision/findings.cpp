@@ -15,6 +15,15 @@ void cap(std::vector<T>& items, std::size_t limit, Exclusions& exclusions) {
   items.resize(limit);
 }
 
+// The first `limit` of `items` in `order`, sorted; the rest counted as over the limit.
+template <class T, class Order>
+void newest_first(std::vector<T>& items, std::size_t limit, Exclusions& exclusions, Order order) {
+  const std::size_t kept = std::min(limit, items.size());
+  std::partial_sort(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kept), items.end(),
+                    order);
+  cap(items, limit, exclusions);
+}
+
 }  // namespace
 
 Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Millis now) {
@@ -97,19 +106,19 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
     if (a.last_seen != b.last_seen) return a.last_seen > b.last_seen;
     return std::tie(a.subject, a.attribute) < std::tie(b.subject, b.attribute);
   });
-  std::sort(findings.timeline.begin(), findings.timeline.end(),
-            [](const Transition& a, const Transition& b) {
-              return std::tie(b.at, b.subject, b.attribute, b.event_id) <
-                     std::tie(a.at, a.subject, a.attribute, a.event_id);
-            });  // newest first, to keep the newest
-  std::sort(findings.contradictions.begin(), findings.contradictions.end(),
-            [](const Contradiction& a, const Contradiction& b) {
-              return std::tie(b.later->at, b.subject, b.attribute, b.later->event_id) <
-                     std::tie(a.later->at, a.subject, a.attribute, a.later->event_id);
-            });
+  // Newest first, to keep the newest; only the kept ones need ordering (a measured value can change
+  // at every reading: tens of thousands of changes for max_timeline kept).
+  newest_first(findings.timeline, request.max_timeline, evidence.exclusions,
+               [](const Transition& a, const Transition& b) {
+                 return std::tie(b.at, b.subject, b.attribute, b.event_id) <
+                        std::tie(a.at, a.subject, a.attribute, a.event_id);
+               });
+  newest_first(findings.contradictions, request.max_contradictions, evidence.exclusions,
+               [](const Contradiction& a, const Contradiction& b) {
+                 return std::tie(b.later->at, b.subject, b.attribute, b.later->event_id) <
+                        std::tie(a.later->at, a.subject, a.attribute, a.later->event_id);
+               });
   cap(findings.facts, request.max_facts, evidence.exclusions);
-  cap(findings.timeline, request.max_timeline, evidence.exclusions);
-  cap(findings.contradictions, request.max_contradictions, evidence.exclusions);
   std::reverse(findings.timeline.begin(), findings.timeline.end());  // read oldest first
   return findings;
 }
