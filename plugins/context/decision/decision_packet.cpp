@@ -32,15 +32,20 @@ std::vector<std::string> listed_ids(const std::vector<std::string>& ids, bool sh
 }
 
 json::object render(const Fact& fact, bool shrunk) {
-  return {{"subject", fact.subject},
-          {"attribute", fact.attribute},
-          {"value", fact.value},
-          {"first_seen", sdk::format_rfc3339(fact.first_seen)},
-          {"value_since", sdk::format_rfc3339(fact.value_since)},
-          {"last_seen", sdk::format_rfc3339(fact.last_seen)},
-          {"observations", fact.observations},
-          {"event_count", fact.event_ids.size()},
-          {"event_ids", strings(listed_ids(fact.event_ids, shrunk))}};
+  json::object out{{"subject", fact.subject},
+                   {"attribute", fact.attribute},
+                   {"value", fact.value},
+                   {"first_seen", sdk::format_rfc3339(fact.first_seen)},
+                   {"value_since", sdk::format_rfc3339(fact.value_since)},
+                   {"last_seen", sdk::format_rfc3339(fact.last_seen)},
+                   {"observations", fact.observations},
+                   {"event_count", fact.event_ids.size()},
+                   {"event_ids", strings(listed_ids(fact.event_ids, shrunk))}};
+  if (fact.range) {
+    out["range"] = json::object{
+        {"min", fact.range->min}, {"max", fact.range->max}, {"readings", fact.range->readings}};
+  }
+  return out;
 }
 
 json::object render(const Transition& transition) {

@@ -15,6 +15,29 @@ void cap(std::vector<T>& items, std::size_t limit, Exclusions& exclusions) {
   items.resize(limit);
 }
 
+// min, max and count of observations[begin, end) when every one is a number.
+std::optional<Range> range_of(const std::vector<Observation>& observations, std::size_t begin,
+                              std::size_t end) {
+  Range range;
+  double low = 0;
+  double high = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const json::value& value = observations[i].value;
+    if (!value.is_number()) return std::nullopt;
+    const double number = value.to_number<double>();
+    if (range.readings == 0 || number < low) {
+      low = number;
+      range.min = value;
+    }
+    if (range.readings == 0 || number > high) {
+      high = number;
+      range.max = value;
+    }
+    ++range.readings;
+  }
+  return range;
+}
+
 // The first `limit` of `items` in `order`, sorted; the rest counted as over the limit.
 template <class T, class Order>
 void newest_first(std::vector<T>& items, std::size_t limit, Exclusions& exclusions, Order order) {
@@ -52,7 +75,7 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
       evidence.exclusions.collapsed += count - 1;
     Fact fact{
         latest.subject, latest.attribute, latest.value, latest.at, latest.at, latest.at, 0, {}, {},
-        latest.record};
+        latest.record,  std::nullopt};
     for (std::size_t i = end; i > begin && observations[i - 1].value_key == latest.value_key; --i)
       fact.value_since = observations[i - 1].at;
     for (std::size_t i = begin; i < end; ++i) {
@@ -66,6 +89,7 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
       }
       fact.source_records.push_back(o.record);
     }
+    fact.range = range_of(observations, begin, end);
     findings.facts.push_back(std::move(fact));
 
     // Changes between consecutive observations: a contradiction when two events disagree within

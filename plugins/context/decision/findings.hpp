@@ -3,12 +3,20 @@
 // different events within contradiction_window_ms) and missing evidence.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "evidence.hpp"
 
 namespace eventsvc::plugins::context {
+
+// Every reading of a numeric attribute: what the latest value alone does not say.
+struct Range {
+  json::value min;
+  json::value max;
+  std::size_t readings = 0;
+};
 
 struct Fact {
   std::string subject;
@@ -22,6 +30,7 @@ struct Fact {
   std::vector<std::string> event_ids;       // distinct, in time order
   std::vector<std::size_t> source_records;  // every observation's record
   std::size_t latest_record = 0;            // the record of the latest observation
+  std::optional<Range> range;               // when every observation is a number
 };
 
 struct Transition {

@@ -321,5 +321,25 @@ TEST(DecisionReadiness, AnUnverifiedShareAboveAFifthIsNamed) {
   EXPECT_EQ(context.at("decision_readiness").at("status"), "ready");  // one of five: a fifth
 }
 
+TEST(DecisionFacts, NumericAttributesCarryTheRangeOfTheirReadings) {
+  RecordSet set;
+  set.add("thermostat", kT0, json::object{{"temp", 21.5}, {"mode", "auto"}});
+  set.add("thermostat", kT0 + 60 * kSecond, json::object{{"temp", 19}, {"mode", 3}});
+  set.add("thermostat", kT0 + 120 * kSecond, json::object{{"temp", 24.25}, {"mode", "auto"}});
+  set.add("thermostat", kT0 + 180 * kSecond, json::object{{"temp", 22}, {"mode", "auto"}});
+  auto input = set.input(decision(), kT0 + 200 * kSecond);
+  input.attributes = fields({"payload.temp", "payload.mode"});
+  const auto context = DecisionMode{{}}.build(input).context;
+  json::object temp;
+  json::object mode;
+  for (const auto& fact : context.at("facts").as_array()) {
+    (fact.at("attribute") == "payload.temp" ? temp : mode) = fact.as_object();
+  }
+  EXPECT_EQ(temp.at("value"), 22);
+  EXPECT_EQ(temp.at("range"), (json::object{{"min", 19}, {"max", 24.25}, {"readings", 4}}));
+  // A value that is not always a number has no range.
+  EXPECT_FALSE(mode.contains("range")) << mode;
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::context
