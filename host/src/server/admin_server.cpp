@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "server/beast_response.hpp"
+#include "server/client_gone.hpp"
 #include "server/http_response.hpp"
 #include "server/listener.hpp"
 
@@ -75,10 +76,7 @@ struct AdminServer::State {
       beast::error_code error;
       co_await http::async_read(stream, buffer, parser,
                                 asio::redirect_error(asio::use_awaitable, error));
-      if (error == http::error::end_of_stream || error == beast::error::timeout ||
-          error == asio::error::connection_reset || error == asio::error::eof) {
-        break;
-      }
+      if (client_gone(error) || error == beast::error::timeout) break;
       Answer answer;
       bool head_only = false;
       if (error) {

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -17,6 +16,7 @@
 #include <type_traits>
 
 #include "server/beast_response.hpp"
+#include "server/client_gone.hpp"
 #include "server/http_response.hpp"
 
 namespace eventsvc::host {
@@ -59,14 +59,6 @@ constexpr auto kCloseNotifyTime = 500ms;
 std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
   return std::chrono::seconds(base_seconds) +
          std::chrono::seconds(static_cast<std::int64_t>(bytes / kMinBytesPerSecond));
-}
-
-// The client went away (or reset): nothing to answer.
-bool client_gone(const beast::error_code& error) {
-  return error == http::error::end_of_stream || error == http::error::partial_message ||
-         error == asio::error::eof || error == asio::error::connection_reset ||
-         error == asio::error::operation_aborted || error == asio::error::broken_pipe ||
-         error == asio::ssl::error::stream_truncated;
 }
 
 std::string seconds_text(int seconds) {
