@@ -231,8 +231,8 @@ std::vector<std::string> Database::family_names() {
 
 void Database::sync() {
   // After a failed write RocksDB's log writer must not be touched again (RocksDB 7.8 asserts on
-  // it); the database accepts no more writes until it is reopened, so there is nothing to sync.
-  if (write_failures_.load() > 0) {
+  // it) until a write succeeds once more; until then there is nothing new to sync.
+  if (failing_.load()) {
     throw sdk::Error::unavailable("storage is unavailable (log sync): a write failed before", 5);
   }
   check(db_->FlushWAL(true), "log sync");
@@ -240,7 +240,7 @@ void Database::sync() {
 
 Database::~Database() {
   if (!db_) return;
-  if (write_failures_.load() == 0) db_->FlushWAL(true);  // see sync()
+  if (!failing_.load()) db_->FlushWAL(true);  // see sync()
   for (auto* handle : handles_)
     db_->DestroyColumnFamilyHandle(handle);
   db_->Close();

@@ -128,7 +128,7 @@ class Database {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::atomic<std::uint64_t> write_failures_{0};
-  std::atomic<bool> failing_{false};  // write_problem_ is not empty
+  std::atomic<bool> failing_{false};  // the last write failed: write_problem_ says how
   std::mutex problem_mutex_;
   std::string write_problem_;
   std::chrono::steady_clock::time_point problem_since_;
