@@ -273,6 +273,12 @@ class PacketBuilder {
     return kept;
   }
 
+  // Facts are the last candidates.
+  bool drops_a_fact(const std::vector<bool>& dropped) const {
+    return std::any_of(dropped.end() - static_cast<std::ptrdiff_t>(findings_.facts.size()),
+                       dropped.end(), [](bool is_dropped) { return is_dropped; });
+  }
+
   // Every candidate dropped but the facts.
   std::vector<bool> only_facts() const {
     std::vector<bool> dropped(candidates(), true);
@@ -341,15 +347,23 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
   const PacketBuilder builder(input, evidence, findings);
   const std::size_t budget = input.request.token_budget;
   // What an agent should ask for to get every fact, should some not fit: the packet of the facts
-  // alone, shrunk. Packets that leave facts out say so, and are measured saying so.
-  const std::size_t needed =
-      PacketBuilder::tokens_of(builder.build(builder.only_facts(), kMostShrunk, std::nullopt));
-  const BudgetChoice choice =
-      fit_to_budget(builder.candidates(), budget, builder.documents(),
-                    [&](const std::vector<bool>& dropped, int level) {
-                      return PacketBuilder::tokens_of(builder.build(dropped, level, needed));
-                    });
-  json::object packet = builder.build(choice.dropped, choice.level, needed);
+  // alone, shrunk. Packets that leave facts out say so, and are measured saying so; it is worked
+  // out once, the first time one does (a pack that keeps every fact never needs it).
+  std::optional<std::size_t> needed;
+  const auto budget_needed = [&](const std::vector<bool>& dropped) -> std::optional<std::size_t> {
+    if (!builder.drops_a_fact(dropped)) return std::nullopt;
+    if (!needed) {
+      needed =
+          PacketBuilder::tokens_of(builder.build(builder.only_facts(), kMostShrunk, std::nullopt));
+    }
+    return needed;
+  };
+  const BudgetChoice choice = fit_to_budget(
+      builder.candidates(), budget, builder.documents(),
+      [&](const std::vector<bool>& dropped, int level) {
+        return PacketBuilder::tokens_of(builder.build(dropped, level, budget_needed(dropped)));
+      });
+  json::object packet = builder.build(choice.dropped, choice.level, budget_needed(choice.dropped));
 
   // context_id: over the canonical packet without itself (and without audit_trace_id).
   json::object identity = packet;
