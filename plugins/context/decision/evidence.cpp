@@ -87,11 +87,21 @@ void sort_observations(std::vector<Observation>& observations) {
     const Observation& y = observations[b.index];
     return std::tie(x.event_id, x.value_key) < std::tie(y.event_id, y.value_key);
   });
-  std::vector<Observation> sorted;
-  sorted.reserve(observations.size());
-  for (const auto& key : keys)
-    sorted.push_back(std::move(observations[key.index]));
-  observations = std::move(sorted);
+  // Put each in place by following the cycles of the permutation: no second copy of them all.
+  // Position j takes the observation at keys[j].index; a taken position is marked with itself.
+  for (std::uint32_t start = 0; start < keys.size(); ++start) {
+    if (keys[start].index == start) continue;
+    Observation held = std::move(observations[start]);
+    std::uint32_t position = start;
+    while (keys[position].index != start) {
+      const std::uint32_t from = keys[position].index;
+      observations[position] = std::move(observations[from]);
+      keys[position].index = position;
+      position = from;
+    }
+    observations[position] = std::move(held);
+    keys[position].index = position;
+  }
 }
 
 }  // namespace
