@@ -6,8 +6,8 @@ namespace eventsvc::host {
 
 namespace {
 
-constexpr std::array<const char*, 4> kRefusalNames = {"rate_limit", "anonymous_rate_limit",
-                                                      "concurrency", "shutting_down"};
+constexpr std::array<const char*, kRefusalKinds> kRefusalNames = {
+    "rate_limit", "anonymous_rate_limit", "concurrency", "shutting_down"};
 
 std::size_t route_index(std::optional<Operation> operation) {
   return operation ? static_cast<std::size_t>(*operation) : kOperations.size();

@@ -21,6 +21,7 @@ enum class Refusal : std::size_t {
   concurrency,           // the workspace has its plan's concurrency in progress
   shutting_down,
 };
+inline constexpr std::size_t kRefusalKinds = 4;
 
 class HostMetrics {
  public:
@@ -45,7 +46,7 @@ class HostMetrics {
 
   std::array<std::array<std::atomic<std::uint64_t>, kStatuses>, kRoutes> statuses_{};
   std::array<std::unique_ptr<sdk::Histogram>, kRoutes> durations_;
-  std::array<std::atomic<std::uint64_t>, 4> refusals_{};
+  std::array<std::atomic<std::uint64_t>, kRefusalKinds> refusals_{};
   std::atomic<std::uint64_t> writes_{0};
   std::atomic<std::uint64_t> replays_{0};
   std::atomic<std::uint64_t> events_{0};
