@@ -217,7 +217,72 @@ void append_value(std::string& out, const json::value& value, bool canonical) {
   }
 }
 
+// Bytes append_string writes for `text`.
+std::size_t string_size(std::string_view text) {
+  std::size_t size = 2;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      size += 1;
+    } else if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' ||
+               c == '\t') {
+      size += 2;
+    } else {
+      size += 6;  // backslash, u, four hex digits
+    }
+  }
+  return size;
+}
+
+template <class Integer>
+std::size_t integer_size(Integer value) {
+  std::array<char, 24> buffer{};
+  return static_cast<std::size_t>(
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value).ptr - buffer.data());
+}
+
 }  // namespace
+
+std::size_t json_size(const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::null:
+      return 4;
+    case json::kind::bool_:
+      return value.get_bool() ? 4 : 5;
+    case json::kind::int64:
+      return integer_size(value.get_int64());
+    case json::kind::uint64:
+      return integer_size(value.get_uint64());
+    case json::kind::double_: {
+      std::string text;  // a number's text fits the string's own buffer: no allocation
+      append_number(text, value.get_double());
+      return text.size();
+    }
+    case json::kind::string:
+      return string_size(value.get_string());
+    case json::kind::array: {
+      const auto& array = value.get_array();
+      std::size_t size = 2 + (array.empty() ? 0 : array.size() - 1);
+      for (const auto& element : array)
+        size += json_size(element);
+      return size;
+    }
+    case json::kind::object:
+      return json_size(value.get_object());
+  }
+  return 0;
+}
+
+std::size_t json_size(const json::object& object) {
+  std::size_t size = 2 + (object.empty() ? 0 : object.size() - 1);
+  for (const auto& member : object)
+    size += string_size(member.key()) + 1 + json_size(member.value());
+  return size;
+}
+
+std::size_t json_size(std::string_view text) {
+  return string_size(text);
+}
 
 std::string canonical_json(const json::value& value) {
   std::string out;

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "eventsvc/sdk/error.hpp"
 
@@ -40,11 +41,20 @@ struct ValueBuilder {
 
   json::value_stack stack;
   std::string number;
-  // Per object being read (depth 1 is the outermost), its keys so far; the lists are kept and
-  // cleared, not freed, so that a document's objects reuse them.
-  std::vector<std::vector<std::string>> keys;
+  // Per object being read (depth 1 is the outermost), its keys so far: their text one after the
+  // other, and where each ends. Kept and cleared, not freed, so that a document's objects reuse
+  // them: reading a key allocates nothing.
+  struct Keys {
+    std::string text;
+    std::vector<std::size_t> ends;
+    std::string_view at(std::size_t i) const {
+      const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+      return std::string_view(text).substr(begin, ends[i] - begin);
+    }
+  };
+  std::vector<Keys> keys;
+  std::vector<std::string_view> sorted_keys;
   std::size_t depth = 0;
-  std::string key;        // the key being read
   std::string duplicate;  // a key an object repeated
 
   using error_code = boost::system::error_code;
@@ -59,18 +69,36 @@ struct ValueBuilder {
   }
   bool on_object_begin(error_code&) {
     if (keys.size() <= depth) keys.emplace_back();
-    keys[depth++].clear();
+    keys[depth].text.clear();
+    keys[depth++].ends.clear();
     return true;
   }
-  bool on_object_end(std::size_t n, error_code& ec) {
-    auto& seen = keys[--depth];
-    if (seen.size() > 1) {
-      std::sort(seen.begin(), seen.end());
-      if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end()) {
-        duplicate = *twice;
-        ec = json::error::syntax;
-        return false;
+  // The first key `seen` holds twice, if any: compared pairwise when there are few (most
+  // objects), sorted when there are many.
+  std::optional<std::string_view> repeated(const Keys& seen) {
+    const std::size_t count = seen.ends.size();
+    constexpr std::size_t kFew = 16;
+    if (count <= kFew) {
+      for (std::size_t i = 1; i < count; ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (seen.at(i) == seen.at(j)) return seen.at(i);
+        }
       }
+      return std::nullopt;
+    }
+    sorted_keys.clear();
+    for (std::size_t i = 0; i < count; ++i)
+      sorted_keys.push_back(seen.at(i));
+    std::sort(sorted_keys.begin(), sorted_keys.end());
+    const auto twice = std::adjacent_find(sorted_keys.begin(), sorted_keys.end());
+    if (twice == sorted_keys.end()) return std::nullopt;
+    return *twice;
+  }
+  bool on_object_end(std::size_t n, error_code& ec) {
+    if (const auto twice = repeated(keys[--depth])) {
+      duplicate = *twice;
+      ec = json::error::syntax;
+      return false;
     }
     stack.push_object(n);
     return true;
@@ -85,14 +113,14 @@ struct ValueBuilder {
   }
   bool on_key_part(string_view s, std::size_t, error_code&) {
     stack.push_chars(s);
-    key.append(s.data(), s.size());
+    keys[depth - 1].text.append(s.data(), s.size());
     return true;
   }
   bool on_key(string_view s, std::size_t, error_code&) {
     stack.push_key(s);
-    key.append(s.data(), s.size());
-    keys[depth - 1].push_back(key);  // a copy: `key` keeps its buffer for the next one
-    key.clear();
+    Keys& seen = keys[depth - 1];
+    seen.text.append(s.data(), s.size());
+    seen.ends.push_back(seen.text.size());
     return true;
   }
   bool on_number_part(string_view s, error_code&) {

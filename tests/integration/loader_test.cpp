@@ -40,8 +40,8 @@ TEST(Loader, WrongAbiVersionIsRefusedNamingBothVersions) {
     const auto result = with_config(config.yaml(), {command}, dir);
     EXPECT_EQ(result.exit_code, 1) << command;
     EXPECT_NE(result.err.find("plugins.future: "), std::string::npos) << result.err;
-    EXPECT_NE(result.err.find("ABI version mismatch: got 4.0 ("), std::string::npos) << result.err;
-    EXPECT_NE(result.err.find("but expected 3.0 ("), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("ABI version mismatch: got 5.0 ("), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("but expected 4.0 ("), std::string::npos) << result.err;
     EXPECT_EQ(line_count(result.err), 1U) << result.err;
   }
 }

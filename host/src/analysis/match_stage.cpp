@@ -55,10 +55,10 @@ Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Co
   matches.read = true;
   std::size_t kept = 0;
   matches.stats = modules.storage().call([&](sdk::Storage& storage) {
-    return storage.scan(tenant, query, [&](const sdk::Record& record, double score) {
-      matches.records.push_back(record);
-      matches.scores.push_back(score);
+    return storage.scan(tenant, query, [&](sdk::Record& record, double score) {
       if (!request.excluded_ids.contains(record.id)) ++kept;
+      matches.records.push_back(std::move(record));
+      matches.scores.push_back(score);
       return every_match || kept < request.limit;
     });
   });

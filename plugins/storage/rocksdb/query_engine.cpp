@@ -171,7 +171,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   if (scorer) {
     std::sort(ranked.begin(), ranked.end(), ranked_first);
     if (query.limit > 0 && ranked.size() > query.limit) ranked.resize(query.limit);
-    for (const auto& entry : ranked) {
+    for (auto& entry : ranked) {
       if (!visit(entry.record, entry.score)) break;
     }
   }
@@ -194,11 +194,25 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   // Every row was examined; only a read bounded by scan_limit can leave matches out.
   stats.complete = query.limit > 0 || found->matched <= keep;
   const std::string tenant = tenant_prefix(tenant_id);
-  for (std::size_t i = 0; i < found->versions.size(); ++i) {
-    auto record = load(tenant, found->versions[i]);
-    if (!record) continue;
-    complete(tenant, *record, query, embedding_model);
-    if (!visit(*record, found->scores[i])) break;
+  // Versions are read in batches: one MultiGet per batch finds neighbouring keys in the same
+  // blocks instead of searching the index for each (a batch is at most read in vain when the
+  // visitor stops early).
+  constexpr std::size_t kBatch = 64;
+  std::vector<std::string> keys;
+  std::vector<rocksdb::PinnableSlice> values;
+  std::vector<bool> present;
+  for (std::size_t first = 0; first < found->versions.size(); first += kBatch) {
+    const std::size_t last = std::min(found->versions.size(), first + kBatch);
+    keys.clear();
+    for (std::size_t i = first; i < last; ++i)
+      keys.push_back(version_key(tenant, found->versions[i].timestamp, found->versions[i].id));
+    database_.get_many(database_.history, keys, values, present);
+    for (std::size_t i = first; i < last; ++i) {
+      if (!present[i - first]) continue;
+      sdk::Record record = decode_record(values[i - first].ToStringView());
+      complete(tenant, record, query, embedding_model);
+      if (!visit(record, found->scores[i])) return stats;
+    }
   }
   return stats;
 }

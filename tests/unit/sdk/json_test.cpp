@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/record.hpp"
 
 namespace eventsvc::sdk {
 namespace {
@@ -53,6 +54,72 @@ TEST(ParseJson, RefusesAnObjectRepeatingAKeyNamingIt) {
   }
   // The same key in different objects is no repetition.
   EXPECT_NO_THROW(parse_json(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})"));
+  // Objects of many keys are checked as well.
+  std::string many = "{";
+  for (int i = 0; i < 40; ++i)
+    many += "\"key-" + std::to_string(i) + "\": " + std::to_string(i) + ",";
+  EXPECT_EQ(parse_json(many + "\"inner\": {\"key-7\": 1}}").get_object().size(), 41U);
+  try {
+    parse_json(many + "\"key-27\": 1}");
+    ADD_FAILURE() << "accepted a repeated key among many";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.message(),
+              "request body is not valid JSON: an object repeats the key \"key-27\"");
+  }
+}
+
+TEST(JsonSize, IsTheSizeOfTheTextToJsonWrites) {
+  for (const char* text : {"null",
+                           "true",
+                           "false",
+                           "0",
+                           "-7",
+                           "18446744073709551615",
+                           "-9223372036854775808",
+                           "1.5",
+                           "1e21",
+                           "1e-7",
+                           "0.001",
+                           "-0.0",
+                           "123456789.125",
+                           "\"\"",
+                           "\"plain\"",
+                           "\"quote \\\" slash \\\\ tab \\t nl \\n ctl \\u0001 \\u001f\"",
+                           "\"é 漢 😀\"",
+                           "[]",
+                           "{}",
+                           "[1,[2,[3,{}]],\"x\"]",
+                           "{\"a\":{\"b\":[true,null,2.25]},\"k\\\"ey\":\"v\",\"n\":-3}"}) {
+    const json::value value = parse_json(text);
+    EXPECT_EQ(json_size(value), to_json(value).size()) << text;
+    if (value.is_object()) {
+      EXPECT_EQ(json_size(value.get_object()), to_json(value).size()) << text;
+    }
+    if (value.is_string()) {
+      EXPECT_EQ(json_size(std::string_view(value.get_string())), to_json(value).size()) << text;
+    }
+  }
+}
+
+TEST(JsonSize, OfARecordIsTheSizeOfItsAnswerText) {
+  Record record;
+  record.id = "evt-\"1\"";
+  record.type = "reading";
+  record.stream = "plant";
+  record.timestamp = 1795336200000;
+  record.ingested_at = 1795336200123;
+  record.receipt_id = "rcpt_1";
+  record.payload = parse_json(R"({"sensor":"s-01","temp":21.5,"tags":["a","b"]})");
+  record.proof_digest = "sha256-jcs:00";
+  EXPECT_EQ(record_json_size(record), to_json(record_to_json(record)).size());
+  record.namespace_name = "ns";
+  record.site_id = "site-1";
+  record.source_id = "src";
+  record.metrics = parse_json(R"({"latency_ms":12})");
+  record.attributes["extra"] = "x";
+  record.envelope["batch"] = 3;
+  record.verification = Verification::verified;
+  EXPECT_EQ(record_json_size(record), to_json(record_to_json(record)).size());
 }
 
 TEST(JsonPointer, EscapesTokens) {

@@ -13,7 +13,7 @@ namespace eventsvc::sdk {
 
 // Major: incompatible interface change. Minor: additions a host of the same or a newer minor
 // understands.
-inline constexpr std::uint32_t kAbiMajor = 3;
+inline constexpr std::uint32_t kAbiMajor = 4;
 inline constexpr std::uint32_t kAbiMinor = 0;
 
 #define EVENTSVC_SDK_STRINGIFY_(x) #x

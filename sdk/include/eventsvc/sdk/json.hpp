@@ -25,6 +25,12 @@ json::value parse_json(std::string_view text, std::size_t max_depth = kMaxJsonDe
 // never 1.5E0), strings escaped minimally as RFC 8785 does. Every answer is written with this.
 std::string to_json(const json::value& value);
 
+// The bytes to_json writes, counted without writing them (what a token estimate needs): of a
+// value, an object, a string.
+std::size_t json_size(const json::value& value);
+std::size_t json_size(const json::object& object);
+std::size_t json_size(std::string_view text);
+
 // Appends a reference token to a JSON Pointer (RFC 6901): "/a" + "b/c" -> "/a/b~1c".
 std::string pointer_append(std::string_view pointer, std::string_view token);
 std::string pointer_append(std::string_view pointer, std::size_t index);

@@ -43,4 +43,7 @@ struct Record {
 // non-empty), proof_digest, verification. Absent optional metadata is left out.
 json::object record_to_json(const Record& record);
 
+// to_json(record_to_json(record)).size(), without building either.
+std::size_t record_json_size(const Record& record);
+
 }  // namespace eventsvc::sdk

@@ -135,8 +135,9 @@ struct ScanStats {
 };
 
 // Called for each match in delivery order; `score` is the BM25 score when ranked, else 0. Return
-// false to stop early (the scan then counts as complete).
-using RecordVisitor = std::function<bool(const Record& record, double score)>;
+// false to stop early (the scan then counts as complete). The record is the visitor's: it may move
+// from it (a visitor keeping tens of thousands of records then copies none).
+using RecordVisitor = std::function<bool(Record& record, double score)>;
 
 // Ids adjacent in time to an anchor record within its stream.
 struct Neighbors {
