@@ -14,8 +14,10 @@ namespace {
 
 const std::string kContextIdPlaceholder = "ctx_" + std::string(32, '0');
 
-json::array strings(const std::vector<std::string>& values) {
+template <class Strings>
+json::array strings(const Strings& values) {
   json::array out;
+  out.reserve(values.size());
   for (const auto& value : values)
     out.emplace_back(value);
   return out;
@@ -24,9 +26,9 @@ json::array strings(const std::vector<std::string>& values) {
 // A shrunk item lists this many of its ids: the first and the last half of them.
 constexpr std::size_t kListedIds = 4;
 
-std::vector<std::string> listed_ids(const std::vector<std::string>& ids, bool shrunk) {
+std::vector<std::string_view> listed_ids(const std::vector<std::string_view>& ids, bool shrunk) {
   if (!shrunk || ids.size() <= kListedIds) return ids;
-  std::vector<std::string> listed(ids.begin(), ids.begin() + kListedIds / 2);
+  std::vector<std::string_view> listed(ids.begin(), ids.begin() + kListedIds / 2);
   listed.insert(listed.end(), ids.end() - kListedIds / 2, ids.end());
   return listed;
 }
@@ -34,7 +36,7 @@ std::vector<std::string> listed_ids(const std::vector<std::string>& ids, bool sh
 json::object render(const Fact& fact, bool shrunk) {
   json::object out{{"subject", fact.subject},
                    {"attribute", fact.attribute},
-                   {"value", fact.value},
+                   {"value", *fact.value},
                    {"first_seen", sdk::format_rfc3339(fact.first_seen)},
                    {"value_since", sdk::format_rfc3339(fact.value_since)},
                    {"last_seen", sdk::format_rfc3339(fact.last_seen)},
@@ -48,28 +50,30 @@ json::object render(const Fact& fact, bool shrunk) {
   return out;
 }
 
-json::object render(const Transition& transition) {
-  return {{"at", sdk::format_rfc3339(transition.at)},
-          {"subject", transition.subject},
-          {"attribute", transition.attribute},
-          {"from", transition.from},
-          {"to", transition.to},
-          {"from_event_id", transition.from_event_id},
-          {"event_id", transition.event_id}};
+json::object render(const Transition& transition, const Evidence& evidence) {
+  const Observation& to = *transition.to;
+  return {{"at", sdk::format_rfc3339(to.at)},
+          {"subject", evidence.subject_of(to)},
+          {"attribute", evidence.attribute_of(to)},
+          {"from", evidence.value_of(*transition.from)},
+          {"to", evidence.value_of(to)},
+          {"from_event_id", evidence.event_id_of(*transition.from)},
+          {"event_id", evidence.event_id_of(to)}};
 }
 
-json::object render(const Observation& observation) {
-  return {{"value", observation.value},
+json::object render(const Observation& observation, const Evidence& evidence) {
+  return {{"value", evidence.value_of(observation)},
           {"at", sdk::format_rfc3339(observation.at)},
-          {"event_id", observation.event_id}};
+          {"event_id", evidence.event_id_of(observation)}};
 }
 
-json::object render(const Contradiction& contradiction) {
-  return {
-      {"subject", contradiction.subject},
-      {"attribute", contradiction.attribute},
-      {"observations", json::array{render(*contradiction.earlier), render(*contradiction.later)}},
-      {"gap_ms", contradiction.later->at - contradiction.earlier->at}};
+json::object render(const Contradiction& contradiction, const Evidence& evidence) {
+  const Observation& later = *contradiction.later;
+  return {{"subject", evidence.subject_of(later)},
+          {"attribute", evidence.attribute_of(later)},
+          {"observations",
+           json::array{render(*contradiction.earlier, evidence), render(later, evidence)}},
+          {"gap_ms", later.at - contradiction.earlier->at}};
 }
 
 json::object render(const Missing& missing) {
@@ -132,7 +136,7 @@ class PacketBuilder {
   PacketBuilder(const sdk::ContextInput& input, const Evidence& evidence, const Findings& findings)
       : input_(input), evidence_(evidence), findings_(findings) {
     for (const auto* record : input.records)
-      source_tokens_ += sdk::estimate_tokens(sdk::record_to_json(*record));
+      source_tokens_ += sdk::estimate_tokens_of_json_text(sdk::record_json_size(*record));
     if (input.request.include_documents) documents_ = cited_records();
     freshness_ =
         sdk::records_freshness(input.records, input.request.expected_freshness_ms, input.now);
@@ -155,8 +159,8 @@ class PacketBuilder {
     json::array timeline;
     json::array contradictions;
     json::array missing;
-    std::set<std::string> proof_ids;  // every id the kept items rest on
-    std::set<std::string> listed;     // the ids the kept items list
+    std::set<std::string_view> proof_ids;  // every id the kept items rest on
+    std::set<std::string_view> listed;     // the ids the kept items list
     for (std::size_t i = 0; i < findings_.facts.size(); ++i) {
       if (!kept.facts[i]) continue;
       const Fact& fact = findings_.facts[i];
@@ -165,27 +169,28 @@ class PacketBuilder {
       const auto ids = listed_ids(fact.event_ids, shrunk_items);
       listed.insert(ids.begin(), ids.end());
     }
-    auto cite = [&](const std::string& id) {
+    auto cite = [&](std::string_view id) {
       proof_ids.insert(id);
       listed.insert(id);
     };
     for (std::size_t i = 0; i < findings_.timeline.size(); ++i) {
       if (!kept.timeline[i]) continue;
-      timeline.emplace_back(render(findings_.timeline[i]));
-      cite(findings_.timeline[i].from_event_id);
-      cite(findings_.timeline[i].event_id);
+      const Transition& transition = findings_.timeline[i];
+      timeline.emplace_back(render(transition, evidence_));
+      cite(evidence_.event_id_of(*transition.from));
+      cite(evidence_.event_id_of(*transition.to));
     }
     for (std::size_t i = 0; i < findings_.contradictions.size(); ++i) {
       if (!kept.contradictions[i]) continue;
       const Contradiction& contradiction = findings_.contradictions[i];
-      contradictions.emplace_back(render(contradiction));
-      cite(contradiction.earlier->event_id);
-      cite(contradiction.later->event_id);
+      contradictions.emplace_back(render(contradiction, evidence_));
+      cite(evidence_.event_id_of(*contradiction.earlier));
+      cite(evidence_.event_id_of(*contradiction.later));
     }
     for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
       if (kept.missing[i]) missing.emplace_back(render(findings_.missing[i]));
     }
-    const std::set<std::string>& proof_listed = shrunk_proof ? listed : proof_ids;
+    const std::set<std::string_view>& proof_listed = shrunk_proof ? listed : proof_ids;
     // Every kept item cites its sources (a shrunk one by its first and last ids and its count);
     // only a cut scan leaves sources out.
     const bool proof_complete = input_.scan_complete;
@@ -227,10 +232,9 @@ class PacketBuilder {
                                         {"ratio", 0}};
     packet["confidence"] =
         confidence_of(evidence_, findings_, input_.scan_complete, proof_complete);
-    packet["proof"] =
-        json::object{{"complete", proof_complete},
-                     {"event_count", proof_ids.size()},
-                     {"event_ids", strings({proof_listed.begin(), proof_listed.end()})}};
+    packet["proof"] = json::object{{"complete", proof_complete},
+                                   {"event_count", proof_ids.size()},
+                                   {"event_ids", strings(proof_listed)}};
     if (input_.request.include_documents) {
       json::array records;
       for (std::size_t i = 0; i < documents_.size(); ++i) {
@@ -294,7 +298,7 @@ class PacketBuilder {
     for (const auto& fact : findings_.facts)
       records.insert(fact.source_records.begin(), fact.source_records.end());
     for (const auto& transition : findings_.timeline)
-      records.insert(transition.record);
+      records.insert(transition.to->record);
     for (const auto& contradiction : findings_.contradictions) {
       records.insert(contradiction.earlier->record);
       records.insert(contradiction.later->record);
@@ -380,7 +384,8 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
     output.citations.push_back({findings.facts[i].latest_record, "latest_state"});
   }
   for (std::size_t i = 0; i < findings.timeline.size(); ++i) {
-    if (kept.timeline[i]) output.citations.push_back({findings.timeline[i].record, "transition"});
+    if (kept.timeline[i])
+      output.citations.push_back({findings.timeline[i].to->record, "transition"});
   }
   for (std::size_t i = 0; i < findings.contradictions.size(); ++i) {
     if (!kept.contradictions[i]) continue;

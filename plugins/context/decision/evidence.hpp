@@ -1,9 +1,13 @@
 // Evidence for a decision packet: the observations of in-scope attributes in admitted (verified)
 // records, and what was left out on the way.
+//
+// A pack reads tens of thousands of records with a handful of subjects, attributes and values
+// repeated on each: an observation holds numbers into tables of the distinct ones, not copies.
 #pragma once
 
-#include <map>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eventsvc/sdk/context_mode.hpp"
@@ -14,13 +18,11 @@ namespace json = sdk::json;
 
 // One attribute value seen in one record.
 struct Observation {
-  std::string subject;
-  std::string attribute;
-  json::value value;
-  std::string value_key;  // canonical JSON: what "the same value" means
+  std::uint32_t subject = 0;    // index into Evidence::subjects
+  std::uint32_t attribute = 0;  // index into Evidence::attributes
+  std::uint32_t value = 0;      // index into Evidence::values: equal values, equal index
+  std::uint32_t record = 0;     // index into ContextInput::records
   sdk::Millis at = 0;
-  std::string event_id;
-  std::size_t record = 0;  // index into ContextInput::records
 };
 
 struct Exclusions {
@@ -33,13 +35,21 @@ struct Exclusions {
 };
 
 struct Evidence {
-  // Sorted by (subject, attribute, at, event_id).
+  // Sorted by (subject, attribute, at, event id, value).
   std::vector<Observation> observations;
-  std::vector<std::string> subjects;          // of admitted records, sorted
+  std::vector<std::string> subjects;    // of admitted records, sorted: index order is name order
+  std::vector<std::string> attributes;  // named or observed, sorted
+  std::vector<json::value> values;      // the distinct values observed
   std::vector<std::string> named_attributes;  // the explicit scope; empty: every scalar leaf
+  std::vector<const sdk::Record*> records;    // ContextInput::records
   std::size_t admitted = 0;
   std::size_t unverified = 0;
   Exclusions exclusions;
+
+  std::string_view subject_of(const Observation& o) const { return subjects[o.subject]; }
+  std::string_view attribute_of(const Observation& o) const { return attributes[o.attribute]; }
+  const json::value& value_of(const Observation& o) const { return values[o.value]; }
+  std::string_view event_id_of(const Observation& o) const { return records[o.record]->id; }
 };
 
 // Deepest leaf considered when the request names no attribute: payload.a.b.c.d.

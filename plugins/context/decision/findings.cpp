@@ -1,8 +1,9 @@
 #include "findings.hpp"
 
 #include <algorithm>
-#include <map>
+#include <limits>
 #include <set>
+#include <unordered_set>
 
 namespace eventsvc::plugins::context {
 
@@ -16,13 +17,12 @@ void cap(std::vector<T>& items, std::size_t limit, Exclusions& exclusions) {
 }
 
 // min, max and count of observations[begin, end) when every one is a number.
-std::optional<Range> range_of(const std::vector<Observation>& observations, std::size_t begin,
-                              std::size_t end) {
+std::optional<Range> range_of(const Evidence& evidence, std::size_t begin, std::size_t end) {
   Range range;
   double low = 0;
   double high = 0;
   for (std::size_t i = begin; i < end; ++i) {
-    const json::value& value = observations[i].value;
+    const json::value& value = evidence.value_of(evidence.observations[i]);
     if (!value.is_number()) return std::nullopt;
     const double number = value.to_number<double>();
     if (range.readings == 0 || number < low) {
@@ -47,13 +47,26 @@ void newest_first(std::vector<T>& items, std::size_t limit, Exclusions& exclusio
   cap(items, limit, exclusions);
 }
 
+// Newest first by time, then subject, attribute and event id (subjects and attributes are
+// numbered in name order).
+bool newer(const Evidence& evidence, const Observation& a, const Observation& b) {
+  if (a.at != b.at) return a.at > b.at;
+  if (a.subject != b.subject) return a.subject > b.subject;
+  if (a.attribute != b.attribute) return a.attribute > b.attribute;
+  return evidence.event_id_of(a) > evidence.event_id_of(b);
+}
+
 }  // namespace
 
 Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Millis now) {
   Findings findings;
   const auto& observations = evidence.observations;
-  std::map<std::string, sdk::Millis> last_seen;  // per subject
-  std::set<std::pair<std::string, std::string>> observed;
+  constexpr sdk::Millis kNever = std::numeric_limits<sdk::Millis>::min();
+  std::vector<sdk::Millis> last_seen(evidence.subjects.size(), kNever);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> observed;  // (subject, attribute)
+  std::vector<std::uint32_t> per_value(evidence.values.size(), 0);
+  std::vector<std::uint32_t> values_seen;
+  std::unordered_set<std::string_view> events_seen;
 
   std::size_t begin = 0;
   while (begin < observations.size()) {
@@ -68,42 +81,53 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
     last_seen[latest.subject] = std::max(last_seen[latest.subject], latest.at);
 
     // Collapse every value's repeats; the latest value becomes the fact.
-    std::map<std::string, std::size_t> per_value;
-    for (std::size_t i = begin; i < end; ++i)
-      ++per_value[observations[i].value_key];
-    for (const auto& [value, count] : per_value)
-      evidence.exclusions.collapsed += count - 1;
-    Fact fact{
-        latest.subject, latest.attribute, latest.value, latest.at, latest.at, latest.at, 0, {}, {},
-        latest.record,  std::nullopt};
-    for (std::size_t i = end; i > begin && observations[i - 1].value_key == latest.value_key; --i)
+    for (std::size_t i = begin; i < end; ++i) {
+      if (per_value[observations[i].value]++ == 0) values_seen.push_back(observations[i].value);
+    }
+    for (const auto value : values_seen) {
+      evidence.exclusions.collapsed += per_value[value] - 1;
+      per_value[value] = 0;
+    }
+    values_seen.clear();
+    Fact fact{evidence.subject_of(latest),
+              evidence.attribute_of(latest),
+              &evidence.value_of(latest),
+              latest.at,
+              latest.at,
+              latest.at,
+              0,
+              {},
+              {},
+              latest.record,
+              range_of(evidence, begin, end)};
+    for (std::size_t i = end; i > begin && observations[i - 1].value == latest.value; --i)
       fact.value_since = observations[i - 1].at;
+    events_seen.clear();
     for (std::size_t i = begin; i < end; ++i) {
       const Observation& o = observations[i];
-      if (o.value_key != latest.value_key) continue;
+      if (o.value != latest.value) continue;
       fact.first_seen = std::min(fact.first_seen, o.at);
       ++fact.observations;
-      if (std::find(fact.event_ids.begin(), fact.event_ids.end(), o.event_id) ==
-          fact.event_ids.end()) {
-        fact.event_ids.push_back(o.event_id);
-      }
+      if (events_seen.insert(evidence.event_id_of(o)).second)
+        fact.event_ids.push_back(evidence.event_id_of(o));
       fact.source_records.push_back(o.record);
     }
-    fact.range = range_of(observations, begin, end);
+    const bool measurement = fact.range.has_value();
     findings.facts.push_back(std::move(fact));
 
     // Changes between consecutive observations: a contradiction when two events disagree within
-    // the window, else a transition.
+    // the window (a measurement: at the same instant), else a transition (a measurement: a
+    // reading like any other).
     for (std::size_t i = begin + 1; i < end; ++i) {
       const Observation& before = observations[i - 1];
       const Observation& after = observations[i];
-      if (before.value_key == after.value_key) continue;
-      if (after.at - before.at <= request.contradiction_window_ms &&
-          before.event_id != after.event_id) {
-        findings.contradictions.push_back({after.subject, after.attribute, &before, &after});
-      } else {
-        findings.timeline.push_back({after.at, after.subject, after.attribute, before.value,
-                                     after.value, before.event_id, after.event_id, after.record});
+      if (before.value == after.value) continue;
+      const sdk::Millis window = measurement ? 0 : request.contradiction_window_ms;
+      if (after.at - before.at <= window &&
+          evidence.event_id_of(before) != evidence.event_id_of(after)) {
+        findings.contradictions.push_back({&before, &after});
+      } else if (!measurement) {
+        findings.timeline.push_back({&before, &after});
       }
     }
     begin = end;
@@ -112,16 +136,23 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
   findings.contradictions_found = findings.contradictions.size();
 
   // Missing evidence: named attributes never observed for a subject; subjects gone quiet.
-  for (const auto& subject : evidence.subjects) {
-    for (const auto& attribute : evidence.named_attributes) {
+  std::vector<std::uint32_t> named;
+  for (const auto& attribute : evidence.named_attributes) {
+    named.push_back(static_cast<std::uint32_t>(
+        std::lower_bound(evidence.attributes.begin(), evidence.attributes.end(), attribute) -
+        evidence.attributes.begin()));
+  }
+  for (std::uint32_t subject = 0; subject < evidence.subjects.size(); ++subject) {
+    for (const auto attribute : named) {
       if (!observed.contains({subject, attribute})) {
-        findings.missing.push_back({subject, attribute, "never_observed", 0});
+        findings.missing.push_back(
+            {evidence.subjects[subject], evidence.attributes[attribute], "never_observed", 0});
         ++findings.never_observed;
       }
     }
-    const auto seen = last_seen.find(subject);
-    if (seen != last_seen.end() && now - seen->second > request.expected_freshness_ms) {
-      findings.missing.push_back({subject, "", "stale", seen->second});
+    const sdk::Millis seen = last_seen[subject];
+    if (seen != kNever && now - seen > request.expected_freshness_ms) {
+      findings.missing.push_back({evidence.subjects[subject], "", "stale", seen});
       ++findings.stale_subjects;
     }
   }
@@ -130,17 +161,14 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
     if (a.last_seen != b.last_seen) return a.last_seen > b.last_seen;
     return std::tie(a.subject, a.attribute) < std::tie(b.subject, b.attribute);
   });
-  // Newest first, to keep the newest; only the kept ones need ordering (a measured value can change
-  // at every reading: tens of thousands of changes for max_timeline kept).
-  newest_first(findings.timeline, request.max_timeline, evidence.exclusions,
-               [](const Transition& a, const Transition& b) {
-                 return std::tie(b.at, b.subject, b.attribute, b.event_id) <
-                        std::tie(a.at, a.subject, a.attribute, a.event_id);
-               });
+  // Newest first, to keep the newest; only the kept ones need ordering (a flapping value can change
+  // thousands of times for max_timeline kept).
+  newest_first(
+      findings.timeline, request.max_timeline, evidence.exclusions,
+      [&](const Transition& a, const Transition& b) { return newer(evidence, *a.to, *b.to); });
   newest_first(findings.contradictions, request.max_contradictions, evidence.exclusions,
-               [](const Contradiction& a, const Contradiction& b) {
-                 return std::tie(b.later->at, b.subject, b.attribute, b.later->event_id) <
-                        std::tie(a.later->at, a.subject, a.attribute, a.later->event_id);
+               [&](const Contradiction& a, const Contradiction& b) {
+                 return newer(evidence, *a.later, *b.later);
                });
   cap(findings.facts, request.max_facts, evidence.exclusions);
   std::reverse(findings.timeline.begin(), findings.timeline.end());  // read oldest first

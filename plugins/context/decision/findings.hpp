@@ -1,6 +1,12 @@
 // What the evidence says (DESIGN §6): facts (the latest value per subject and attribute, repeated
 // observations collapsed), the timeline of value changes, contradictions (different values from
 // different events within contradiction_window_ms) and missing evidence.
+//
+// A measurement (an attribute whose every observation is a number) changes with every reading:
+// its changes are neither transitions nor contradictions, its fact carries their range, and only
+// two events reading different values at the same instant contradict each other.
+//
+// Names, values and event ids are views into the Evidence, which outlives the Findings.
 #pragma once
 
 #include <optional>
@@ -19,42 +25,34 @@ struct Range {
 };
 
 struct Fact {
-  std::string subject;
-  std::string attribute;
-  json::value value;
+  std::string_view subject;
+  std::string_view attribute;
+  const json::value* value = nullptr;
   sdk::Millis first_seen = 0;
   // Start of the current unbroken run of the value: after the last observation of another value.
   sdk::Millis value_since = 0;
   sdk::Millis last_seen = 0;
   std::size_t observations = 0;
-  std::vector<std::string> event_ids;       // distinct, in time order
-  std::vector<std::size_t> source_records;  // every observation's record
-  std::size_t latest_record = 0;            // the record of the latest observation
-  std::optional<Range> range;               // when every observation is a number
+  std::vector<std::string_view> event_ids;    // distinct, in time order
+  std::vector<std::uint32_t> source_records;  // every observation's record
+  std::size_t latest_record = 0;              // the record of the latest observation
+  std::optional<Range> range;                 // when every observation is a number
 };
 
 struct Transition {
-  sdk::Millis at = 0;
-  std::string subject;
-  std::string attribute;
-  json::value from;
-  json::value to;
-  std::string from_event_id;  // the observation of the value replaced
-  std::string event_id;       // the observation of the new value
-  std::size_t record = 0;
+  const Observation* from = nullptr;  // the observation of the value replaced
+  const Observation* to = nullptr;    // the observation of the new value
 };
 
 struct Contradiction {
-  std::string subject;
-  std::string attribute;
   const Observation* earlier = nullptr;
   const Observation* later = nullptr;
 };
 
 struct Missing {
-  std::string subject;
-  std::string attribute;  // empty for stale subjects
-  std::string reason;     // never_observed | stale
+  std::string_view subject;
+  std::string_view attribute;  // empty for stale subjects
+  std::string_view reason;     // never_observed | stale
   sdk::Millis last_seen = 0;
 };
 

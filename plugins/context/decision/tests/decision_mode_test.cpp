@@ -50,15 +50,20 @@ RecordSet pump() {
   return set;
 }
 
-// Two sensors per room: they disagree within the window in the boiler room; the office repeats
-// itself; one office reading comes from an unverified write.
+// Two sensors per room report its door and temperature: in the boiler room they disagree about
+// the door within the window (their temperatures differ too, but readings that change are no
+// contradiction); the office repeats itself; one office reading comes from an unverified write.
 RecordSet rooms() {
   RecordSet set;
-  set.add("sensor-a", kT0, json::object{{"room", "boiler"}, {"temp", 70}});
-  set.add("sensor-b", kT0 + 2 * kSecond, json::object{{"room", "boiler"}, {"temp", 75}});
-  set.add("sensor-c", kT0 + 60 * kSecond, json::object{{"room", "office"}, {"temp", 21}});
-  set.add("sensor-d", kT0 + 120 * kSecond, json::object{{"room", "office"}, {"temp", 21}});
-  set.add("sensor-e", kT0 + 180 * kSecond, json::object{{"room", "office"}, {"temp", 35}},
+  set.add("sensor-a", kT0, json::object{{"room", "boiler"}, {"door", "open"}, {"temp", 70}});
+  set.add("sensor-b", kT0 + 2 * kSecond,
+          json::object{{"room", "boiler"}, {"door", "closed"}, {"temp", 75}});
+  set.add("sensor-c", kT0 + 60 * kSecond,
+          json::object{{"room", "office"}, {"door", "closed"}, {"temp", 21}});
+  set.add("sensor-d", kT0 + 120 * kSecond,
+          json::object{{"room", "office"}, {"door", "closed"}, {"temp", 21}});
+  set.add("sensor-e", kT0 + 180 * kSecond,
+          json::object{{"room", "office"}, {"door", "open"}, {"temp", 35}},
           sdk::Verification::conflict);
   return set;
 }
@@ -83,22 +88,27 @@ TEST(DecisionMode, StateChangesBecomeTransitionsGolden) {
 TEST(DecisionMode, DisagreeingSensorsAreAContradictionGolden) {
   const RecordSet set = rooms();
   auto input = set.input(decision(), kT0 + 200 * kSecond);
-  input.subject_fields = fields({"payload.room"});
-  input.attributes = fields({"payload.temp"});
+  input.subject_fields = fields({"payload.room"});  // only the subject: every other leaf in scope
   const auto output = DecisionMode{{}}.build(input);
   const auto& context = output.context;
   ASSERT_EQ(context.at("contradictions").as_array().size(), 1U);
   const auto& contradiction = context.at("contradictions").at(0);
   EXPECT_EQ(contradiction.at("subject"), "boiler");
+  EXPECT_EQ(contradiction.at("attribute"), "payload.door");
   EXPECT_EQ(contradiction.at("gap_ms"), 2000);
   EXPECT_TRUE(context.at("timeline").as_array().empty());
   EXPECT_EQ(context.at("exclusions").at("unverified"), 1);
-  EXPECT_EQ(context.at("exclusions").at("collapsed"), 1);  // the office said 21 twice
+  EXPECT_EQ(context.at("exclusions").at("collapsed"), 2);  // the office said closed, 21 twice
+  EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 0);
   const auto& facts = context.at("facts").as_array();
-  ASSERT_EQ(facts.size(), 2U);
+  ASSERT_EQ(facts.size(), 4U);
   EXPECT_EQ(facts[0].at("subject"), "office");
+  EXPECT_EQ(facts[0].at("attribute"), "payload.door");
   EXPECT_EQ(facts[0].at("observations"), 2);
   EXPECT_EQ(facts[0].at("event_ids"), (json::array{"sensor-c", "sensor-d"}));
+  EXPECT_EQ(facts[3].at("attribute"), "payload.temp");  // boiler: 75, after 70
+  EXPECT_EQ(facts[3].at("value"), 75);
+  EXPECT_EQ(facts[3].at("range"), (json::object{{"min", 70}, {"max", 75}, {"readings", 2}}));
   EXPECT_EQ(context.at("decision_readiness").at("status"), "conflicting");
   // confidence = 4/5 verified × 1/2 agreement × 1 × 1 × 1
   EXPECT_EQ(context.at("confidence").to_number<double>(), 0.4);
@@ -109,13 +119,54 @@ TEST(DecisionMode, OutsideTheWindowADisagreementIsATransition) {
   const RecordSet set = rooms();
   auto input = set.input(decision(), kT0 + 200 * kSecond);
   input.subject_fields = fields({"payload.room"});
-  input.attributes = fields({"payload.temp"});
   input.request.contradiction_window_ms = 1000;
   const auto context = DecisionMode{{}}.build(input).context;
   EXPECT_TRUE(context.at("contradictions").as_array().empty());
-  ASSERT_EQ(context.at("timeline").as_array().size(), 1U);
-  EXPECT_EQ(context.at("timeline").at(0).at("subject"), "boiler");
-  EXPECT_EQ(context.at("timeline").at(0).at("event_id"), "sensor-b");
+  ASSERT_EQ(context.at("timeline").as_array().size(), 1U);  // the door; the temperature is read
+  EXPECT_EQ(context.at("timeline").at(0), (json::object{{"at", "2026-11-22T08:30:02.000Z"},
+                                                        {"subject", "boiler"},
+                                                        {"attribute", "payload.door"},
+                                                        {"from", "open"},
+                                                        {"to", "closed"},
+                                                        {"from_event_id", "sensor-a"},
+                                                        {"event_id", "sensor-b"}}));
+}
+
+TEST(DecisionFacts, MeasurementsContradictOnlyAtTheSameInstant) {
+  RecordSet set;
+  // One probe whose readings change every minute: neither transitions nor contradictions.
+  for (int minute = 0; minute < 5; ++minute) {
+    set.add("probe-" + std::to_string(minute), kT0 + minute * 60 * kSecond,
+            json::object{{"tank", "north"}, {"level", 40 + minute}});
+  }
+  // Two probes reading the south tank at the same instant, differently: a contradiction.
+  set.add("probe-x", kT0, json::object{{"tank", "south"}, {"level", 12.5}});
+  set.add("probe-y", kT0, json::object{{"tank", "south"}, {"level", 13}});
+  set.add("probe-z", kT0 + 2 * kSecond, json::object{{"tank", "south"}, {"level", 14}});
+  auto input = set.input(decision(), kT0 + 300 * kSecond);
+  input.subject_fields = fields({"payload.tank"});
+  const auto context = DecisionMode{{}}.build(input).context;
+  EXPECT_TRUE(context.at("timeline").as_array().empty()) << context.at("timeline");
+  ASSERT_EQ(context.at("contradictions").as_array().size(), 1U);
+  EXPECT_EQ(
+      context.at("contradictions").at(0),
+      (json::object{{"subject", "south"},
+                    {"attribute", "payload.level"},
+                    {"observations", json::array{json::object{{"value", 12.5},
+                                                              {"at", "2026-11-22T08:30:00.000Z"},
+                                                              {"event_id", "probe-x"}},
+                                                 json::object{{"value", 13},
+                                                              {"at", "2026-11-22T08:30:00.000Z"},
+                                                              {"event_id", "probe-y"}}}},
+                    {"gap_ms", 0}}));
+  const auto& facts = context.at("facts").as_array();
+  ASSERT_EQ(facts.size(), 2U);
+  EXPECT_EQ(facts[0].at("subject"), "north");
+  EXPECT_EQ(facts[0].at("value"), 44);
+  EXPECT_EQ(facts[0].at("range"), (json::object{{"min", 40}, {"max", 44}, {"readings", 5}}));
+  EXPECT_EQ(facts[1].at("value"), 14);
+  EXPECT_EQ(facts[1].at("range"), (json::object{{"min", 12.5}, {"max", 14}, {"readings", 3}}));
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "conflicting");
 }
 
 TEST(DecisionMode, StaleAndNeverObservedAreMissingEvidence) {
@@ -200,8 +251,9 @@ TEST(DecisionMode, CapsAreCountedAsOverLimit) {
   EXPECT_EQ(context.at("facts").at(0).at("attribute"), "payload.state");  // ties: by attribute
   EXPECT_EQ(context.at("timeline").as_array().size(), 1U);
   EXPECT_EQ(context.at("timeline").at(0).at("at"), "2026-11-22T08:32:00.000Z");  // the newest
-  // One fact and two of the three transitions (state twice, temp once) are over the caps.
-  EXPECT_EQ(context.at("exclusions").at("over_limit"), 3);
+  // One fact and one of the two state transitions are over the caps (temp is a measurement: its
+  // change is a reading, not a transition).
+  EXPECT_EQ(context.at("exclusions").at("over_limit"), 2);
 }
 
 TEST(DecisionMode, CitationsNameTheRolesOfRecords) {
