@@ -7,7 +7,7 @@ PRESET ?= release
 BUILD := build/$(PRESET)
 DATA_DIR ?= var/data
 
-.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench clean
+.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench package clean
 
 all: build
 
@@ -42,6 +42,11 @@ test-fuzz: build-fuzz
 
 unit: build
 	ctest --preset unit
+
+# The Debian packages eventsvc and eventsvc-sdk in $(BUILD)/packages, checked by lintian.
+package: build
+	cd $(BUILD) && cpack -G DEB
+	lintian --fail-on error $(BUILD)/packages/*.deb
 
 bench: build
 	@packaging/install-deps.sh --bench

@@ -11,6 +11,7 @@ packages=(
   prometheus-cpp-dev python3-prometheus-client
   clang libclang-rt-14-dev
   curl
+  lintian adduser
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(postgresql-15 python3 python3-psycopg2 openssl)

@@ -425,6 +425,35 @@ TEST(AnalyzeModules, DisabledModulesAnswer400NamingThem) {
       api.analyze(json::object{{"where", where}, {"context", json::object{{"mode", "decision"}}}});
   EXPECT_EQ(context.status, 400);
   EXPECT_EQ(context.json().at("message"), "/context/mode: context mode 'decision' is not enabled");
+  const auto unknown = api.analyze(json::object{
+      {"where", where}, {"aggregations", json::object{{"m", op("median", "payload.kw")}}}});
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(unknown.json().at("message"),
+            "/aggregations/m/op: aggregation op 'median' is not enabled");
+  const auto empty = api.analyze(
+      json::object{{"where", where}, {"aggregations", json::object{{"m", op("", "payload.kw")}}}});
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_TRUE(empty.json().at("message").as_string().starts_with("/aggregations/m/op: "))
+      << empty.body;
+}
+
+// An operator the server does not ship, from a plugin of its own, is asked for like any other.
+TEST(AnalyzeModules, AnOperatorFromAnotherPluginIsUsable) {
+  TestConfig config;
+  config.plugins = default_plugins() + "  range:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
+                                       "/libeventsvc-aggregation-range.so\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("range", "test"));
+  api.ingest_verified(make_batch("m", json::array{make_event("a", "t", now_ms(), {{"kw", 3}}),
+                                                  make_event("b", "t", now_ms(), {{"kw", 11.5}})}),
+                      "range-write-1");
+  const auto answer = api.analyze(
+      json::object{{"where", json::object{{"timestamp", json::object{{"gte", "now-1h"}}}}},
+                   {"aggregations", json::object{{"spread", op("range", "payload.kw")}}},
+                   {"include_results", false}});
+  ASSERT_EQ(answer.status, 200) << answer.body;
+  EXPECT_EQ(answer.json().at("aggregations").at("spread").at("value"), 8.5) << answer.body;
 }
 
 }  // namespace

@@ -14,10 +14,9 @@ Schema field_list(std::size_t max_items) {
 
 Schema analyze_schema() {
   Schema aggregation = Schema::object()
-                           .property("op",
-                                     Schema::string().one_of({"count", "distinct", "sum", "avg",
-                                                              "min", "max", "integral"}),
-                                     true)
+                           // Any operator a plugin provides: the endpoint refuses one that
+                           // is not enabled, by name.
+                           .property("op", Schema::string().length(1, 64), true)
                            .property("field", Schema::string().length(1, 256))
                            .property("time_field", Schema::string().length(1, 256))
                            .property("unit", Schema::string().one_of({"ms", "s", "m", "h"}))
@@ -35,7 +34,7 @@ Schema analyze_schema() {
   Schema context =
       Schema::object()
           .property("token_budget", Schema::integer().range(256, 100000))
-          .property("mode", Schema::string().one_of({"documents", "decision"}))
+          .property("mode", Schema::string().length(1, 64))  // a context mode plugin
           .property("include_documents", Schema::boolean())
           .property("max_facts", Schema::integer().range(1, 100))
           .property("max_timeline", Schema::integer().range(1, 100))
