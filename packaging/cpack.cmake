@@ -13,10 +13,12 @@ if(EVENTSVC_PACKAGED_CONFIG STREQUAL EVENTSVC_DEFAULT_CONFIG)
   message(FATAL_ERROR "config/eventsvc.yaml no longer says `data_dir: var/data`: update packaging")
 endif()
 file(WRITE ${CMAKE_BINARY_DIR}/packaging/eventsvc.yaml "${EVENTSVC_PACKAGED_CONFIG}")
+# Files outside the prefix are their own component, packaged with the server: installing the
+# server into a prefix (`cmake --install --component server`) must not write into /etc.
 install(FILES ${CMAKE_BINARY_DIR}/packaging/eventsvc.yaml
-  DESTINATION /etc/eventsvc COMPONENT server)
+  DESTINATION /etc/eventsvc COMPONENT system)
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/eventsvc.service
-  DESTINATION /lib/systemd/system COMPONENT server)
+  DESTINATION /lib/systemd/system COMPONENT system)
 
 # Each package's copyright and changelog, as Debian policy asks.
 configure_file(${CMAKE_SOURCE_DIR}/packaging/debian/changelog.in
@@ -41,7 +43,8 @@ set(CPACK_PACKAGE_CONTACT "eventsvc maintainers <maintainers@eventsvc.invalid>")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL server sdk)
+set(CPACK_COMPONENTS_ALL server system sdk)
+set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
@@ -85,3 +88,8 @@ set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_SOURCE_DIR}/packaging/strip_run_paths.cmake)
 set(CPACK_GENERATOR DEB)
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/packages)
 include(CPack)
+cpack_add_component_group(server)
+cpack_add_component_group(sdk)
+cpack_add_component(server GROUP server)
+cpack_add_component(system GROUP server)
+cpack_add_component(sdk GROUP sdk)
