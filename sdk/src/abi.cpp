@@ -7,7 +7,9 @@ namespace eventsvc::sdk {
 namespace {
 std::string describe(const AbiVersion& version) {
   return std::to_string(version.major) + "." + std::to_string(version.minor) + " (" +
-         (version.toolchain != nullptr ? version.toolchain : "unknown toolchain") + ")";
+         (version.toolchain != nullptr ? version.toolchain
+                                       : "built without the SDK's CMake package: no headers hash") +
+         ")";
 }
 }  // namespace
 

@@ -42,3 +42,20 @@ if(found_library EQUAL -1 OR found_manifest EQUAL -1)
 endif()
 run(${EVENTSVC} check-config --config ${WORK_DIR}/eventsvc.yaml --data-dir ${WORK_DIR}/data)
 message(STATUS "out-of-tree plugin built against the installed SDK and loaded")
+
+# Any change to a plugin-facing header changes the ABI: the same plugin built against an edited
+# copy of the headers (one comment more) is refused by the server built from the originals.
+file(APPEND ${prefix}/include/eventsvc/sdk/record.hpp "\n// an edit after the server was built\n")
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/edited -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/edited)
+file(WRITE ${WORK_DIR}/edited.yaml "plugin_dirs: [${WORK_DIR}/edited]\nplugins:\n  apikey:\n    library: eventsvc-auth-apikey\n  rocksdb:\n    library: eventsvc-storage-rocksdb\n  range:\n    library: eventsvc-aggregation-range\n")
+execute_process(COMMAND ${EVENTSVC} check-config --config ${WORK_DIR}/edited.yaml
+                        --data-dir ${WORK_DIR}/data
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "ABI version mismatch: got 5\\.0 \\([^)]*/sdk-([0-9a-f]+)\\), but expected 5\\.0 \\([^)]*/sdk-([0-9a-f]+)\\)"
+       mismatch "${err}")
+if(rc EQUAL 0 OR NOT mismatch OR CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+  message(FATAL_ERROR "a plugin built against an edited header was not refused (exit ${rc}):\n${out}\n${err}")
+endif()
+message(STATUS "the same plugin built against an edited header is refused: sdk-${CMAKE_MATCH_1} is not sdk-${CMAKE_MATCH_2}")

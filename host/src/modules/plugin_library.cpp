@@ -22,7 +22,7 @@ std::shared_ptr<PluginLibrary> PluginLibrary::open(const std::filesystem::path& 
                               "eventsvc_plugin_entry; register the plugin with EVENTSVC_PLUGIN)");
   }
   const auto& abi = plugin->library_.get_alias<sdk::AbiVersion()>("eventsvc_plugin_abi");
-  const std::string mismatch = sdk::abi_incompatibility(abi(), sdk::kAbiVersion);
+  const std::string mismatch = sdk::abi_incompatibility(abi(), EVENTSVC_SDK_ABI_VERSION);
   if (!mismatch.empty()) throw sdk::Error(500, path.string() + ": " + mismatch);
   const auto& entry =
       plugin->library_.get_alias<const sdk::PluginEntry&()>("eventsvc_plugin_entry");

@@ -1,11 +1,13 @@
-// A library claiming a future ABI major version. The host must refuse it before touching anything
-// else it exports.
+// A library built against other SDK headers (another hash). The host must refuse it before
+// touching anything else it exports.
 #include "eventsvc/sdk/plugin.hpp"
 
 namespace wrong_abi {
 
 eventsvc::sdk::AbiVersion eventsvc_plugin_abi() {
-  return {eventsvc::sdk::kAbiMajor + 1, 0, eventsvc::sdk::kToolchain};
+  return {eventsvc::sdk::kAbiMajor, eventsvc::sdk::kAbiMinor,
+          EVENTSVC_SDK_STDLIB
+          "/boost-" EVENTSVC_SDK_STRINGIFY(BOOST_VERSION) "/sdk-0000000000000000"};
 }
 
 // Never called: the ABI check fails first.

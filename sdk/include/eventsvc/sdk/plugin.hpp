@@ -73,7 +73,7 @@ std::unique_ptr<Plugin> create_plugin(const PluginContext& context) {
 #define EVENTSVC_PLUGIN(PluginClass)                                                \
   namespace eventsvc_plugin_export {                                                \
   ::eventsvc::sdk::AbiVersion eventsvc_plugin_abi() {                               \
-    return ::eventsvc::sdk::kAbiVersion;                                            \
+    return EVENTSVC_SDK_ABI_VERSION;                                                \
   }                                                                                 \
   const ::eventsvc::sdk::PluginEntry& eventsvc_plugin_entry() {                     \
     static const ::eventsvc::sdk::PluginEntry entry{                                \
