@@ -40,4 +40,16 @@ sdk::json::value Range::value(const RangeState& state, const sdk::AggregationSpe
   return state.max - state.min;
 }
 
+void Range::save(const RangeState& state, eventsvc::sdk::StateWriter& out) const {
+  out.boolean(state.any);
+  out.f64(state.min);
+  out.f64(state.max);
+}
+
+void Range::load(RangeState& state, eventsvc::sdk::StateReader& in) const {
+  state.any = in.boolean();
+  state.min = in.f64();
+  state.max = in.f64();
+}
+
 }  // namespace example

@@ -26,6 +26,8 @@ class Range final : public eventsvc::sdk::AggregationOperatorHelper<RangeState> 
   void combine(RangeState& into, const RangeState& from) const override;
   eventsvc::sdk::json::value value(const RangeState& state,
                                    const eventsvc::sdk::AggregationSpec& spec) const override;
+  void save(const RangeState& state, eventsvc::sdk::StateWriter& out) const override;
+  void load(RangeState& state, eventsvc::sdk::StateReader& in) const override;
 };
 
 }  // namespace example

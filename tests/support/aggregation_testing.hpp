@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "eventsvc/sdk/aggregation.hpp"
 #include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::testing {
 
@@ -63,6 +65,45 @@ inline void expect_merge_equals_single(const sdk::AggregationOperator& op,
   feed(op, *full, spec, samples, 0, samples.size());
   op.merge(*empty, *full);
   EXPECT_EQ(sdk::canonical_json(op.finalize(*empty, spec)), whole);
+}
+
+// A partial state written by serialize() and read back by deserialize() finalizes and merges
+// exactly as the original, at every split point, and writes the same bytes again; cut or extended
+// bytes and another operator's bytes are refused with Error 500.
+inline void expect_states_survive_serialisation(const sdk::AggregationOperator& op,
+                                                const sdk::AggregationSpec& spec,
+                                                const std::vector<TestSample>& samples) {
+  const auto whole = sdk::canonical_json(aggregate(op, spec, samples));
+  for (std::size_t split = 0; split <= samples.size(); ++split) {
+    auto left = op.create_state(spec);
+    auto right = op.create_state(spec);
+    feed(op, *left, spec, samples, 0, split);
+    feed(op, *right, spec, samples, split, samples.size());
+    const std::string bytes = op.serialize(*right);
+    const auto back = op.deserialize(bytes);
+    EXPECT_EQ(op.serialize(*back), bytes) << "split at " << split;
+    EXPECT_EQ(sdk::canonical_json(op.finalize(*back, spec)),
+              sdk::canonical_json(op.finalize(*right, spec)))
+        << "split at " << split;
+    op.merge(*left, *back);
+    EXPECT_EQ(sdk::canonical_json(op.finalize(*left, spec)), whole) << "split at " << split;
+  }
+  auto full = op.create_state(spec);
+  feed(op, *full, spec, samples, 0, samples.size());
+  const std::string bytes = op.serialize(*full);
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{1}, bytes.size() / 2, bytes.size() - 1})
+    EXPECT_THROW(op.deserialize(bytes.substr(0, cut)), sdk::Error) << "cut at " << cut;
+  EXPECT_THROW(op.deserialize(bytes + "x"), sdk::Error);
+  sdk::StateWriter other;
+  other.text("another-op");
+  try {
+    op.deserialize(other.take());
+    ADD_FAILURE() << "read another operator's state";
+  } catch (const sdk::Error& error) {
+    EXPECT_EQ(error.status(), 500);
+    EXPECT_EQ(error.message(),
+              "aggregation state of op 'another-op' given to op '" + std::string(op.op()) + "'");
+  }
 }
 
 // Column spans of `chunk` rows each, as an engine with columns would hand over the samples, give

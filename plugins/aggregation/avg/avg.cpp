@@ -36,4 +36,14 @@ sdk::json::value Avg::value(const AvgState& state, const sdk::AggregationSpec&) 
   return state.sum / static_cast<double>(state.numbers);
 }
 
+void Avg::save(const AvgState& state, sdk::StateWriter& out) const {
+  out.f64(state.sum);
+  out.u64(state.numbers);
+}
+
+void Avg::load(AvgState& state, sdk::StateReader& in) const {
+  state.sum = in.f64();
+  state.numbers = in.u64();
+}
+
 }  // namespace eventsvc::plugins::aggregation

@@ -25,6 +25,8 @@ class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
   void accumulate_span(AvgState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const AvgState& state, const sdk::AggregationSpec& spec) const override;
+  void save(const AvgState& state, sdk::StateWriter& out) const override;
+  void load(AvgState& state, sdk::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -24,4 +24,9 @@ sdk::json::value Count::value(const CountState& state, const sdk::AggregationSpe
   return state.counts.count;
 }
 
+// Everything a count knows is in the counts the helper writes.
+void Count::save(const CountState&, sdk::StateWriter&) const {}
+
+void Count::load(CountState&, sdk::StateReader&) const {}
+
 }  // namespace eventsvc::plugins::aggregation

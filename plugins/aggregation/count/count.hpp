@@ -23,6 +23,8 @@ class Count final : public sdk::AggregationOperatorHelper<CountState> {
   void accumulate_span(CountState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const CountState& state, const sdk::AggregationSpec& spec) const override;
+  void save(const CountState& state, sdk::StateWriter& out) const override;
+  void load(CountState& state, sdk::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

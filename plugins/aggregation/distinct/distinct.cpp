@@ -27,4 +27,15 @@ sdk::json::value Distinct::value(const DistinctState& state, const sdk::Aggregat
   return state.values.size();
 }
 
+void Distinct::save(const DistinctState& state, sdk::StateWriter& out) const {
+  out.u64(state.values.size());
+  for (const auto& value : state.values)
+    out.text(value);
+}
+
+void Distinct::load(DistinctState& state, sdk::StateReader& in) const {
+  for (std::uint64_t left = in.u64(); left > 0; --left)
+    state.values.insert(state.values.end(), in.text());
+}
+
 }  // namespace eventsvc::plugins::aggregation

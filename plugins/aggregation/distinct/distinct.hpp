@@ -27,6 +27,8 @@ class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
   void combine(DistinctState& into, const DistinctState& from) const override;
   sdk::json::value value(const DistinctState& state,
                          const sdk::AggregationSpec& spec) const override;
+  void save(const DistinctState& state, sdk::StateWriter& out) const override;
+  void load(DistinctState& state, sdk::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

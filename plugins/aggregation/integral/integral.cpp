@@ -56,4 +56,19 @@ sdk::json::value Integral::value(const IntegralState& state,
   return area / static_cast<double>(unit > 0 ? unit : 3600000);
 }
 
+void Integral::save(const IntegralState& state, sdk::StateWriter& out) const {
+  out.u64(state.samples.size());
+  for (const auto& [time, value] : state.samples) {
+    out.i64(time);
+    out.f64(value);
+  }
+}
+
+void Integral::load(IntegralState& state, sdk::StateReader& in) const {
+  for (std::uint64_t left = in.u64(); left > 0; --left) {
+    const sdk::Millis time = in.i64();
+    state.samples.emplace_back(time, in.f64());
+  }
+}
+
 }  // namespace eventsvc::plugins::aggregation

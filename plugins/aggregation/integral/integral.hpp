@@ -32,6 +32,8 @@ class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const IntegralState& state,
                          const sdk::AggregationSpec& spec) const override;
+  void save(const IntegralState& state, sdk::StateWriter& out) const override;
+  void load(IntegralState& state, sdk::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

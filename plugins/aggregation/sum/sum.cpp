@@ -29,4 +29,12 @@ sdk::json::value Sum::value(const SumState& state, const sdk::AggregationSpec&) 
   return state.sum;
 }
 
+void Sum::save(const SumState& state, sdk::StateWriter& out) const {
+  out.f64(state.sum);
+}
+
+void Sum::load(SumState& state, sdk::StateReader& in) const {
+  state.sum = in.f64();
+}
+
 }  // namespace eventsvc::plugins::aggregation

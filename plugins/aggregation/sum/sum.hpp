@@ -24,6 +24,8 @@ class Sum final : public sdk::AggregationOperatorHelper<SumState> {
   void accumulate_span(SumState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const SumState& state, const sdk::AggregationSpec& spec) const override;
+  void save(const SumState& state, sdk::StateWriter& out) const override;
+  void load(SumState& state, sdk::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -21,6 +21,11 @@ TEST(Avg, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("avg"), mixed_samples());
 }
 
+TEST(Avg, StatesSurviveSerialisation) {
+  const Avg op{{}};
+  expect_states_survive_serialisation(op, spec_of("avg"), mixed_samples());
+}
+
 TEST(Avg, SpansEqualRecords) {
   const Avg op{{}};
   expect_spans_equal_records(op, spec_of("avg"), mixed_samples());

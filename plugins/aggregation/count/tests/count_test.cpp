@@ -31,6 +31,13 @@ TEST(Count, MergeEqualsOneState) {
   EXPECT_FALSE(op.requires_field());
 }
 
+TEST(Count, StatesSurviveSerialisation) {
+  const Count op{{}};
+  expect_states_survive_serialisation(op, spec_of("count"), mixed_samples());
+  expect_states_survive_serialisation(op, spec_of("count", nullptr), mixed_samples());
+  EXPECT_FALSE(op.requires_field());
+}
+
 TEST(Count, SpansEqualRecords) {
   const Count op{{}};
   expect_spans_equal_records(op, spec_of("count"), mixed_samples());

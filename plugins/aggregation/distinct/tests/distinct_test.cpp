@@ -29,6 +29,11 @@ TEST(Distinct, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("distinct"), mixed_samples());
 }
 
+TEST(Distinct, StatesSurviveSerialisation) {
+  const Distinct op{{}};
+  expect_states_survive_serialisation(op, spec_of("distinct"), mixed_samples());
+}
+
 TEST(Distinct, SpansEqualRecords) {
   const Distinct op{{}};
   expect_spans_equal_records(op, spec_of("distinct"), mixed_samples());

@@ -66,6 +66,12 @@ TEST(Integral, MergeEqualsOneState) {
   expect_merge_equals_single(op, integral("h"), mixed_samples());
 }
 
+TEST(Integral, StatesSurviveSerialisation) {
+  const Integral op{{}};
+  expect_states_survive_serialisation(op, integral("m", 3600000), power());
+  expect_states_survive_serialisation(op, integral("h"), mixed_samples());
+}
+
 TEST(Integral, SpansEqualRecords) {
   const Integral op{{}};
   expect_spans_equal_records(op, integral("m", 3600000), power());

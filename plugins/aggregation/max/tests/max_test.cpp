@@ -20,6 +20,11 @@ TEST(Max, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("max"), mixed_samples());
 }
 
+TEST(Max, StatesSurviveSerialisation) {
+  const Max op{{}};
+  expect_states_survive_serialisation(op, spec_of("max"), mixed_samples());
+}
+
 TEST(Max, SpansEqualRecords) {
   const Max op{{}};
   expect_spans_equal_records(op, spec_of("max"), mixed_samples());

@@ -20,6 +20,11 @@ TEST(Min, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("min"), mixed_samples());
 }
 
+TEST(Min, StatesSurviveSerialisation) {
+  const Min op{{}};
+  expect_states_survive_serialisation(op, spec_of("min"), mixed_samples());
+}
+
 TEST(Min, SpansEqualRecords) {
   const Min op{{}};
   expect_spans_equal_records(op, spec_of("min"), mixed_samples());

@@ -22,6 +22,11 @@ TEST(Sum, MergeEqualsOneState) {
   expect_merge_equals_single(op, spec_of("sum"), mixed_samples());
 }
 
+TEST(Sum, StatesSurviveSerialisation) {
+  const Sum op{{}};
+  expect_states_survive_serialisation(op, spec_of("sum"), mixed_samples());
+}
+
 TEST(Sum, SpansEqualRecords) {
   const Sum op{{}};
   expect_spans_equal_records(op, spec_of("sum"), mixed_samples());

@@ -330,6 +330,8 @@ class TestSum final : public sdk::AggregationOperatorHelper<TestSumState> {
   json::value value(const TestSumState& state, const sdk::AggregationSpec&) const override {
     return state.sum;
   }
+  void save(const TestSumState& state, sdk::StateWriter& out) const override { out.f64(state.sum); }
+  void load(TestSumState& state, sdk::StateReader& in) const override { state.sum = in.f64(); }
 };
 class TestMax final : public sdk::ExtremumOperator<std::greater<double>> {
  public:
@@ -357,6 +359,9 @@ class TestDistinct final : public sdk::AggregationOperatorHelper<TestDistinctSta
   json::value value(const TestDistinctState& state, const sdk::AggregationSpec&) const override {
     return state.values.size();
   }
+  // States never leave this test.
+  void save(const TestDistinctState&, sdk::StateWriter&) const override {}
+  void load(TestDistinctState&, sdk::StateReader&) const override {}
 };
 
 // What the reference computes for one partition.

@@ -20,9 +20,11 @@
 #include <string>
 #include <string_view>
 
+#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/json.hpp"
 #include "eventsvc/sdk/plugin.hpp"
+#include "eventsvc/sdk/state_bytes.hpp"
 #include "eventsvc/sdk/time.hpp"
 
 namespace eventsvc::sdk {
@@ -97,6 +99,12 @@ class AggregationOperator : public Plugin {
   // The result object: {op, field, value, count, skipped} (docs/api.md, "Aggregations").
   virtual json::object finalize(const AggregationState& state,
                                 const AggregationSpec& spec) const = 0;
+  // A partial state as bytes and back (ClickHouse's serialize / deserialize), so that partial
+  // states can cross threads and machines: a state read back from serialize() merges and
+  // finalizes exactly as the original. The bytes begin with the op name; another operator's bytes
+  // or damaged ones throw Error 500.
+  virtual std::string serialize(const AggregationState& state) const = 0;
+  virtual std::unique_ptr<AggregationState> deserialize(std::string_view bytes) const = 0;
 };
 
 // Calls `visit` with the samples add() would get for every row of the span.
@@ -120,13 +128,16 @@ json::object aggregation_result(const AggregationSpec& spec, json::value value,
                                 const SampleCounts& counts);
 
 // Removes the casting boilerplate: derive with your state type (which must hold a SampleCounts
-// member named `counts` and be default-constructible) and implement accumulate / combine / value.
+// member named `counts` and be default-constructible) and implement accumulate / combine / value,
+// and save / load for the state's own members (the helper writes the op name and the counts).
 //
 //   struct SumState { SampleCounts counts; double sum = 0; };
 //   class Sum : public AggregationOperatorHelper<SumState> {
 //     void accumulate(SumState&, const AggregationSpec&, const Sample&) const override;
 //     void combine(SumState& into, const SumState& from) const override;
 //     json::value value(const SumState&, const AggregationSpec&) const override;
+//     void save(const SumState& s, StateWriter& out) const override { out.f64(s.sum); }
+//     void load(SumState& s, StateReader& in) const override { s.sum = in.f64(); }
 //   };
 template <class State>
 class AggregationOperatorHelper : public AggregationOperator {
@@ -139,6 +150,9 @@ class AggregationOperatorHelper : public AggregationOperator {
                           const Sample& sample) const = 0;
   virtual void combine(State& into, const State& from) const = 0;
   virtual json::value value(const State& state, const AggregationSpec& spec) const = 0;
+  // The state's members but `counts`, written and read back in the same order.
+  virtual void save(const State& state, StateWriter& out) const = 0;
+  virtual void load(State& state, StateReader& in) const = 0;
   // Override for a column kernel; the default feeds every row to accumulate().
   virtual void accumulate_span(State& state, const AggregationSpec& spec,
                                const ColumnSpan& span) const {
@@ -171,6 +185,28 @@ class AggregationOperatorHelper : public AggregationOperator {
   json::object finalize(const AggregationState& state, const AggregationSpec& spec) const final {
     const auto& s = static_cast<const Holder&>(state).state;
     return aggregation_result(spec, value(s, spec), s.counts);
+  }
+  std::string serialize(const AggregationState& state) const final {
+    const auto& s = static_cast<const Holder&>(state).state;
+    StateWriter out;
+    out.text(op());
+    out.u64(s.counts.count);
+    out.u64(s.counts.skipped);
+    save(s, out);
+    return out.take();
+  }
+  std::unique_ptr<AggregationState> deserialize(std::string_view bytes) const final {
+    StateReader in(bytes);
+    if (const std::string of = in.text(); of != op()) {
+      throw Error::internal("aggregation state of op '" + of + "' given to op '" +
+                            std::string(op()) + "'");
+    }
+    auto holder = std::make_unique<Holder>();
+    holder->state.counts.count = in.u64();
+    holder->state.counts.skipped = in.u64();
+    load(holder->state, in);
+    in.expect_end();
+    return holder;
   }
 };
 
@@ -210,6 +246,15 @@ class ExtremumOperator : public AggregationOperatorHelper<ExtremumState> {
   }
   json::value value(const ExtremumState& state, const AggregationSpec&) const final {
     return state.kept ? json::value(*state.kept) : json::value(nullptr);
+  }
+  void save(const ExtremumState& state, StateWriter& out) const final {
+    out.boolean(state.kept.has_value());
+    out.f64(state.kept.value_or(0));
+  }
+  void load(ExtremumState& state, StateReader& in) const final {
+    const bool kept = in.boolean();
+    const double number = in.f64();
+    if (kept) state.kept = number;
   }
 
  private:
