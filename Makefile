@@ -13,6 +13,7 @@ all: build
 
 deps:
 	@packaging/install-deps.sh
+	@packaging/install-tools.sh
 
 build: deps
 	@test -f $(BUILD)/CMakeCache.txt || cmake --preset $(PRESET)

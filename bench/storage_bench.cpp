@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(options.dir);
   json::object config{{"block_cache_mb", 512}};
   if (options.accept_only) config["projector"] = json::object{{"enabled", false}};
-  auto context =
-      eventsvc::testing::plugin_context(rs::RocksdbStorage::manifest(), config, options.dir);
+  auto context = eventsvc::testing::plugin_context(eventsvc::sdk::manifest_of<rs::RocksdbStorage>(),
+                                                   config, options.dir);
   rs::RocksdbStorage storage(context);
   storage.use_embedder(nullptr);
   storage.start();

@@ -15,6 +15,13 @@ function(eventsvc_add_gtest name)
     set(labels ${ARG_LABELS})
   endif()
   set_tests_properties(${name} PROPERTIES LABELS "${labels}")
+  # Tests that talk to the real server record every answer of the public API for the contract
+  # test (tests/contract), which checks them against docs/openapi.yaml after they have all run.
+  if(labels MATCHES "integration|fault")
+    set_tests_properties(${name} PROPERTIES
+      ENVIRONMENT "EVENTSVC_CONTRACT_LOG=${EVENTSVC_CONTRACT_LOG_DIR}"
+      FIXTURES_REQUIRED api_contract)
+  endif()
   if(ARG_TIMEOUT)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
   endif()

@@ -12,7 +12,13 @@ packages=(
   clang libclang-rt-14-dev
   curl
   lintian adduser
+  python3-jsonschema python3-yaml
 )
+# node and npm run the OpenAPI linter (packaging/install-tools.sh); a machine that has them from
+# elsewhere (a newer node with its own npm) keeps them.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(postgresql-15 python3 python3-psycopg2 openssl)
 fi

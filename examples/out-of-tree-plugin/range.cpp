@@ -6,14 +6,6 @@ namespace example {
 
 namespace sdk = eventsvc::sdk;
 
-sdk::Manifest Range::manifest() {
-  return {"range",
-          sdk::PluginKind::aggregation,
-          "1.0.0",
-          "Largest minus smallest numeric value of a field",
-          {}};
-}
-
 void Range::accumulate(RangeState& state, const sdk::AggregationSpec&,
                        const sdk::Sample& sample) const {
   if (sample.value == nullptr) return;

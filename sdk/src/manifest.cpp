@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "eventsvc/sdk/error.hpp"
+
 namespace eventsvc::sdk {
 
 std::string_view kind_name(PluginKind kind) {
@@ -121,6 +123,41 @@ json::array schema_to_json(const ConfigSchema& schema) {
   return fields;
 }
 }  // namespace
+
+namespace {
+
+ConfigField field_of(const ConfigKey& key, const std::string& path) {
+  ConfigField field;
+  field.key = std::string(key.key);
+  field.type = key.type;
+  field.description = std::string(key.description);
+  field.required = key.required;
+  if (!key.default_json.empty()) {
+    try {
+      field.default_value = parse_json(key.default_json);
+    } catch (const Error&) {
+      throw Error::internal("manifest: the default of " + path +
+                            " is not JSON: " + std::string(key.default_json));
+    }
+  }
+  field.minimum = key.minimum;
+  field.maximum = key.maximum;
+  for (const auto value : key.one_of)
+    field.one_of.emplace_back(value);
+  for (const auto& child : key.fields)
+    field.fields.push_back(field_of(child, path + "." + std::string(child.key)));
+  return field;
+}
+
+}  // namespace
+
+Manifest make_manifest(std::string_view name, const PluginInfo& info) {
+  Manifest manifest{
+      std::string(name), info.kind, std::string(info.version), std::string(info.description), {}};
+  for (const auto& key : info.config)
+    manifest.config.push_back(field_of(key, std::string(key.key)));
+  return manifest;
+}
 
 json::object manifest_to_json(const Manifest& manifest) {
   return {{"name", manifest.name},

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <boost/json/parse.hpp>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -225,9 +227,30 @@ TEST_F(FoundationTest, UnknownPathsAndMethodsAnswerJson) {
   const auto wrong = client.request("GET", "/v1/events");
   expect_error_body(wrong, 405);
   EXPECT_EQ(wrong.header("Allow"), "POST");
+  EXPECT_EQ(wrong.json().at("data").at("allowed_methods"), (boost::json::array{"POST"}));
   const auto put = client.request("PUT", "/v1/receipts/req_0123456789abcdef", "{}");
   expect_error_body(put, 405);
   EXPECT_EQ(put.header("Allow"), "GET");
+}
+
+// A client generator points at a running server: the OpenAPI document, without a key.
+TEST_F(FoundationTest, TheApiDescribesItselfWithoutAKey) {
+  HttpsClient client(server_->port());
+  const auto document = client.request("GET", "/openapi.yaml");
+  ASSERT_EQ(document.status, 200);
+  EXPECT_EQ(document.header("content-type"), "application/yaml");
+  std::ifstream in(EVENTSVC_OPENAPI_YAML);
+  std::stringstream file;
+  file << in.rdbuf();
+  EXPECT_EQ(document.body, file.str());  // byte for byte docs/openapi.yaml
+  expect_rate_headers(document);         // charged to the address, like other keyless requests
+  const auto head = client.request("HEAD", "/openapi.yaml");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+  const auto post = client.request("POST", "/openapi.yaml", "{}");
+  expect_error_body(post, 405);
+  EXPECT_EQ(post.header("Allow"), "GET, HEAD");
+  EXPECT_EQ(post.json().at("data").at("allowed_methods"), (boost::json::array{"GET", "HEAD"}));
 }
 
 TEST_F(FoundationTest, LiveAndTestKeysResolveToDifferentEnvironments) {

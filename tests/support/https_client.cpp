@@ -7,10 +7,15 @@
 #include <Poco/Net/HTTPSClientSession.h>
 #include <Poco/Net/SecureStreamSocket.h>
 #include <Poco/StreamCopier.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace eventsvc::testing {
@@ -62,6 +67,32 @@ HttpsClient::HttpsClient(int port, bool tls) {
 
 HttpsClient::~HttpsClient() = default;
 
+namespace {
+
+// With EVENTSVC_CONTRACT_LOG set (a directory), every answer of the public API is appended to
+// <dir>/<pid>.jsonl, for the contract test to check against docs/openapi.yaml once every test
+// has run. The operator's pages (/healthz, /readyz, /metrics) are not the public API.
+void record_for_contract(const std::string& method, const std::string& path,
+                         const HttpResponse& response) {
+  const char* directory = std::getenv("EVENTSVC_CONTRACT_LOG");
+  if (directory == nullptr || *directory == '\0') return;
+  const std::string bare = path.substr(0, path.find('?'));
+  if (bare == "/healthz" || bare == "/readyz" || bare == "/metrics") return;
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  std::filesystem::create_directories(directory);
+  std::ofstream out(std::filesystem::path(directory) / (std::to_string(::getpid()) + ".jsonl"),
+                    std::ios::app);
+  boost::json::object line{{"method", method},
+                           {"path", bare},
+                           {"status", response.status},
+                           {"content_type", response.header("content-type")},
+                           {"body", response.body}};
+  out << boost::json::serialize(line) << "\n";
+}
+
+}  // namespace
+
 HttpResponse HttpsClient::request(const std::string& method, const std::string& path,
                                   const std::string& body, const Headers& headers) {
   Poco::Net::HTTPRequest request(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
@@ -88,6 +119,7 @@ HttpResponse HttpsClient::request(const std::string& method, const std::string& 
       for (const auto& [name, value] : response)
         result.headers[lower(name)] = value;
       result.body = text.str();
+      record_for_contract(method, path, result);
       return result;
     } catch (const Poco::Exception&) {
       // The server may close an idle keep-alive connection; retry once on a fresh one.

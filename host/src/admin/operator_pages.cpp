@@ -40,7 +40,7 @@ Answer OperatorPages::answer(std::string_view method, std::string_view path) con
     answer_with(answer, sdk::Error(405,
                                    "method " + std::string(method) + " is not allowed on " +
                                        std::string(path) + "; use GET",
-                                   {{"allowed_methods", "GET, HEAD"}}));
+                                   {{"allowed_methods", sdk::json::array{"GET", "HEAD"}}}));
     return answer;
   }
   if (path == "/healthz") return health();

@@ -6,6 +6,7 @@
 
 #include "eventsvc/sdk/strings.hpp"
 #include "server/http_response.hpp"
+#include "server/openapi_document.hpp"
 
 namespace eventsvc::host {
 
@@ -78,9 +79,29 @@ void RequestPipeline::admit(Exchange& exchange) {
       metrics_.refused(Refusal::shutting_down);
       throw sdk::Error::unavailable("the server is shutting down", 1);
     }
+    if (answer_openapi_document(exchange)) return;
     route_and_authorise(exchange);
     check_body_framing(exchange);
   });
+}
+
+bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
+  const RequestHead& head = exchange.head;
+  if (head.path() != kOpenApiPath) return false;
+  // Keyless, like an unknown route: charged to the address's anonymous allowance.
+  charge_anonymous(head.client_address, exchange.answer.headers);
+  if (head.method != "GET" && head.method != "HEAD") {
+    exchange.answer.headers.emplace_back("Allow", "GET, HEAD");
+    throw sdk::Error(405,
+                     "method " + head.method + " is not allowed on " + std::string(kOpenApiPath) +
+                         "; use GET, HEAD",
+                     {{"allowed_methods", sdk::json::array{"GET", "HEAD"}}});
+  }
+  exchange.answer.status = 200;
+  exchange.answer.body = std::string(openapi_document());
+  exchange.answer.headers.emplace_back("Content-Type", "application/yaml");
+  exchange.answered = true;
+  return true;
 }
 
 void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
@@ -173,9 +194,10 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
     if (!match.allowed_methods.empty()) {
       const std::string allow = sdk::join(match.allowed_methods, ", ");
       headers.emplace_back("Allow", allow);
-      throw sdk::Error(405,
-                       "method " + head.method + " is not allowed on " + path + "; use " + allow,
-                       {{"allowed_methods", allow}});
+      throw sdk::Error(
+          405, "method " + head.method + " is not allowed on " + path + "; use " + allow,
+          {{"allowed_methods",
+            sdk::json::array(match.allowed_methods.begin(), match.allowed_methods.end())}});
     }
     throw sdk::Error::not_found("no such endpoint: " + head.method + " " + path);
   }

@@ -76,6 +76,8 @@ class RequestPipeline {
   // Runs `step`; an error it throws becomes the exchange's answer.
   template <class Step>
   void answering_errors(Exchange& exchange, Step step);
+  // GET /openapi.yaml, answered from the head: true when it was that request.
+  bool answer_openapi_document(Exchange& exchange);
   void route_and_authorise(Exchange& exchange);
   void check_body_framing(Exchange& exchange) const;
   void answer_error(Exchange& exchange, const sdk::Error& error);

@@ -2,11 +2,6 @@
 
 namespace eventsvc::plugins::aggregation {
 
-sdk::Manifest Avg::manifest() {
-  return {
-      "avg", sdk::PluginKind::aggregation, "1.0.0", "Mean of the numeric values of a field", {}};
-}
-
 void Avg::accumulate(AvgState& state, const sdk::AggregationSpec&,
                      const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) {

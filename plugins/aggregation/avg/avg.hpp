@@ -13,9 +13,11 @@ struct AvgState {
 
 class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "avg";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+                                         "Mean of the numeric values of a field"};
   explicit Avg(const sdk::PluginContext&) {}
-  std::string_view op() const override { return "avg"; }
+  std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }
 
  protected:

@@ -2,14 +2,6 @@
 
 namespace eventsvc::plugins::aggregation {
 
-sdk::Manifest Count::manifest() {
-  return {"count",
-          sdk::PluginKind::aggregation,
-          "1.0.0",
-          "Number of records, or of records that have the field",
-          {}};
-}
-
 void Count::accumulate(CountState& state, const sdk::AggregationSpec& spec,
                        const sdk::Sample& sample) const {
   if (!spec.field || sample.value != nullptr) ++state.counts.count;

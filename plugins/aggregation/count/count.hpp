@@ -11,9 +11,11 @@ struct CountState {
 
 class Count final : public sdk::AggregationOperatorHelper<CountState> {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "count";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+                                         "Number of records, or of records that have the field"};
   explicit Count(const sdk::PluginContext&) {}
-  std::string_view op() const override { return "count"; }
+  std::string_view op() const override { return kName; }
   bool requires_field() const override { return false; }
 
  protected:

@@ -4,14 +4,6 @@
 
 namespace eventsvc::plugins::aggregation {
 
-sdk::Manifest Distinct::manifest() {
-  return {"distinct",
-          sdk::PluginKind::aggregation,
-          "1.0.0",
-          "Number of different values of a field",
-          {}};
-}
-
 void Distinct::accumulate(DistinctState& state, const sdk::AggregationSpec&,
                           const sdk::Sample& sample) const {
   if (sample.value == nullptr) return;

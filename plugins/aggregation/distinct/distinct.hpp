@@ -16,9 +16,11 @@ struct DistinctState {
 
 class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "distinct";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+                                         "Number of different values of a field"};
   explicit Distinct(const sdk::PluginContext&) {}
-  std::string_view op() const override { return "distinct"; }
+  std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }
 
  protected:

@@ -4,15 +4,6 @@
 
 namespace eventsvc::plugins::aggregation {
 
-sdk::Manifest Integral::manifest() {
-  return {"integral",
-          sdk::PluginKind::aggregation,
-          "1.0.0",
-          "Time-weighted sum of a field: each value held until the next sample, at most "
-          "max_gap_ms, in `unit`",
-          {}};
-}
-
 void Integral::accumulate(IntegralState& state, const sdk::AggregationSpec&,
                           const sdk::Sample& sample) const {
   const auto number = sdk::take_number(state.counts, sample);

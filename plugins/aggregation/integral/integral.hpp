@@ -18,9 +18,12 @@ struct IntegralState {
 
 class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "integral";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+                                         "Time-weighted sum of a field: each value held until the "
+                                         "next sample, at most max_gap_ms, in `unit`"};
   explicit Integral(const sdk::PluginContext&) {}
-  std::string_view op() const override { return "integral"; }
+  std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }
   bool uses_time() const override { return true; }
 

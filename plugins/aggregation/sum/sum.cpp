@@ -2,10 +2,6 @@
 
 namespace eventsvc::plugins::aggregation {
 
-sdk::Manifest Sum::manifest() {
-  return {"sum", sdk::PluginKind::aggregation, "1.0.0", "Sum of the numeric values of a field", {}};
-}
-
 void Sum::accumulate(SumState& state, const sdk::AggregationSpec&,
                      const sdk::Sample& sample) const {
   if (const auto number = sdk::take_number(state.counts, sample)) state.sum += *number;

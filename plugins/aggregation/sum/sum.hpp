@@ -12,9 +12,11 @@ struct SumState {
 
 class Sum final : public sdk::AggregationOperatorHelper<SumState> {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "sum";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+                                         "Sum of the numeric values of a field"};
   explicit Sum(const sdk::PluginContext&) {}
-  std::string_view op() const override { return "sum"; }
+  std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }
 
  protected:

@@ -9,21 +9,23 @@ namespace eventsvc::plugins::audit {
 
 namespace json = sdk::json;
 
-sdk::Manifest JsonlAudit::manifest() {
-  return {"jsonl",
-          sdk::PluginKind::audit,
-          "1.0.0",
-          "Sampled private traces of analyze requests as JSON lines, one file per UTC day",
-          {
-              sdk::ConfigField::number("sample_rate", "Share of analyze requests traced, 0 to 1")
-                  .default_to(0.01)
-                  .at_least(0)
-                  .at_most(1),
-              sdk::ConfigField::string("directory",
-                                       "Trace directory, relative to the instance's data directory")
-                  .default_to("traces"),
-          }};
-}
+namespace {
+
+constexpr sdk::ConfigKey kConfig[] = {
+    sdk::ConfigKey::number("sample_rate", "Share of analyze requests traced, 0 to 1")
+        .defaults_to("0.01")
+        .at_least(0)
+        .at_most(1),
+    sdk::ConfigKey::string("directory",
+                           "Trace directory, relative to the instance's data directory")
+        .defaults_to(R"("traces")"),
+};
+
+}  // namespace
+
+const sdk::PluginInfo JsonlAudit::kInfo{
+    sdk::PluginKind::audit, "1.0.0",
+    "Sampled private traces of analyze requests as JSON lines, one file per UTC day", kConfig};
 
 JsonlAudit::JsonlAudit(const sdk::PluginContext& context)
     : sample_rate_(context.config.get_number("sample_rate")), random_(std::random_device{}()) {

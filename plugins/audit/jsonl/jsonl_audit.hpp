@@ -11,7 +11,8 @@ namespace eventsvc::plugins::audit {
 
 class JsonlAudit final : public sdk::AuditSink {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "jsonl";
+  static const sdk::PluginInfo kInfo;  // with its config table, in jsonl_audit.cpp
   explicit JsonlAudit(const sdk::PluginContext& context);
 
   std::optional<std::string> record(const sdk::AuditEvent& event) override;

@@ -11,22 +11,21 @@
 
 namespace eventsvc::plugins::apikey {
 
-sdk::Manifest ApiKeyAuth::manifest() {
-  return {
-      "apikey",
-      sdk::PluginKind::auth,
-      "1.0.0",
-      "Bearer API keys <word>_<live|test>_<secret>, stored as SHA-256 digests in a 0600 file",
-      {
-          sdk::ConfigField::string("key_word",
-                                   "Visible prefix of new keys (1-16 lowercase letters/digits)")
-              .default_to("key"),
-          sdk::ConfigField::string("keys_file",
-                                   "Key file, relative to the instance's data directory")
-              .default_to("keys.json"),
-      },
-  };
-}
+namespace {
+
+constexpr sdk::ConfigKey kConfig[] = {
+    sdk::ConfigKey::string("key_word", "Visible prefix of new keys (1-16 lowercase letters/digits)")
+        .defaults_to(R"("key")"),
+    sdk::ConfigKey::string("keys_file", "Key file, relative to the instance's data directory")
+        .defaults_to(R"("keys.json")"),
+};
+
+}  // namespace
+
+const sdk::PluginInfo ApiKeyAuth::kInfo{
+    sdk::PluginKind::auth, "1.0.0",
+    "Bearer API keys <word>_<live|test>_<secret>, stored as SHA-256 digests in a 0600 file",
+    kConfig};
 
 ApiKeyAuth::ApiKeyAuth(const sdk::PluginContext& context)
     : word_(context.config.get_string("key_word")),

@@ -9,7 +9,8 @@ namespace eventsvc::plugins::apikey {
 
 class ApiKeyAuth final : public sdk::AuthProvider {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "apikey";
+  static const sdk::PluginInfo kInfo;  // with its config table, in api_key_auth.cpp
   explicit ApiKeyAuth(const sdk::PluginContext& context);
 
   std::optional<sdk::Principal> authenticate(std::string_view credential) override;

@@ -10,10 +10,13 @@ namespace eventsvc::plugins::context {
 
 class DecisionMode final : public sdk::ContextMode {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "decision";
+  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::context_mode, "1.0.0",
+                                         "Verified facts, transitions, contradictions, missing "
+                                         "evidence and readiness within a token budget"};
   explicit DecisionMode(const sdk::PluginContext&) {}
 
-  std::string_view mode() const override { return "decision"; }
+  std::string_view mode() const override { return kName; }
   sdk::ContextOutput build(const sdk::ContextInput& input) const override;
 };
 

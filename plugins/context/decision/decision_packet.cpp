@@ -6,6 +6,7 @@
 #include <set>
 
 #include "budget_fit.hpp"
+#include "decision_mode.hpp"
 #include "eventsvc/sdk/digest.hpp"
 
 namespace eventsvc::plugins::context {
@@ -211,7 +212,7 @@ class PacketBuilder {
     x.over_budget = static_cast<std::uint64_t>(std::count(dropped.begin(), dropped.end(), true));
     json::object packet;
     packet["schema_version"] = sdk::kContextSchemaVersion;
-    packet["mode"] = "decision";
+    packet["mode"] = DecisionMode::kName;
     packet["context_id"] = kContextIdPlaceholder;
     json::object readiness_json{{"status", readiness.status},
                                 {"reasons", strings(readiness.reasons)}};

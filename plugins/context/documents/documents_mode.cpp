@@ -6,14 +6,6 @@ namespace eventsvc::plugins::context {
 
 namespace json = sdk::json;
 
-sdk::Manifest DocumentsMode::manifest() {
-  return {"documents",
-          sdk::PluginKind::context_mode,
-          "1.0.0",
-          "Whole source records in result order until the token budget",
-          {}};
-}
-
 namespace {
 
 json::object packet(const sdk::ContextInput& input, const json::array& documents) {
@@ -23,7 +15,7 @@ json::object packet(const sdk::ContextInput& input, const json::array& documents
   const std::size_t candidates = std::min(input.result_limit, input.records.size());
   json::object context;
   context["schema_version"] = sdk::kContextSchemaVersion;
-  context["mode"] = "documents";
+  context["mode"] = DocumentsMode::kName;
   context["token_budget"] = input.request.token_budget;
   context["tokens_used"] = 0;
   context["documents"] = documents;

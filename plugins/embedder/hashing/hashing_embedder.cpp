@@ -27,18 +27,19 @@ std::uint64_t fnv1a(std::string_view kind, std::string_view feature) {
   return hash;
 }
 
+constexpr sdk::ConfigKey kConfig[] = {
+    sdk::ConfigKey::integer("dimension", "Vector size")
+        .defaults_to("256")
+        .at_least(16)
+        .at_most(4096),
+};
+
 }  // namespace
 
-sdk::Manifest HashingEmbedder::manifest() {
-  return {"hashing",
-          sdk::PluginKind::embedder,
-          "1.0.0",
-          "Signed feature hashing of words, word pairs and character trigrams (lexical similarity)",
-          {sdk::ConfigField::integer("dimension", "Vector size")
-               .default_to(256)
-               .at_least(16)
-               .at_most(4096)}};
-}
+const sdk::PluginInfo HashingEmbedder::kInfo{
+    sdk::PluginKind::embedder, "1.0.0",
+    "Signed feature hashing of words, word pairs and character trigrams (lexical similarity)",
+    kConfig};
 
 HashingEmbedder::HashingEmbedder(const sdk::PluginContext& context)
     : dimension_(static_cast<std::size_t>(context.config.get_int("dimension"))) {}

@@ -11,7 +11,8 @@ namespace eventsvc::plugins::embedder {
 
 class HashingEmbedder final : public sdk::Embedder {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "hashing";
+  static const sdk::PluginInfo kInfo;  // with its config table, in hashing_embedder.cpp
   explicit HashingEmbedder(const sdk::PluginContext& context);
 
   std::string model() const override;

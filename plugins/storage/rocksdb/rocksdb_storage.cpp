@@ -7,73 +7,74 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-using sdk::ConfigField;
+namespace {
 
-sdk::Manifest RocksdbStorage::manifest() {
-  return {
-      "rocksdb",
-      sdk::PluginKind::storage,
-      "1.0.0",
-      "Embedded RocksDB: durable inbox, asynchronous projection into current state and history, "
-      "field, id and text indexes, verified receipts",
-      {
-          ConfigField::string("path",
-                              "Database directory, relative to the instance's data directory")
-              .default_to("db"),
-          ConfigField::integer("block_cache_mb", "Shared block cache")
-              .default_to(128)
-              .at_least(8)
-              .at_most(1 << 20),
-          ConfigField::integer("write_buffer_mb", "Memtable size per column family")
-              .default_to(32)
-              .at_least(1)
-              .at_most(4096),
-          ConfigField::string("compression", "Block compression")
-              .default_to("lz4")
-              .allowed({"none", "snappy", "lz4", "zstd"}),
-          ConfigField::integer("max_range_candidates",
-                               "Most index entries a range, prefix or exists condition may select "
-                               "before the planner prefers a bounded time scan")
-              .default_to(50000)
-              .at_least(100)
-              .at_most(10000000),
-          ConfigField::section(
-              "projector", "Asynchronous projection of accepted writes",
-              {
-                  ConfigField::boolean("enabled",
-                                       "Project and verify accepted writes; when off, writes are "
-                                       "accepted but receipts report verification-unavailable")
-                      .default_to(true),
-                  ConfigField::integer("batch_writes", "Accepted writes per projection round")
-                      .default_to(128)
-                      .at_least(1)
-                      .at_most(100000),
-                  ConfigField::integer("batch_events", "Events per projection round")
-                      .default_to(4096)
-                      .at_least(1)
-                      .at_most(1000000),
-                  ConfigField::integer("merge_small_rows",
-                                       "Column chunks under this many rows are merged with "
-                                       "their small neighbours, up to this many rows together")
-                      .default_to(4096)
-                      .at_least(1)
-                      .at_most(1048576),
-                  ConfigField::integer("merge_fanout",
-                                       "How many consecutive column chunks of one size class "
-                                       "are merged into one")
-                      .default_to(4)
-                      .at_least(2)
-                      .at_most(64),
-                  ConfigField::integer("merge_final_rows",
-                                       "Column chunks of this many rows or more are not merged "
-                                       "again (at least merge_small_rows)")
-                      .default_to(65536)
-                      .at_least(1)
-                      .at_most(16777216),
-              }),
-      },
-  };
-}
+using sdk::ConfigKey;
+
+constexpr std::string_view kCompressions[] = {"none", "snappy", "lz4", "zstd"};
+
+constexpr ConfigKey kProjector[] = {
+    ConfigKey::boolean("enabled",
+                       "Project and verify accepted writes; when off, writes are accepted but "
+                       "receipts report verification-unavailable")
+        .defaults_to("true"),
+    ConfigKey::integer("batch_writes", "Accepted writes per projection round")
+        .defaults_to("128")
+        .at_least(1)
+        .at_most(100000),
+    ConfigKey::integer("batch_events", "Events per projection round")
+        .defaults_to("4096")
+        .at_least(1)
+        .at_most(1000000),
+    ConfigKey::integer("merge_small_rows",
+                       "Column chunks under this many rows are merged with their small "
+                       "neighbours, up to this many rows together")
+        .defaults_to("4096")
+        .at_least(1)
+        .at_most(1048576),
+    ConfigKey::integer("merge_fanout",
+                       "How many consecutive column chunks of one size class are merged into one")
+        .defaults_to("4")
+        .at_least(2)
+        .at_most(64),
+    ConfigKey::integer("merge_final_rows",
+                       "Column chunks of this many rows or more are not merged again (at least "
+                       "merge_small_rows)")
+        .defaults_to("65536")
+        .at_least(1)
+        .at_most(16777216),
+};
+
+constexpr ConfigKey kConfig[] = {
+    ConfigKey::string("path", "Database directory, relative to the instance's data directory")
+        .defaults_to(R"("db")"),
+    ConfigKey::integer("block_cache_mb", "Shared block cache")
+        .defaults_to("128")
+        .at_least(8)
+        .at_most(1 << 20),
+    ConfigKey::integer("write_buffer_mb", "Memtable size per column family")
+        .defaults_to("32")
+        .at_least(1)
+        .at_most(4096),
+    ConfigKey::string("compression", "Block compression")
+        .defaults_to(R"("lz4")")
+        .allowed(kCompressions),
+    ConfigKey::integer("max_range_candidates",
+                       "Most index entries a range, prefix or exists condition may select before "
+                       "the planner prefers a bounded time scan")
+        .defaults_to("50000")
+        .at_least(100)
+        .at_most(10000000),
+    ConfigKey::section("projector", "Asynchronous projection of accepted writes", kProjector),
+};
+
+}  // namespace
+
+const sdk::PluginInfo RocksdbStorage::kInfo{
+    sdk::PluginKind::storage, "1.0.0",
+    "Embedded RocksDB: durable inbox, asynchronous projection into current state and history, "
+    "field, id and text indexes, verified receipts",
+    kConfig};
 
 RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
   const auto projector = context.config.get_section("projector");

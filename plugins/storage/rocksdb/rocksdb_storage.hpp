@@ -19,7 +19,8 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 class RocksdbStorage final : public sdk::Storage {
  public:
-  static sdk::Manifest manifest();
+  static constexpr std::string_view kName = "rocksdb";
+  static const sdk::PluginInfo kInfo;  // with its config table, in rocksdb_storage.cpp
   explicit RocksdbStorage(const sdk::PluginContext& context);
   ~RocksdbStorage() override;
 

@@ -18,7 +18,7 @@ const sdk::Principal kPrincipal{
 TEST(JsonlAudit, SampledRequestsAreWrittenPrivately) {
   testing::TempDir dir;
   JsonlAudit audit{
-      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 1.0}}, dir.path())};
+      testing::plugin_context(sdk::manifest_of<JsonlAudit>(), {{"sample_rate", 1.0}}, dir.path())};
   const sdk::json::value request = sdk::json::object{{"text", "x"}};
   const sdk::json::object context{{"mode", "decision"}};
   const auto id = audit.record({kPrincipal, "analyze", request, context, 1795336200000});
@@ -42,7 +42,7 @@ TEST(JsonlAudit, SampledRequestsAreWrittenPrivately) {
 TEST(JsonlAudit, SampleRateZeroTracesNothing) {
   testing::TempDir dir;
   JsonlAudit audit{
-      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0}}, dir.path())};
+      testing::plugin_context(sdk::manifest_of<JsonlAudit>(), {{"sample_rate", 0}}, dir.path())};
   const sdk::json::value request = sdk::json::object{};
   for (int i = 0; i < 100; ++i)
     EXPECT_FALSE(audit.record({kPrincipal, "analyze", request, {}, 0}));
@@ -52,7 +52,7 @@ TEST(JsonlAudit, SampleRateZeroTracesNothing) {
 TEST(JsonlAudit, RateIsAShare) {
   testing::TempDir dir;
   JsonlAudit audit{
-      testing::plugin_context(JsonlAudit::manifest(), {{"sample_rate", 0.5}}, dir.path())};
+      testing::plugin_context(sdk::manifest_of<JsonlAudit>(), {{"sample_rate", 0.5}}, dir.path())};
   const sdk::json::value request = sdk::json::object{};
   int sampled = 0;
   for (int i = 0; i < 2000; ++i)

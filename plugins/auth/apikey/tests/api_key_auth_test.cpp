@@ -24,7 +24,7 @@ sdk::KeyRequest request(std::string workspace, sdk::Environment environment,
 class ApiKeyAuthTest : public ::testing::Test {
  protected:
   testing::TempDir dir;
-  ApiKeyAuth auth{plugin_context(ApiKeyAuth::manifest(), {}, dir.path())};
+  ApiKeyAuth auth{plugin_context(sdk::manifest_of<ApiKeyAuth>(), {}, dir.path())};
 };
 
 TEST_F(ApiKeyAuthTest, CreatedKeyAuthenticatesAsItsTenant) {
@@ -67,7 +67,7 @@ TEST_F(ApiKeyAuthTest, RevokedKeysStopWorking) {
 }
 
 TEST_F(ApiKeyAuthTest, ChangesByAnotherInstanceAreSeenWithoutRestart) {
-  ApiKeyAuth cli{plugin_context(ApiKeyAuth::manifest(), {}, dir.path())};
+  ApiKeyAuth cli{plugin_context(sdk::manifest_of<ApiKeyAuth>(), {}, dir.path())};
   EXPECT_FALSE(auth.authenticate("key_test_0123456789abcdefABCDEF0123456789"));
   const auto created = cli.create_key(request("acme", sdk::Environment::test));
   EXPECT_TRUE(auth.authenticate(created.secret));
@@ -94,7 +94,7 @@ TEST_F(ApiKeyAuthTest, ADamagedKeyFileStopsTheStartNamingTheKey) {
   for (const std::string bad : {"{\"keys\": [", "{\"keys\": [{\"id\": 5}]}", "[]"}) {
     std::ofstream(other.path() / "keys.json") << bad;
     try {
-      ApiKeyAuth damaged{plugin_context(ApiKeyAuth::manifest(), {}, other.path())};
+      ApiKeyAuth damaged{plugin_context(sdk::manifest_of<ApiKeyAuth>(), {}, other.path())};
       FAIL() << "started on a damaged key file: " << bad;
     } catch (const sdk::Error& error) {
       EXPECT_NE(error.message().find("plugins.test.config.keys_file"), std::string::npos)
@@ -105,7 +105,7 @@ TEST_F(ApiKeyAuthTest, ADamagedKeyFileStopsTheStartNamingTheKey) {
 }
 
 TEST_F(ApiKeyAuthTest, ADamagedReloadKeepsTheKeysReadBeforeAndIsLoggedOnce) {
-  auto context = plugin_context(ApiKeyAuth::manifest(), {}, dir.path());
+  auto context = plugin_context(sdk::manifest_of<ApiKeyAuth>(), {}, dir.path());
   const auto logger = std::static_pointer_cast<testing::RecordingLogger>(context.logger);
   ApiKeyAuth server{context};
   const auto created = auth.create_key(request("acme", sdk::Environment::test));
@@ -128,7 +128,8 @@ TEST_F(ApiKeyAuthTest, ADamagedReloadKeepsTheKeysReadBeforeAndIsLoggedOnce) {
 
 TEST_F(ApiKeyAuthTest, ConfiguredWordPrefixesKeys) {
   testing::TempDir other;
-  ApiKeyAuth acme{plugin_context(ApiKeyAuth::manifest(), {{"key_word", "acme"}}, other.path())};
+  ApiKeyAuth acme{
+      plugin_context(sdk::manifest_of<ApiKeyAuth>(), {{"key_word", "acme"}}, other.path())};
   const auto created = acme.create_key(request("w", sdk::Environment::live));
   EXPECT_EQ(created.secret.substr(0, 10), "acme_live_");
   EXPECT_TRUE(acme.authenticate(created.secret));
@@ -141,7 +142,7 @@ TEST_F(ApiKeyAuthTest, InvalidKeyWordIsAConfigErrorNamingTheKey) {
   testing::TempDir other;
   try {
     ApiKeyAuth bad{
-        plugin_context(ApiKeyAuth::manifest(), {{"key_word", "Bad_Word"}}, other.path())};
+        plugin_context(sdk::manifest_of<ApiKeyAuth>(), {{"key_word", "Bad_Word"}}, other.path())};
     FAIL() << "accepted an invalid key_word";
   } catch (const sdk::Error& error) {
     EXPECT_NE(error.message().find("plugins.test.config.key_word"), std::string::npos)

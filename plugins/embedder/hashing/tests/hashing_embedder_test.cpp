@@ -14,7 +14,8 @@ namespace {
 class HashingEmbedderTest : public ::testing::Test {
  protected:
   testing::TempDir dir;
-  HashingEmbedder embedder{testing::plugin_context(HashingEmbedder::manifest(), {}, dir.path())};
+  HashingEmbedder embedder{
+      testing::plugin_context(sdk::manifest_of<HashingEmbedder>(), {}, dir.path())};
 };
 
 TEST_F(HashingEmbedderTest, DeterministicAndNormalised) {
@@ -45,13 +46,13 @@ TEST_F(HashingEmbedderTest, SharedWordsAndSpellingMeanCloser) {
 
 TEST_F(HashingEmbedderTest, DimensionIsConfigurable) {
   testing::TempDir other;
-  HashingEmbedder small{
-      testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 64}}, other.path())};
+  HashingEmbedder small{testing::plugin_context(sdk::manifest_of<HashingEmbedder>(),
+                                                {{"dimension", 64}}, other.path())};
   EXPECT_EQ(small.embed("x").size(), 64U);
   EXPECT_EQ(small.model(), "hashing-v1/d64");
-  EXPECT_THROW(
-      testing::plugin_context(HashingEmbedder::manifest(), {{"dimension", 8}}, other.path()),
-      sdk::Error);
+  EXPECT_THROW(testing::plugin_context(sdk::manifest_of<HashingEmbedder>(), {{"dimension", 8}},
+                                       other.path()),
+               sdk::Error);
 }
 
 }  // namespace

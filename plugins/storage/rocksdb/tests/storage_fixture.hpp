@@ -71,7 +71,7 @@ class StorageFixture : public ::testing::Test {
   void open() {
     storage_.reset();
     storage_ = std::make_unique<RocksdbStorage>(testing::plugin_context(
-        RocksdbStorage::manifest(),
+        sdk::manifest_of<RocksdbStorage>(),
         {{"projector", projector_config_}, {"block_cache_mb", 8}, {"write_buffer_mb", 4}},
         dir_.path()));
   }

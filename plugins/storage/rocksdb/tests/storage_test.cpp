@@ -37,7 +37,7 @@ TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) 
   testing::TempDir other;
   try {
     RocksdbStorage storage(testing::plugin_context(
-        RocksdbStorage::manifest(),
+        sdk::manifest_of<RocksdbStorage>(),
         {{"projector", json::object{{"merge_small_rows", 4096}, {"merge_final_rows", 100}}}},
         other.path()));
     FAIL() << "accepted merge_final_rows below merge_small_rows";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,8 @@ enum class ConfigType { string, integer, number, boolean, string_list, section, 
 
 std::string_view type_name(ConfigType type);
 
-// One key of a config schema. Build with the named constructors and the chained setters:
+// One key of a config schema, as the host validates with it. Plugins declare theirs as data
+// (ConfigKey, below); the named constructors and chained setters build one in code:
 //   ConfigField::integer("block_cache_mb", "Block cache size").default_to(64).at_least(8)
 struct ConfigField {
   std::string key;
@@ -60,6 +62,104 @@ struct Manifest {
   std::string description;
   ConfigSchema config;
 };
+
+// A plugin's manifest as data, Fluent Bit's config map style: a class declares its name once and
+// its manifest as compile-time constants, and the SDK builds the Manifest from them
+// (manifest_of<Class>(), plugin.hpp):
+//
+//   static constexpr std::string_view kName = "sum";   // also what op() returns
+//   static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+//                                          "Sum of the numeric values of a field"};
+//
+// A configurable plugin adds a table of its keys (see plugins/storage/rocksdb):
+//
+//   constexpr sdk::ConfigKey kConfig[] = {
+//       sdk::ConfigKey::integer("block_cache_mb", "Shared block cache").defaults_to("128")
+//           .at_least(8),
+//       sdk::ConfigKey::section("projector", "Asynchronous projection", kProjector)};
+//   const sdk::PluginInfo RocksdbStorage::kInfo{sdk::PluginKind::storage, "1.0.0", "...",
+//                                               kConfig};
+struct ConfigKey {
+  std::string_view key;
+  ConfigType type = ConfigType::string;
+  std::string_view description;
+  std::string_view
+      default_json;  // the default as JSON text ("128", "\"lz4\"", "true"); empty: none
+  bool required = false;
+  std::optional<double> minimum;
+  std::optional<double> maximum;
+  std::span<const std::string_view> one_of;  // allowed values of a string
+  std::span<const ConfigKey> fields;         // the keys of a section
+
+  static constexpr ConfigKey of(ConfigType type, std::string_view key,
+                                std::string_view description) {
+    ConfigKey config_key;
+    config_key.key = key;
+    config_key.type = type;
+    config_key.description = description;
+    return config_key;
+  }
+  static constexpr ConfigKey string(std::string_view key, std::string_view description) {
+    return of(ConfigType::string, key, description);
+  }
+  static constexpr ConfigKey integer(std::string_view key, std::string_view description) {
+    return of(ConfigType::integer, key, description);
+  }
+  static constexpr ConfigKey number(std::string_view key, std::string_view description) {
+    return of(ConfigType::number, key, description);
+  }
+  static constexpr ConfigKey boolean(std::string_view key, std::string_view description) {
+    return of(ConfigType::boolean, key, description);
+  }
+  static constexpr ConfigKey string_list(std::string_view key, std::string_view description) {
+    return of(ConfigType::string_list, key, description);
+  }
+  static constexpr ConfigKey section(std::string_view key, std::string_view description,
+                                     std::span<const ConfigKey> keys) {
+    ConfigKey config_key = of(ConfigType::section, key, description);
+    config_key.fields = keys;
+    return config_key;
+  }
+  constexpr ConfigKey defaults_to(std::string_view json) const {
+    ConfigKey copy = *this;
+    copy.default_json = json;
+    return copy;
+  }
+  constexpr ConfigKey mandatory() const {
+    ConfigKey copy = *this;
+    copy.required = true;
+    return copy;
+  }
+  constexpr ConfigKey at_least(double value) const {
+    ConfigKey copy = *this;
+    copy.minimum = value;
+    return copy;
+  }
+  constexpr ConfigKey at_most(double value) const {
+    ConfigKey copy = *this;
+    copy.maximum = value;
+    return copy;
+  }
+  constexpr ConfigKey allowed(std::span<const std::string_view> values) const {
+    ConfigKey copy = *this;
+    copy.one_of = values;
+    return copy;
+  }
+};
+
+struct PluginInfo {
+  constexpr PluginInfo(PluginKind kind_, std::string_view version_, std::string_view description_,
+                       std::span<const ConfigKey> config_ = {})
+      : kind(kind_), version(version_), description(description_), config(config_) {}
+
+  PluginKind kind;
+  std::string_view version;  // the plugin's own version, e.g. "1.0.0"
+  std::string_view description;
+  std::span<const ConfigKey> config;
+};
+
+// The Manifest of `info` named `name`; throws Error 500 naming the key whose default is not JSON.
+Manifest make_manifest(std::string_view name, const PluginInfo& info);
 
 // The manifest as JSON (what `eventsvc plugins` prints).
 json::object manifest_to_json(const Manifest& manifest);

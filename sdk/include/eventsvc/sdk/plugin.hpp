@@ -7,8 +7,10 @@
 //   EVENTSVC_PLUGIN(eventsvc::plugins::ApiKeyAuth)
 //
 // where the class derives from one kind interface (auth.hpp, storage.hpp, aggregation.hpp,
-// context_mode.hpp, embedder.hpp, audit.hpp), has `static Manifest manifest();` and a constructor
-// taking `const PluginContext&`. The macro exports, through Boost.DLL aliases:
+// context_mode.hpp, embedder.hpp, audit.hpp), declares its name and manifest as data
+// (`static constexpr std::string_view kName` and `static constexpr PluginInfo kInfo`, manifest.hpp)
+// and has a constructor taking `const PluginContext&`. The macro exports, through Boost.DLL
+// aliases:
 //   eventsvc_plugin_abi    AbiVersion()               read first, see abi.hpp
 //   eventsvc_plugin_entry  const PluginEntry&()       manifest and factory
 #pragma once
@@ -56,12 +58,24 @@ struct PluginEntry {
   std::unique_ptr<Plugin> (*create)(const PluginContext& context);
 };
 
-namespace detail {
+// The manifest of a plugin class: made from its kName and kInfo (manifest.hpp), or returned by
+// its static manifest() when it declares none (a class written before those existed).
 template <class PluginClass>
 const Manifest& manifest_of() {
-  static const Manifest manifest = PluginClass::manifest();
+  static const Manifest manifest = [] {
+    if constexpr (requires {
+                    PluginClass::kName;
+                    PluginClass::kInfo;
+                  }) {
+      return make_manifest(PluginClass::kName, PluginClass::kInfo);
+    } else {
+      return PluginClass::manifest();
+    }
+  }();
   return manifest;
 }
+
+namespace detail {
 template <class PluginClass>
 std::unique_ptr<Plugin> create_plugin(const PluginContext& context) {
   return std::make_unique<PluginClass>(context);
@@ -77,7 +91,7 @@ std::unique_ptr<Plugin> create_plugin(const PluginContext& context) {
   }                                                                                 \
   const ::eventsvc::sdk::PluginEntry& eventsvc_plugin_entry() {                     \
     static const ::eventsvc::sdk::PluginEntry entry{                                \
-        &::eventsvc::sdk::detail::manifest_of<PluginClass>,                         \
+        &::eventsvc::sdk::manifest_of<PluginClass>,                                 \
         &::eventsvc::sdk::detail::create_plugin<PluginClass>};                      \
     return entry;                                                                   \
   }                                                                                 \
