@@ -46,20 +46,30 @@ inline sdk::json::object aggregate(const sdk::AggregationOperator& op,
   return op.finalize(*state, spec);
 }
 
+// Calls check(left, right, split) with a state fed samples[0, split) and one fed the rest, for
+// every split point.
+template <class Check>
+void for_each_split(const sdk::AggregationOperator& op, const sdk::AggregationSpec& spec,
+                    const std::vector<TestSample>& samples, Check check) {
+  for (std::size_t split = 0; split <= samples.size(); ++split) {
+    auto left = op.create_state(spec);
+    auto right = op.create_state(spec);
+    feed(op, *left, spec, samples, 0, split);
+    feed(op, *right, spec, samples, split, samples.size());
+    check(*left, *right, split);
+  }
+}
+
 // merge(first part, second part) == one state fed everything, at every split point, and merging
 // into an empty state changes nothing.
 inline void expect_merge_equals_single(const sdk::AggregationOperator& op,
                                        const sdk::AggregationSpec& spec,
                                        const std::vector<TestSample>& samples) {
   const auto whole = sdk::canonical_json(aggregate(op, spec, samples));
-  for (std::size_t split = 0; split <= samples.size(); ++split) {
-    auto left = op.create_state(spec);
-    auto right = op.create_state(spec);
-    feed(op, *left, spec, samples, 0, split);
-    feed(op, *right, spec, samples, split, samples.size());
-    op.merge(*left, *right);
-    EXPECT_EQ(sdk::canonical_json(op.finalize(*left, spec)), whole) << "split at " << split;
-  }
+  for_each_split(op, spec, samples, [&](auto& left, auto& right, std::size_t split) {
+    op.merge(left, right);
+    EXPECT_EQ(sdk::canonical_json(op.finalize(left, spec)), whole) << "split at " << split;
+  });
   auto empty = op.create_state(spec);
   auto full = op.create_state(spec);
   feed(op, *full, spec, samples, 0, samples.size());
@@ -74,20 +84,16 @@ inline void expect_states_survive_serialisation(const sdk::AggregationOperator& 
                                                 const sdk::AggregationSpec& spec,
                                                 const std::vector<TestSample>& samples) {
   const auto whole = sdk::canonical_json(aggregate(op, spec, samples));
-  for (std::size_t split = 0; split <= samples.size(); ++split) {
-    auto left = op.create_state(spec);
-    auto right = op.create_state(spec);
-    feed(op, *left, spec, samples, 0, split);
-    feed(op, *right, spec, samples, split, samples.size());
-    const std::string bytes = op.serialize(*right);
+  for_each_split(op, spec, samples, [&](auto& left, auto& right, std::size_t split) {
+    const std::string bytes = op.serialize(right);
     const auto back = op.deserialize(bytes);
     EXPECT_EQ(op.serialize(*back), bytes) << "split at " << split;
     EXPECT_EQ(sdk::canonical_json(op.finalize(*back, spec)),
-              sdk::canonical_json(op.finalize(*right, spec)))
+              sdk::canonical_json(op.finalize(right, spec)))
         << "split at " << split;
-    op.merge(*left, *back);
-    EXPECT_EQ(sdk::canonical_json(op.finalize(*left, spec)), whole) << "split at " << split;
-  }
+    op.merge(left, *back);
+    EXPECT_EQ(sdk::canonical_json(op.finalize(left, spec)), whole) << "split at " << split;
+  });
   auto full = op.create_state(spec);
   feed(op, *full, spec, samples, 0, samples.size());
   const std::string bytes = op.serialize(*full);
