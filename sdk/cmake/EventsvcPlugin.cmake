@@ -19,10 +19,16 @@
 # The first 16 hex digits of SHA-256 over the name and contents of every header of
 # ${EVENTSVC_SDK_INCLUDE_DIR}/eventsvc/sdk: the SDK headers a plugin or the host is built against,
 # which EVENTSVC_SDK_HEADERS_HASH carries into their AbiVersion (abi.hpp). Editing a header makes
-# CMake configure again, so the hash follows the headers without anyone remembering to.
+# CMake configure again, so the hash follows the headers without anyone remembering to. Worked out
+# once per configuration, whatever the number of plugins.
 function(eventsvc_sdk_headers_hash out)
   if(NOT EVENTSVC_SDK_INCLUDE_DIR)
     message(FATAL_ERROR "eventsvc_sdk_headers_hash: EVENTSVC_SDK_INCLUDE_DIR is not set")
+  endif()
+  get_property(known GLOBAL PROPERTY EVENTSVC_SDK_HEADERS_HASH_OF_${EVENTSVC_SDK_INCLUDE_DIR})
+  if(known)
+    set(${out} ${known} PARENT_SCOPE)
+    return()
   endif()
   file(GLOB headers RELATIVE ${EVENTSVC_SDK_INCLUDE_DIR}
        ${EVENTSVC_SDK_INCLUDE_DIR}/eventsvc/sdk/*.hpp)
@@ -36,6 +42,7 @@ function(eventsvc_sdk_headers_hash out)
   endforeach()
   string(SHA256 hash "${listing}")
   string(SUBSTRING "${hash}" 0 16 hash)
+  set_property(GLOBAL PROPERTY EVENTSVC_SDK_HEADERS_HASH_OF_${EVENTSVC_SDK_INCLUDE_DIR} ${hash})
   set(${out} ${hash} PARENT_SCOPE)
 endfunction()
 

@@ -22,11 +22,11 @@ def main():
         spec = yaml.safe_load(f)
     resolver = jsonschema.RefResolver.from_schema(spec)
 
-    def validator(ref):
-        return jsonschema.Draft202012Validator({"$ref": ref}, resolver=resolver,
+    def validator(schema):
+        return jsonschema.Draft202012Validator(schema, resolver=resolver,
                                                format_checker=jsonschema.FormatChecker())
 
-    error_schema = validator("#/components/schemas/Error")
+    error_schema = validator({"$ref": "#/components/schemas/Error"})
     templates = []
     for template, item in spec["paths"].items():
         parts = re.split(r"(\{[^}]+\})", template)
@@ -73,9 +73,7 @@ def main():
                 key = "%s %s %d" % (method.upper(), matched[0], status)
                 checked[key] = checked.get(key, 0) + 1
                 continue
-            schema = jsonschema.Draft202012Validator(content["application/json"]["schema"],
-                                                     resolver=resolver,
-                                                     format_checker=jsonschema.FormatChecker())
+            schema = validator(content["application/json"]["schema"])
             key = "%s %s %d" % (method.upper(), matched[0], status)
         try:
             document = json.loads(body)

@@ -80,15 +80,17 @@ void record_for_contract(const std::string& method, const std::string& path,
   if (bare == "/healthz" || bare == "/readyz" || bare == "/metrics") return;
   static std::mutex mutex;
   const std::lock_guard lock(mutex);
-  std::filesystem::create_directories(directory);
-  std::ofstream out(std::filesystem::path(directory) / (std::to_string(::getpid()) + ".jsonl"),
-                    std::ios::app);
+  static std::ofstream out = [&] {  // opened once per test process
+    std::filesystem::create_directories(directory);
+    return std::ofstream(std::filesystem::path(directory) / (std::to_string(::getpid()) + ".jsonl"),
+                         std::ios::app);
+  }();
   boost::json::object line{{"method", method},
                            {"path", bare},
                            {"status", response.status},
                            {"content_type", response.header("content-type")},
                            {"body", response.body}};
-  out << boost::json::serialize(line) << "\n";
+  out << boost::json::serialize(line) << "\n" << std::flush;
 }
 
 }  // namespace

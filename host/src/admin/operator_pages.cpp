@@ -36,11 +36,7 @@ Answer OperatorPages::answer(std::string_view method, std::string_view path) con
     return answer;
   }
   if (method != "GET" && method != "HEAD") {
-    answer.headers.emplace_back("Allow", "GET, HEAD");
-    answer_with(answer, sdk::Error(405,
-                                   "method " + std::string(method) + " is not allowed on " +
-                                       std::string(path) + "; use GET",
-                                   {{"allowed_methods", sdk::json::array{"GET", "HEAD"}}}));
+    answer_with(answer, method_not_allowed(method, path, {"GET", "HEAD"}, answer.headers));
     return answer;
   }
   if (path == "/healthz") return health();

@@ -91,11 +91,7 @@ bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
   // Keyless, like an unknown route: charged to the address's anonymous allowance.
   charge_anonymous(head.client_address, exchange.answer.headers);
   if (head.method != "GET" && head.method != "HEAD") {
-    exchange.answer.headers.emplace_back("Allow", "GET, HEAD");
-    throw sdk::Error(405,
-                     "method " + head.method + " is not allowed on " + std::string(kOpenApiPath) +
-                         "; use GET, HEAD",
-                     {{"allowed_methods", sdk::json::array{"GET", "HEAD"}}});
+    throw method_not_allowed(head.method, kOpenApiPath, {"GET", "HEAD"}, exchange.answer.headers);
   }
   exchange.answer.status = 200;
   exchange.answer.body = std::string(openapi_document());
@@ -192,12 +188,7 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
   if (match.endpoint == nullptr) {
     charge_anonymous(head.client_address, headers);
     if (!match.allowed_methods.empty()) {
-      const std::string allow = sdk::join(match.allowed_methods, ", ");
-      headers.emplace_back("Allow", allow);
-      throw sdk::Error(
-          405, "method " + head.method + " is not allowed on " + path + "; use " + allow,
-          {{"allowed_methods",
-            sdk::json::array(match.allowed_methods.begin(), match.allowed_methods.end())}});
+      throw method_not_allowed(head.method, path, match.allowed_methods, headers);
     }
     throw sdk::Error::not_found("no such endpoint: " + head.method + " " + path);
   }

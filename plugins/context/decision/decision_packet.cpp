@@ -51,14 +51,14 @@ json::object render(const Fact& fact, bool shrunk) {
   return out;
 }
 
-json::object render(const Transition& transition, const Evidence& evidence) {
-  const Observation& to = *transition.to;
+json::object render_transition(const Change& transition, const Evidence& evidence) {
+  const Observation& to = *transition.after;
   return {{"at", sdk::format_rfc3339(to.at)},
           {"subject", evidence.subject_of(to)},
           {"attribute", evidence.attribute_of(to)},
-          {"from", evidence.value_of(*transition.from)},
+          {"from", evidence.value_of(*transition.before)},
           {"to", evidence.value_of(to)},
-          {"from_event_id", evidence.event_id_of(*transition.from)},
+          {"from_event_id", evidence.event_id_of(*transition.before)},
           {"event_id", evidence.event_id_of(to)}};
 }
 
@@ -68,13 +68,13 @@ json::object render(const Observation& observation, const Evidence& evidence) {
           {"event_id", evidence.event_id_of(observation)}};
 }
 
-json::object render(const Contradiction& contradiction, const Evidence& evidence) {
-  const Observation& later = *contradiction.later;
+json::object render_contradiction(const Change& contradiction, const Evidence& evidence) {
+  const Observation& later = *contradiction.after;
   return {{"subject", evidence.subject_of(later)},
           {"attribute", evidence.attribute_of(later)},
           {"observations",
-           json::array{render(*contradiction.earlier, evidence), render(later, evidence)}},
-          {"gap_ms", later.at - contradiction.earlier->at}};
+           json::array{render(*contradiction.before, evidence), render(later, evidence)}},
+          {"gap_ms", later.at - contradiction.before->at}};
 }
 
 json::object render(const Missing& missing) {
@@ -174,20 +174,20 @@ class PacketBuilder {
       proof_ids.insert(id);
       listed.insert(id);
     };
-    for (std::size_t i = 0; i < findings_.timeline.size(); ++i) {
-      if (!kept.timeline[i]) continue;
-      const Transition& transition = findings_.timeline[i];
-      timeline.emplace_back(render(transition, evidence_));
-      cite(evidence_.event_id_of(*transition.from));
-      cite(evidence_.event_id_of(*transition.to));
-    }
-    for (std::size_t i = 0; i < findings_.contradictions.size(); ++i) {
-      if (!kept.contradictions[i]) continue;
-      const Contradiction& contradiction = findings_.contradictions[i];
-      contradictions.emplace_back(render(contradiction, evidence_));
-      cite(evidence_.event_id_of(*contradiction.earlier));
-      cite(evidence_.event_id_of(*contradiction.later));
-    }
+    // A transition and a contradiction each cite both of their events.
+    auto add_changes = [&](const std::vector<Change>& changes,
+                           const std::vector<bool>& kept_changes, json::array& out,
+                           auto render_change) {
+      for (std::size_t i = 0; i < changes.size(); ++i) {
+        if (!kept_changes[i]) continue;
+        out.emplace_back(render_change(changes[i], evidence_));
+        cite(evidence_.event_id_of(*changes[i].before));
+        cite(evidence_.event_id_of(*changes[i].after));
+      }
+    };
+    add_changes(findings_.timeline, kept.timeline, timeline, render_transition);
+    add_changes(findings_.contradictions, kept.contradictions, contradictions,
+                render_contradiction);
     for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
       if (kept.missing[i]) missing.emplace_back(render(findings_.missing[i]));
     }
@@ -299,10 +299,10 @@ class PacketBuilder {
     for (const auto& fact : findings_.facts)
       records.insert(fact.source_records.begin(), fact.source_records.end());
     for (const auto& transition : findings_.timeline)
-      records.insert(transition.to->record);
+      records.insert(transition.after->record);
     for (const auto& contradiction : findings_.contradictions) {
-      records.insert(contradiction.earlier->record);
-      records.insert(contradiction.later->record);
+      records.insert(contradiction.before->record);
+      records.insert(contradiction.after->record);
     }
     return {records.begin(), records.end()};
   }
@@ -386,12 +386,12 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
   }
   for (std::size_t i = 0; i < findings.timeline.size(); ++i) {
     if (kept.timeline[i])
-      output.citations.push_back({findings.timeline[i].to->record, "transition"});
+      output.citations.push_back({findings.timeline[i].after->record, "transition"});
   }
   for (std::size_t i = 0; i < findings.contradictions.size(); ++i) {
     if (!kept.contradictions[i]) continue;
-    output.citations.push_back({findings.contradictions[i].earlier->record, "contradiction"});
-    output.citations.push_back({findings.contradictions[i].later->record, "contradiction"});
+    output.citations.push_back({findings.contradictions[i].before->record, "contradiction"});
+    output.citations.push_back({findings.contradictions[i].after->record, "contradiction"});
   }
   output.context = std::move(packet);
   return output;

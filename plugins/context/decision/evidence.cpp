@@ -1,7 +1,6 @@
 #include "evidence.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include "eventsvc/sdk/digest.hpp"
@@ -36,6 +35,11 @@ class Names {
       names_.emplace_back(it->first);
     }
     return {it->second, infos_[it->second]};
+  }
+
+  // The id of `name`, with a default Info the first time.
+  std::uint32_t id(std::string_view name) {
+    return find(name, [](std::string_view) { return Info{}; }).first;
   }
 
   // By id; valid as long as this (map nodes do not move).
@@ -75,11 +79,13 @@ class Values {
     } else {
       key_ = sdk::canonical_json(value);
     }
-    const auto [id, info] = names_.find(key_, [&](std::string_view) {
-      values_.push_back(value);
-      return Nothing{};
-    });
-    return id;
+    return names_
+        .find(key_,
+              [&](std::string_view) {
+                values_.push_back(value);  // the first of its kind is the one kept
+                return Nothing{};
+              })
+        .first;
   }
   std::vector<json::value> take() { return std::move(values_); }
   // Orders values the same way on every run.
@@ -151,7 +157,7 @@ class Gatherer {
     for (const auto& attribute : input.attributes) {
       if (covered_by(attribute.text, subject_fields_)) continue;
       evidence_.named_attributes.push_back(attribute.text);
-      named_.push_back({&attribute, attribute_id(attribute.text)});
+      named_.push_back({&attribute, attributes_.id(attribute.text)});
     }
   }
 
@@ -163,10 +169,6 @@ class Gatherer {
   }
 
  private:
-  std::uint32_t attribute_id(std::string_view path) {
-    return attributes_.find(path, [](std::string_view) { return Nothing{}; }).first;
-  }
-
   const Leaf& leaf(std::string_view path) {
     return leaves_
         .find(path,
@@ -174,7 +176,7 @@ class Gatherer {
                 if (covered_by(name, subject_fields_)) return Leaf{LeafRole::ignored, 0};
                 // Naming only the subject's own fields names no attribute: every leaf is in scope.
                 if (evidence_.named_attributes.empty())
-                  return Leaf{LeafRole::attribute, attribute_id(name)};
+                  return Leaf{LeafRole::attribute, attributes_.id(name)};
                 if (covered_by(name, evidence_.named_attributes)) return Leaf{LeafRole::ignored, 0};
                 return Leaf{LeafRole::out_of_scope, 0};
               })
@@ -188,10 +190,7 @@ class Gatherer {
       return;
     }
     ++evidence_.admitted;
-    const std::uint32_t subject = subjects_
-                                      .find(subject_of(record, input_.subject_fields),
-                                            [](std::string_view) { return Nothing{}; })
-                                      .first;
+    const std::uint32_t subject = subjects_.id(subject_of(record, input_.subject_fields));
     auto observe = [&](std::uint32_t attribute, const json::value& value) {
       evidence_.observations.push_back(
           {subject, attribute, values_.id(value), index, record.timestamp});

@@ -163,13 +163,12 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
   });
   // Newest first, to keep the newest; only the kept ones need ordering (a flapping value can change
   // thousands of times for max_timeline kept).
-  newest_first(
-      findings.timeline, request.max_timeline, evidence.exclusions,
-      [&](const Transition& a, const Transition& b) { return newer(evidence, *a.to, *b.to); });
+  const auto newer_change = [&](const Change& a, const Change& b) {
+    return newer(evidence, *a.after, *b.after);
+  };
+  newest_first(findings.timeline, request.max_timeline, evidence.exclusions, newer_change);
   newest_first(findings.contradictions, request.max_contradictions, evidence.exclusions,
-               [&](const Contradiction& a, const Contradiction& b) {
-                 return newer(evidence, *a.later, *b.later);
-               });
+               newer_change);
   cap(findings.facts, request.max_facts, evidence.exclusions);
   std::reverse(findings.timeline.begin(), findings.timeline.end());  // read oldest first
   return findings;

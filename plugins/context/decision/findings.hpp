@@ -39,14 +39,11 @@ struct Fact {
   std::optional<Range> range;                 // when every observation is a number
 };
 
-struct Transition {
-  const Observation* from = nullptr;  // the observation of the value replaced
-  const Observation* to = nullptr;    // the observation of the new value
-};
-
-struct Contradiction {
-  const Observation* earlier = nullptr;
-  const Observation* later = nullptr;
+// Two consecutive observations of a (subject, attribute) with different values: a transition
+// (the value replaced, then the new one) or a contradiction (two events disagreeing).
+struct Change {
+  const Observation* before = nullptr;
+  const Observation* after = nullptr;
 };
 
 struct Missing {
@@ -57,11 +54,11 @@ struct Missing {
 };
 
 struct Findings {
-  std::vector<Fact> facts;                    // newest first (last_seen), then subject, attribute
-  std::vector<Transition> timeline;           // oldest first
-  std::vector<Contradiction> contradictions;  // newest first
-  std::vector<Missing> missing;               // by subject, then attribute
-  std::size_t observed_pairs = 0;             // (subject, attribute) pairs with any observation
+  std::vector<Fact> facts;             // newest first (last_seen), then subject, attribute
+  std::vector<Change> timeline;        // transitions, oldest first
+  std::vector<Change> contradictions;  // newest first
+  std::vector<Missing> missing;        // by subject, then attribute
+  std::size_t observed_pairs = 0;      // (subject, attribute) pairs with any observation
   std::size_t never_observed = 0;
   std::size_t stale_subjects = 0;
   std::size_t contradictions_found = 0;  // before max_contradictions
