@@ -6,6 +6,7 @@
 #include "eventsvc/sdk/auth.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/embedder.hpp"
+#include "eventsvc/sdk/limits.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/plugin.hpp"
 #include "eventsvc/sdk/storage.hpp"
@@ -21,5 +22,6 @@ AggregationState::~AggregationState() = default;
 AggregationOperator::~AggregationOperator() = default;
 ContextMode::~ContextMode() = default;
 AuditSink::~AuditSink() = default;
+Limits::~Limits() = default;
 
 }  // namespace eventsvc::sdk

@@ -20,6 +20,8 @@ std::string_view kind_name(PluginKind kind) {
       return "embedder";
     case PluginKind::audit:
       return "audit";
+    case PluginKind::limits:
+      return "limits";
   }
   return "unknown";
 }

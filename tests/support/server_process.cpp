@@ -1,75 +1,24 @@
 #include "support/server_process.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
+#include "support/child_process.hpp"
 
 namespace eventsvc::testing {
-
-namespace {
-
-// The file's bytes from `offset` on.
-std::string read_file(const std::filesystem::path& path, std::size_t offset = 0) {
-  std::ifstream in(path);
-  in.seekg(static_cast<std::streamoff>(offset));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
-            const std::filesystem::path& err, bool append) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  const int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), flags, 0644);
-  if (out == err) {
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), flags, 0644);
-  }
-  std::vector<char*> argv;
-  std::string binary = EVENTSVC_BINARY;
-  argv.push_back(binary.data());
-  std::vector<std::string> copies = args;
-  for (auto& arg : copies)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + binary);
-  return pid;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
-
-}  // namespace
 
 CommandResult run_eventsvc(const std::vector<std::string>& args) {
   TempDir dir;
   const auto out = dir.path() / "out";
   const auto err = dir.path() / "err";
-  const pid_t pid = spawn(args, out, err, false);
+  const pid_t pid = spawn_process(EVENTSVC_BINARY, args, out, err, false);
   CommandResult result;
   result.exit_code = wait_for(pid);
   result.out = read_file(out);
@@ -103,7 +52,7 @@ void ServerProcess::launch(const std::vector<std::string>& extra_args) {
     args.insert(args.end(), {"--admin-listen", "127.0.0.1:0"});
   }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  pid_ = spawn(args, log_path, log_path, true);
+  pid_ = spawn_process(EVENTSVC_BINARY, args, log_path, log_path, true);
   port_ = 0;
   admin_port_ = 0;
 }

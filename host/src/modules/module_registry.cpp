@@ -51,6 +51,15 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
                               ": no storage plugin is enabled; enable exactly one (e.g. "
                               "plugins.rocksdb with library eventsvc-storage-rocksdb)");
   }
+  if (selection != Selection::auth_only &&
+      !registry->single_instances_.contains(sdk::PluginKind::limits)) {
+    // One server's limits are the default: a config written before limits were a plugin kind,
+    // or one that does not care, keeps its in-process limits.
+    PluginInstanceConfig local;
+    local.instance = std::string(kDefaultLimitsInstance);
+    local.library = "eventsvc-limits-local";
+    registry->add(config, local, dirs, log, selection != Selection::inspect);
+  }
   return registry;
 }
 
@@ -65,10 +74,9 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
   }
   const sdk::Manifest& manifest = library->manifest();
 
-  // One auth, one storage, at most one embedder and one audit plugin.
-  const bool single =
-      manifest.kind == sdk::PluginKind::auth || manifest.kind == sdk::PluginKind::storage ||
-      manifest.kind == sdk::PluginKind::embedder || manifest.kind == sdk::PluginKind::audit;
+  // One auth, one storage, one limits, at most one embedder and one audit plugin.
+  const bool single = manifest.kind != sdk::PluginKind::aggregation &&
+                      manifest.kind != sdk::PluginKind::context_mode;
   if (single) {
     const auto [it, inserted] = single_instances_.emplace(manifest.kind, instance.instance);
     if (!inserted) {
@@ -117,6 +125,9 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
       break;
     case sdk::PluginKind::audit:
       audit_ = {as<sdk::AuditSink>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::limits:
+      limits_ = {as<sdk::Limits>(raw, instance, manifest), label};
       break;
     case sdk::PluginKind::aggregation: {
       const auto* op = as<const sdk::AggregationOperator>(raw, instance, manifest);

@@ -14,12 +14,16 @@
 #include "eventsvc/sdk/auth.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/embedder.hpp"
+#include "eventsvc/sdk/limits.hpp"
 #include "eventsvc/sdk/storage.hpp"
+#include "logging/log_sink.hpp"
 #include "modules/module.hpp"
 #include "modules/plugin_library.hpp"
-#include "logging/log_sink.hpp"
 
 namespace eventsvc::host {
+
+// The instance that keeps the limits when the config enables no limits plugin: `local`.
+inline constexpr std::string_view kDefaultLimitsInstance = "limits";
 
 class ModuleRegistry {
  public:
@@ -30,7 +34,9 @@ class ModuleRegistry {
 
   // Throws sdk::Error(500) with one line naming the instance and the reason: library not found or
   // not loadable, ABI mismatch, config invalid (file:line key: reason), two plugins where one is
-  // allowed, none where one is required, two plugins for one aggregation op or context mode.
+  // allowed, none where one is required (auth; storage when serving; without a limits plugin the
+  // `local` one is loaded as instance kDefaultLimitsInstance), two plugins for one aggregation op
+  // or context mode.
   static std::unique_ptr<ModuleRegistry> load(const HostConfig& config, LogSink& log,
                                               Selection selection);
 
@@ -42,6 +48,7 @@ class ModuleRegistry {
   const Module<sdk::Storage>& storage() const { return storage_; }
   const Module<const sdk::Embedder>& embedder() const { return embedder_; }
   const Module<sdk::AuditSink>& audit() const { return audit_; }
+  const Module<sdk::Limits>& limits() const { return limits_; }
   // nullptr when no enabled plugin serves that op / mode.
   const Module<const sdk::AggregationOperator>* aggregation(std::string_view op) const;
   const Module<const sdk::ContextMode>* context_mode(std::string_view mode) const;
@@ -67,6 +74,7 @@ class ModuleRegistry {
   Module<sdk::Storage> storage_;
   Module<const sdk::Embedder> embedder_;
   Module<sdk::AuditSink> audit_;
+  Module<sdk::Limits> limits_;
   std::map<std::string, Module<const sdk::AggregationOperator>, std::less<>> aggregations_;
   std::map<std::string, Module<const sdk::ContextMode>, std::less<>> context_modes_;
   std::map<sdk::PluginKind, std::string> single_instances_;  // kind -> instance, for messages

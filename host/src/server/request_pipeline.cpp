@@ -22,7 +22,7 @@ std::string tenant_key(const sdk::Tenant& tenant) {
   return key;
 }
 
-void add_rate_headers(HeaderList& headers, const RateDecision& decision) {
+void add_rate_headers(HeaderList& headers, const sdk::RateDecision& decision) {
   headers.emplace_back("X-RateLimit-Limit", std::to_string(decision.limit));
   headers.emplace_back("X-RateLimit-Remaining", std::to_string(decision.remaining));
   headers.emplace_back("X-RateLimit-Reset", std::to_string(decision.reset));
@@ -169,8 +169,9 @@ Answer RequestPipeline::transport_error(const std::string& client_address,
 }
 
 void RequestPipeline::charge_anonymous(const std::string& client_address, HeaderList& headers) {
-  const RateDecision decision =
-      rate_limiter_.charge("anonymous\x1f" + client_address, config_.anonymous_per_minute);
+  const sdk::RateDecision decision = modules_.limits().call([&](sdk::Limits& limits) {
+    return limits.charge("anonymous\x1f" + client_address, config_.anonymous_per_minute);
+  });
   add_rate_headers(headers, decision);
   if (!decision.allowed) {
     metrics_.refused(Refusal::anonymous_rate_limit);
@@ -225,8 +226,10 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
 
   const Operation operation = endpoint.operation();
   const std::string tenant = tenant_key(exchange.principal->tenant);
-  const RateDecision decision = rate_limiter_.charge(
-      tenant + "\x1f" + std::string(operation_name(operation)), plan->rate_limit(operation));
+  const sdk::RateDecision decision = modules_.limits().call([&](sdk::Limits& limits) {
+    return limits.charge(tenant + "\x1f" + std::string(operation_name(operation)),
+                         plan->rate_limit(operation));
+  });
   add_rate_headers(headers, decision);
 
   const auto scopes = endpoint.scopes();
@@ -252,8 +255,9 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
   }
 
   if (endpoint.leased()) {
-    exchange.lease = leases_.acquire(tenant, plan->concurrency);
-    if (!exchange.lease) {
+    auto lease = modules_.limits().call(
+        [&](sdk::Limits& limits) { return limits.acquire(tenant, plan->concurrency); });
+    if (!lease) {
       metrics_.refused(Refusal::concurrency);
       if (endpoint.reports_concurrency()) {
         headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
@@ -265,8 +269,9 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
     }
     if (endpoint.reports_concurrency()) {
       headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
-      headers.emplace_back("X-Concurrency-Active", std::to_string(exchange.lease->active()));
+      headers.emplace_back("X-Concurrency-Active", std::to_string(lease->active));
     }
+    exchange.lease = HeldLease(*modules_.limits().plugin, std::move(*lease));
   }
 }
 

@@ -16,8 +16,8 @@
 
 #include "config/host_config.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "limits/concurrency_limiter.hpp"
-#include "limits/rate_limiter.hpp"
+#include "limits/held_lease.hpp"
+#include "limits/operation.hpp"
 #include "logging/log_sink.hpp"
 #include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
@@ -43,7 +43,7 @@ struct Exchange {
   std::vector<std::string> params;
   std::optional<sdk::Principal> principal;
   const Plan* plan = nullptr;
-  std::optional<ConcurrencyLimiter::Lease> lease;
+  HeldLease lease;
   std::optional<Operation> operation;
 };
 
@@ -88,8 +88,6 @@ class RequestPipeline {
   LogSink& log_;
   Router router_;
   HostMetrics& metrics_;
-  RateLimiter rate_limiter_;
-  ConcurrencyLimiter leases_;
   std::atomic<bool> refusing_{false};
 };
 

@@ -13,9 +13,9 @@
 
 namespace eventsvc::sdk {
 
-enum class PluginKind { auth, storage, aggregation, context_mode, embedder, audit };
+enum class PluginKind { auth, storage, aggregation, context_mode, embedder, audit, limits };
 
-// "auth", "storage", "aggregation", "context", "embedder", "audit".
+// "auth", "storage", "aggregation", "context", "embedder", "audit", "limits".
 std::string_view kind_name(PluginKind kind);
 
 // section: fixed keys (`fields`); mapping: any keys, values checked by whoever owns the mapping.

@@ -7,7 +7,7 @@
 //   EVENTSVC_PLUGIN(eventsvc::plugins::ApiKeyAuth)
 //
 // where the class derives from one kind interface (auth.hpp, storage.hpp, aggregation.hpp,
-// context_mode.hpp, embedder.hpp, audit.hpp), declares its name and manifest as data
+// context_mode.hpp, embedder.hpp, audit.hpp, limits.hpp), declares its name and manifest as data
 // (`static constexpr std::string_view kName` and `static constexpr PluginInfo kInfo`, manifest.hpp)
 // and has a constructor taking `const PluginContext&`. The macro exports, through Boost.DLL
 // aliases:

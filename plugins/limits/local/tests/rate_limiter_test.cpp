@@ -1,8 +1,8 @@
-#include "limits/rate_limiter.hpp"
+#include "rate_limiter.hpp"
 
 #include <gtest/gtest.h>
 
-namespace eventsvc::host {
+namespace eventsvc::plugins::limits {
 namespace {
 
 using namespace std::chrono_literals;
@@ -52,4 +52,4 @@ TEST(RateLimiter, ForgetsIdleBucketsUnderManyKeys) {
 }
 
 }  // namespace
-}  // namespace eventsvc::host
+}  // namespace eventsvc::plugins::limits

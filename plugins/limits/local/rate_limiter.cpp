@@ -1,12 +1,11 @@
-#include "limits/rate_limiter.hpp"
+#include "rate_limiter.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 
 #include "eventsvc/sdk/time.hpp"
 
-namespace eventsvc::host {
+namespace eventsvc::plugins::limits {
 
 namespace {
 double refill_per_ms(int limit_per_minute) {
@@ -42,19 +41,9 @@ RateDecision RateLimiter::charge_at(std::string_view key, int limit_per_minute,
   bucket.updated = now;
   bucket.limit = limit_per_minute;
 
-  RateDecision decision;
-  decision.limit = limit_per_minute;
-  if (bucket.tokens >= 1.0) {
-    bucket.tokens -= 1.0;
-  } else {
-    decision.allowed = false;
-    decision.retry_after =
-        std::max(1, static_cast<int>(std::ceil((1.0 - bucket.tokens) / rate / 1000.0)));
-  }
-  decision.remaining = static_cast<int>(std::floor(bucket.tokens));
-  const double ms_to_full = (limit_per_minute - bucket.tokens) / rate;
-  decision.reset = (unix_now_ms + static_cast<std::int64_t>(std::ceil(ms_to_full)) + 999) / 1000;
-  return decision;
+  const bool allowed = bucket.tokens >= 1.0;
+  if (allowed) bucket.tokens -= 1.0;
+  return sdk::bucket_decision(allowed, bucket.tokens, limit_per_minute, unix_now_ms);
 }
 
 void RateLimiter::sweep(Shard& shard, Clock::time_point now) {
@@ -75,4 +64,4 @@ std::size_t RateLimiter::bucket_count() const {
   return count;
 }
 
-}  // namespace eventsvc::host
+}  // namespace eventsvc::plugins::limits

@@ -11,15 +11,11 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace eventsvc::host {
+#include "eventsvc/sdk/limits.hpp"
 
-struct RateDecision {
-  bool allowed = true;
-  int limit = 0;           // X-RateLimit-Limit
-  int remaining = 0;       // X-RateLimit-Remaining
-  std::int64_t reset = 0;  // X-RateLimit-Reset: Unix seconds when the bucket is full again
-  int retry_after = 0;     // seconds until one token is back (set when not allowed)
-};
+namespace eventsvc::plugins::limits {
+
+using sdk::RateDecision;
 
 class RateLimiter {
  public:
@@ -54,4 +50,4 @@ class RateLimiter {
   std::array<Shard, kShards> shards_;
 };
 
-}  // namespace eventsvc::host
+}  // namespace eventsvc::plugins::limits

@@ -1,0 +1,3 @@
+#include "local_limits.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::limits::LocalLimits)

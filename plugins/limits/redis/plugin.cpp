@@ -1,0 +1,3 @@
+#include "redis_limits.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::limits::RedisLimits)
