@@ -13,7 +13,7 @@ packages=(
   curl
   lintian adduser
   python3-jsonschema python3-yaml
-  redis-server
+  redis-server postgresql-15 libpq-dev
 )
 # node and npm run the OpenAPI linter (packaging/install-tools.sh); a machine that has them from
 # elsewhere (a newer node with its own npm) keeps them.
@@ -21,7 +21,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(postgresql-15 python3 python3-psycopg2 openssl)
+  packages+=(python3 python3-psycopg2 openssl)
 fi
 
 missing=()

@@ -19,6 +19,9 @@ pid_t spawn_process(const std::string& binary, const std::vector<std::string>& a
 // Waits for the child; its exit code, or 128 + the signal that ended it.
 int wait_for(pid_t pid);
 
+// A loopback port nothing listens on now (the kernel's choice of an ephemeral one).
+int free_loopback_port();
+
 // The file's bytes from `offset` on (empty when it does not exist).
 std::string read_file(const std::filesystem::path& path, std::size_t offset = 0);
 

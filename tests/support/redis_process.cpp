@@ -17,22 +17,6 @@ namespace eventsvc::testing {
 
 namespace {
 
-// A loopback port nothing listens on now (the kernel's choice of an ephemeral one).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(fd);
-    throw std::runtime_error("no free loopback port");
-  }
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
 // The first line Redis answers to `words`, or empty when nothing listens.
 std::string ask(int port, const std::string& words) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -57,7 +41,7 @@ std::string ask(int port, const std::string& words) {
 
 }  // namespace
 
-RedisProcess::RedisProcess() : port_(free_port()) {
+RedisProcess::RedisProcess() : port_(free_loopback_port()) {
   start();
 }
 

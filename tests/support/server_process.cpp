@@ -5,12 +5,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
 
 #include "support/child_process.hpp"
+#include "support/postgres_process.hpp"
 
 namespace eventsvc::testing {
 
@@ -128,13 +131,32 @@ std::string ServerProcess::create_key(const std::string& workspace, const std::s
   return key;
 }
 
+bool shared_log_mode() {
+  const char* shared = std::getenv("EVENTSVC_TEST_SHARED_LOG");
+  return shared != nullptr && *shared != '\0';
+}
+
+namespace {
+
+// One PostgreSQL for the test process, a database for each config made (docs/scale-out.md).
+std::string storage_plugin() {
+  if (!shared_log_mode()) return "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
+  static PostgresProcess postgres;
+  static std::atomic<int> databases{0};
+  const std::string database = "log" + std::to_string(++databases);
+  postgres.sql("CREATE DATABASE " + database);
+  return "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+         "      durable_log:\n        kind: postgres\n        postgres: \"" +
+         postgres.conninfo(database) + "\"\n        host_id: test-host\n";
+}
+
+}  // namespace
+
 std::string default_plugins() {
-  std::string plugins =
-      "  apikey:\n    library: eventsvc-auth-apikey\n"
-      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n"
-      "  hashing:\n    library: eventsvc-embedder-hashing\n"
-      "  documents:\n    library: eventsvc-context-documents\n"
-      "  decision:\n    library: eventsvc-context-decision\n";
+  std::string plugins = "  apikey:\n    library: eventsvc-auth-apikey\n" + storage_plugin() +
+                        "  hashing:\n    library: eventsvc-embedder-hashing\n"
+                        "  documents:\n    library: eventsvc-context-documents\n"
+                        "  decision:\n    library: eventsvc-context-decision\n";
   for (const char* op : {"count", "distinct", "sum", "avg", "min", "max", "integral"}) {
     plugins += std::string("  ") + op + ":\n    library: eventsvc-aggregation-" + op + "\n";
   }

@@ -86,8 +86,12 @@ struct TestConfig {
   std::string yaml() const;
 };
 
-// The plugins section naming every plugin this build has.
+// The plugins section naming every plugin this build has. With EVENTSVC_TEST_SHARED_LOG set, its
+// storage keeps writes in a shared PostgreSQL log (a database of its own, on one PostgreSQL the
+// test process starts), as a server of a cluster does.
 std::string default_plugins();
+// Whether EVENTSVC_TEST_SHARED_LOG is set.
+bool shared_log_mode();
 
 std::string test_config();
 

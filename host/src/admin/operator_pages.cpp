@@ -78,6 +78,10 @@ Answer OperatorPages::readiness() const {
   const auto max_backlog = sources_.config.admin.ready_max_backlog;
   check("projector", storage.projecting, {},
         "the projector is not running or its last round failed");
+  if (storage.follows_log) {
+    check("log", storage.caught_up, {},
+          "catching up with the shared durable log: its copy here is not complete yet");
+  }
   check("backlog", storage.projection_backlog <= max_backlog,
         {{"writes", storage.projection_backlog}, {"max", max_backlog}},
         std::to_string(storage.projection_backlog) +

@@ -2,10 +2,9 @@
 
 #include <rocksdb/write_batch.h>
 
-#include <set>
-
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
+#include "prepared_write.hpp"
 #include "stored_formats.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -78,61 +77,18 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
     }
   } release{*this, idempotency_key, claimed_digests, sequence};
 
-  AcceptedWrite accepted;
-  accepted.tenant = write.tenant;
-  accepted.receipt_id = write.receipt_id;
-  accepted.envelope = write.envelope;
-  accepted.received_at = now;
-  std::size_t duplicates = 0;
-  StoredReceipt receipt;
-  std::set<std::tuple<std::string, sdk::Millis, std::string>> versions;
-  for (std::size_t i = 0; i < write.events.size(); ++i) {
-    const auto& event = write.events[i];
-    if (duplicate[i]) {
-      ++duplicates;
-    } else {
-      accepted.events.push_back({event.version, event.event});
-    }
-    if (versions.emplace(event.version.id, event.version.occurred_at, event.version.digest)
-            .second) {
-      receipt.events.push_back(event.version);
-    }
-  }
-
-  sdk::AcceptSummary summary;
-  summary.receipt_id = write.receipt_id;
-  summary.submitted = write.events.size();
-  summary.duplicates = duplicates;
-  summary.accepted = summary.submitted - duplicates;
-  summary.verification_available = verification_available_();
-  const std::string body = render(summary);
-
-  receipt.receipt.receipt_id = write.receipt_id;
-  receipt.receipt.state = sdk::ReceiptState::accepted;
-  receipt.receipt.submitted = summary.submitted;
-  receipt.receipt.accepted = summary.accepted;
-  receipt.receipt.duplicates = duplicates;
-  receipt.receipt.event_set_sha256 = write.event_set_sha256;
-  receipt.receipt.created_at = now;
-  receipt.receipt.updated_at = now;
-
-  std::string inbox_key;
-  append_u64(inbox_key, sequence);
-  std::string inbox_value;
-  append_string(inbox_value, tenant);
-  inbox_value += encode_accepted_write(accepted);
-
+  const PreparedWrite prepared = prepare_write(write, duplicate, verification_available_(), render);
   rocksdb::WriteBatch batch;
-  batch.Put(database_.inbox, inbox_key, inbox_value);
-  batch.Put(database_.idempotency, idempotency_key, encode_idempotency(now, body));
-  batch.Put(database_.receipts, tenant + write.receipt_id, encode_receipt(receipt));
+  put_in_inbox(batch, database_, sequence, tenant, write.receipt_id,
+               encode_accepted_write(prepared.accepted), encode_receipt(prepared.receipt));
+  batch.Put(database_.idempotency, idempotency_key, encode_idempotency(now, prepared.body));
   for (const auto& key : claimed_digests)
     batch.Put(database_.digests, key, rocksdb::Slice());
   database_.write(batch, true);
 
   backlog_.add(tenant, 1);
   accepted_();
-  return {body, false};
+  return {prepared.body, false};
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -45,6 +45,30 @@ constexpr ConfigKey kProjector[] = {
         .at_most(16777216),
 };
 
+constexpr std::string_view kLogKinds[] = {"local", "postgres"};
+
+constexpr ConfigKey kDurableLog[] = {
+    ConfigKey::string("kind",
+                      "local: accepted writes are made durable in this server's RocksDB; "
+                      "postgres: in a PostgreSQL log shared by several servers, each projecting "
+                      "it into its own RocksDB")
+        .defaults_to(R"("local")")
+        .allowed(kLogKinds),
+    ConfigKey::string("postgres", "libpq connection string of the shared log (kind postgres)")
+        .defaults_to(R"("")"),
+    ConfigKey::string("host_id", "This server's name among the servers of the shared log")
+        .defaults_to(R"("")"),
+    ConfigKey::integer("host_timeout_s",
+                       "A server not heard from for this long no longer holds receipts back")
+        .defaults_to("10")
+        .at_least(1)
+        .at_most(3600),
+    ConfigKey::integer("follow_batch", "Log entries copied into the local inbox per round")
+        .defaults_to("256")
+        .at_least(1)
+        .at_most(100000),
+};
+
 constexpr ConfigKey kConfig[] = {
     ConfigKey::string("path", "Database directory, relative to the instance's data directory")
         .defaults_to(R"("db")"),
@@ -66,6 +90,7 @@ constexpr ConfigKey kConfig[] = {
         .at_least(100)
         .at_most(10000000),
     ConfigKey::section("projector", "Asynchronous projection of accepted writes", kProjector),
+    ConfigKey::section("durable_log", "Where accepted writes are made durable", kDurableLog),
 };
 
 }  // namespace
@@ -152,6 +177,25 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
   projector_->on_checkpoint([this] { record_catalogue(); });
   record_catalogue();
+  const auto durable_log = context.config.get_section("durable_log");
+  if (durable_log.get_string("kind") == "postgres") {
+    PostgresLogOptions log_options;
+    log_options.conninfo = durable_log.get_string("postgres");
+    log_options.host_id = durable_log.get_string("host_id");
+    log_options.host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
+    if (log_options.conninfo.empty()) {
+      durable_log.fail("postgres",
+                       "name the PostgreSQL database of the shared log, e.g. "
+                       "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
+    }
+    if (log_options.host_id.empty()) {
+      durable_log.fail("host_id", "name this server among the servers of the shared log");
+    }
+    log_ = std::make_unique<PostgresLog>(std::move(log_options), logger_);
+    follower_ = std::make_unique<LogFollower>(
+        *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); }, logger_,
+        static_cast<std::size_t>(durable_log.get_int("follow_batch")));
+  }
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
       [this] { projector_->wake(); });
@@ -175,9 +219,11 @@ void RocksdbStorage::use_embedder(const sdk::Embedder* embedder) {
 
 void RocksdbStorage::start() {
   projector_->start();
+  if (follower_) follower_->start();
 }
 
 void RocksdbStorage::stop() {
+  if (follower_) follower_->stop();
   if (projector_) projector_->stop();
   if (!database_) return;
   try {
@@ -198,13 +244,26 @@ void RocksdbStorage::record_catalogue() {
 
 sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
                                          const sdk::ReceiptRenderer& render) {
+  if (log_) return log_->accept(write, render, projector_->available());
   return ingest_->accept(write, render);
 }
 
 std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
                                                     std::string_view receipt_id) {
-  const auto value =
-      database_->get(database_->receipts, tenant_prefix(tenant) + std::string(receipt_id));
+  const std::string tenant_key = tenant_prefix(tenant);
+  auto value = database_->get(database_->receipts, tenant_key + std::string(receipt_id));
+  std::optional<LogEntry> entry;
+  if (log_ && (!value || decode_receipt(*value).receipt.state == sdk::ReceiptState::verified)) {
+    // Not copied here yet (the log has it as accepted), or verified here: verified for the
+    // client only when every live server has verified it too.
+    try {
+      entry = log_->find_receipt(tenant_key, receipt_id);
+    } catch (const PgError& error) {
+      logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
+      throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+    }
+    if (!value && entry) value = entry->receipt;
+  }
   if (!value) return std::nullopt;
   StoredReceipt stored = decode_receipt(*value);
   sdk::Receipt receipt = std::move(stored.receipt);
@@ -215,6 +274,14 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
       receipt.state == sdk::ReceiptState::verified || receipt.state == sdk::ReceiptState::conflict;
   if (!final && !projector_->available())
     receipt.state = sdk::ReceiptState::verification_unavailable;
+  if (receipt.state == sdk::ReceiptState::verified && entry) {
+    try {
+      if (log_->held_back(entry->cursor)) receipt.state = sdk::ReceiptState::projecting;
+    } catch (const PgError& error) {
+      logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
+      throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+    }
+  }
   return receipt;
 }
 
@@ -250,6 +317,14 @@ sdk::StorageHealth RocksdbStorage::health() {
   health.problem = database_->write_problem();
   health.projecting = projector_->available();
   health.projection_backlog = backlog_.total();
+  if (follower_) {
+    health.follows_log = true;
+    if (!follower_->problem().empty()) health.problem = "durable log: " + follower_->problem();
+    // Caught up once the copy reached the end of the log and projected all of it; from then on
+    // the backlog check says how far behind it is.
+    if (!caught_up_ && follower_->caught_up() && health.projection_backlog == 0) caught_up_ = true;
+    health.caught_up = caught_up_.load();
+  }
   return health;
 }
 

@@ -10,6 +10,8 @@
 #include "eventsvc/sdk/storage.hpp"
 #include "inbox_sequence.hpp"
 #include "ingest_writer.hpp"
+#include "log_follower.hpp"
+#include "postgres_log.hpp"
 #include "projector.hpp"
 #include "query_engine.hpp"
 #include "tenant_counters.hpp"
@@ -62,6 +64,10 @@ class RocksdbStorage final : public sdk::Storage {
   std::unique_ptr<Verdicts> verdicts_;
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
+  // With a shared durable log (durable_log.kind postgres): accepted there, copied here.
+  std::unique_ptr<PostgresLog> log_;
+  std::unique_ptr<LogFollower> follower_;
+  std::atomic<bool> caught_up_{false};
   std::unique_ptr<QueryEngine> queries_;
   std::unique_ptr<ColumnReader> columns_;
   std::string embedding_model_;

@@ -157,6 +157,10 @@ struct StorageHealth {
   std::string problem;                   // empty: writes can be made durable; else why not
   bool projecting = true;                // the projector runs and its last round succeeded
   std::uint64_t projection_backlog = 0;  // accepted writes not yet projected, every tenant
+  // A store whose writes are made durable in a log shared by several servers (scale-out) copies
+  // it into its local engine: not ready until that copy has caught up with the log once.
+  bool follows_log = false;
+  bool caught_up = true;
 };
 
 class Storage : public Plugin {

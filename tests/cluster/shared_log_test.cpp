@@ -1,0 +1,303 @@
+// eventsvc servers sharing one durable log in a real PostgreSQL: writes made through any server
+// are read on every server with the same answers, an idempotency key means the same write on all
+// of them, a server killed mid-run loses nothing its clients were told was accepted, and a server
+// that starts empty catches up before it says it is ready.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "support/api_client.hpp"
+#include "support/postgres_process.hpp"
+#include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace eventsvc::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class SharedLogTest : public ::testing::Test {
+ protected:
+  // A server of the log; its keys are the shared key file's.
+  ServerProcess& add_server(const std::string& host_id) {
+    TestConfig config;
+    std::string plugins = default_plugins();
+    const auto replace = [&](const std::string& from, const std::string& to) {
+      plugins.replace(plugins.find(from), from.size(), to);
+    };
+    replace("  apikey:\n    library: eventsvc-auth-apikey\n",
+            "  apikey:\n    library: eventsvc-auth-apikey\n    config:\n      keys_file: " +
+                (keys_.path() / "keys.json").string() + "\n");
+    replace("  rocksdb:\n    library: eventsvc-storage-rocksdb\n",
+            "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+            "      durable_log:\n        kind: postgres\n        postgres: \"" +
+                (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
+                "\"\n        host_id: " + host_id + "\n        host_timeout_s: 2\n");
+    config.plugins = plugins;
+    servers_.push_back(std::make_unique<ServerProcess>(config.yaml()));
+    servers_.back()->start();
+    if (key_.empty()) key_ = servers_.back()->create_key("acme", "live");
+    return *servers_.back();
+  }
+
+  ApiClient client(std::size_t server) { return ApiClient(servers_[server]->port(), key_); }
+
+  // What a server answers about every event: the count of current records and of versions, and
+  // the ids of the current ones.
+  struct Contents {
+    std::int64_t current = 0;
+    std::int64_t versions = 0;
+    std::vector<std::string> ids;
+    bool operator==(const Contents&) const = default;
+  };
+  Contents contents(std::size_t server) {
+    auto api = client(server);
+    Contents seen;
+    const auto count = [&](const char* source) {
+      const auto answer =
+          api.analyze({{"source", source},
+                       {"where", json::object{{"timestamp", json::object{{"gte", "now-30d"}}}}},
+                       {"aggregations", json::object{{"n", json::object{{"op", "count"}}}}}});
+      EXPECT_EQ(answer.status, 200) << answer.body;
+      return answer.status == 200 ? answer.json().at("aggregations").at("n").at("value").as_int64()
+                                  : -1;
+    };
+    seen.current = count("current");
+    seen.versions = count("history");
+    const auto listed = api.query({{"limit", 1000}, {"order", "asc"}});
+    EXPECT_EQ(listed.status, 200) << listed.body;
+    if (listed.status == 200) seen.ids = ids_of(listed.json());
+    std::sort(seen.ids.begin(), seen.ids.end());
+    return seen;
+  }
+
+  PostgresProcess postgres_;
+  std::string conninfo_;  // the servers' connection string; empty: postgres_'s
+  TempDir keys_;
+  std::vector<std::unique_ptr<ServerProcess>> servers_;
+  std::string key_;
+};
+
+// What clients were told was accepted: receipts, and the ids of the events of those writes.
+struct Acknowledged {
+  void add(const HttpResponse& answer, const std::string& name, int events) {
+    const std::lock_guard lock(mutex);
+    receipts.emplace_back(answer.json().at("receipt_id").as_string());
+    for (int i = 0; i < events; ++i)
+      ids.insert(name + "-" + std::to_string(i));
+  }
+  std::size_t writes() {
+    const std::lock_guard lock(mutex);
+    return receipts.size();
+  }
+
+  std::mutex mutex;
+  std::vector<std::string> receipts;
+  std::set<std::string> ids;
+};
+
+json::object batch_of(const std::string& prefix, int events) {
+  json::array list;
+  for (int i = 0; i < events; ++i) {
+    list.push_back(make_event(prefix + "-" + std::to_string(i), "reading", now_ms() - 1000 + i,
+                              json::object{{"value", i}, {"note", "written as " + prefix}}));
+  }
+  return make_batch("sensors", std::move(list));
+}
+
+TEST_F(SharedLogTest, AWriteThroughOneServerIsReadAndVerifiedOnEvery) {
+  for (const char* host : {"h1", "h2", "h3"})
+    add_server(host);
+  const auto batch = batch_of("a", 20);
+  const auto accepted = client(0).ingest(batch, "shared-write-1");
+  ASSERT_EQ(accepted.status, 202) << accepted.body;
+  const std::string receipt(accepted.json().at("receipt_id").as_string());
+  // Verified, asked of another server: every server has the events then.
+  const auto final_state = client(1).wait_final(receipt);
+  EXPECT_EQ(final_state.at("status"), "verified");
+  EXPECT_EQ(final_state.at("verified_events"), 20);
+  const Contents first = contents(0);
+  EXPECT_EQ(first.current, 20);
+  EXPECT_EQ(first.versions, 20);
+  EXPECT_EQ(first.ids.size(), 20U);
+  EXPECT_EQ(contents(1), first);
+  EXPECT_EQ(contents(2), first);
+  // The same key through another server is the same write: its answer, byte for byte.
+  const auto replayed = client(2).ingest(batch, "shared-write-1");
+  EXPECT_EQ(replayed.status, 202);
+  EXPECT_EQ(replayed.header("Idempotent-Replayed"), "true");
+  EXPECT_EQ(replayed.body, accepted.body);
+  // Events accepted before, through another server, are duplicates.
+  const auto again = client(1).ingest(batch, "shared-write-2");
+  ASSERT_EQ(again.status, 202);
+  EXPECT_EQ(again.json().at("duplicates"), 20);
+  EXPECT_EQ(again.json().at("accepted"), 0);
+}
+
+TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenAServerIsKilledMidRun) {
+  for (const char* host : {"h1", "h2", "h3"})
+    add_server(host);
+  constexpr int kClients = 6;
+  constexpr int kBatches = 40;
+  constexpr int kEvents = 4;
+  Acknowledged acknowledged;
+  std::atomic<int> retried{0};
+  std::atomic<bool> killed{false};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      std::size_t server = static_cast<std::size_t>(c % 3);
+      for (int b = 0; b < kBatches; ++b) {
+        const std::string name = "c" + std::to_string(c) + "b" + std::to_string(b);
+        const auto batch = batch_of(name, kEvents);
+        const std::string key = "run-" + name;
+        for (int attempt = 0; attempt < 50; ++attempt) {
+          std::optional<HttpResponse> answer;
+          try {
+            answer = client(server).ingest(batch, key);
+          } catch (const std::exception&) {
+            // In doubt: the server went away. The same key, on the next server.
+          }
+          if (answer && answer->status == 202) {
+            acknowledged.add(*answer, name, kEvents);
+            break;
+          }
+          ++retried;
+          server = (server + 1) % 3;
+          if (killed && server == 2) server = 0;
+          std::this_thread::sleep_for(20ms);
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(200ms);
+  servers_[2]->kill();
+  killed = true;
+  const std::size_t before_kill = acknowledged.writes();
+  for (auto& thread : clients)
+    thread.join();
+
+  const auto& receipts = acknowledged.receipts;
+  ASSERT_EQ(acknowledged.ids.size(), static_cast<std::size_t>(kClients * kBatches * kEvents));
+  // Killed mid-run: writes were acknowledged before and after.
+  EXPECT_GT(before_kill, 0U);
+  EXPECT_LT(before_kill, receipts.size());
+  // Every receipt ends verified, whichever live server is asked; the dead one holds nothing back
+  // once it has not been seen for host_timeout_s.
+  for (std::size_t i = 0; i < receipts.size(); ++i)
+    EXPECT_EQ(client(i % 2).wait_final(receipts[i]).at("status"), "verified");
+  const Contents seen = contents(0);
+  EXPECT_EQ(seen.current, static_cast<std::int64_t>(acknowledged.ids.size()));
+  EXPECT_EQ(seen.versions, seen.current);  // each exactly once
+  EXPECT_EQ(contents(1), seen);
+  std::printf("%zu writes acknowledged, %d attempts retried after the kill\n", receipts.size(),
+              retried.load());
+
+  // The killed server comes back and catches up on what it missed.
+  servers_[2]->start();
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (contents(2) != seen && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(contents(2), seen);
+}
+
+TEST_F(SharedLogTest, AServerThatStartsEmptyCatchesUpBeforeItIsReady) {
+  add_server("h1");
+  std::vector<std::string> receipts;
+  for (int b = 0; b < 30; ++b) {
+    const auto answer =
+        client(0).ingest(batch_of("e" + std::to_string(b), 50), "fill-batch-" + std::to_string(b));
+    ASSERT_EQ(answer.status, 202) << answer.body;
+    receipts.emplace_back(answer.json().at("receipt_id").as_string());
+  }
+  for (const auto& receipt : receipts)
+    ASSERT_EQ(client(0).wait_final(receipt).at("status"), "verified");
+  const Contents written = contents(0);
+  EXPECT_EQ(written.current, 1500);
+  ServerProcess& late = add_server("h2");
+  HttpsClient admin(late.admin_port(), false);
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  HttpResponse ready;
+  while (std::chrono::steady_clock::now() < deadline) {
+    ready = admin.request("GET", "/readyz");
+    if (ready.status == 200) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_EQ(ready.status, 200) << ready.body;
+  EXPECT_EQ(ready.json().at("checks").at("log").at("ok"), true);
+  EXPECT_EQ(contents(1), written);
+}
+
+TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenThePrimaryDiesAndTheStandbyIsPromoted) {
+  PostgresProcess standby(PostgresProcess::StandbyOf{postgres_});
+  postgres_.require_synchronous_standby();
+  // libpq tries the hosts in turn and keeps the one that takes writes.
+  conninfo_ = "host=127.0.0.1,127.0.0.1 port=" + std::to_string(postgres_.port()) + "," +
+              std::to_string(standby.port()) +
+              " user=eventsvc dbname=postgres connect_timeout=2 target_session_attrs=read-write";
+  add_server("h1");
+  add_server("h2");
+
+  constexpr int kClients = 4;
+  constexpr int kBatches = 40;
+  constexpr int kEvents = 5;
+  Acknowledged acknowledged;
+  std::atomic<int> unavailable{0};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      const auto server = static_cast<std::size_t>(c % 2);
+      for (int b = 0; b < kBatches; ++b) {
+        const std::string name = "f" + std::to_string(c) + "b" + std::to_string(b);
+        const auto batch = batch_of(name, kEvents);
+        for (int attempt = 0; attempt < 600; ++attempt) {
+          const auto answer = client(server).ingest(batch, "failover-" + name);
+          if (answer.status == 202) {
+            acknowledged.add(answer, name, kEvents);
+            break;
+          }
+          // While there is no primary: 503 with Retry-After, the same key again.
+          if (answer.status == 503 && answer.header("Retry-After") == "1") {
+            ++unavailable;
+          } else {
+            ++wrong;
+            ADD_FAILURE() << answer.status << " " << answer.body;
+          }
+          std::this_thread::sleep_for(50ms);
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(300ms);
+  postgres_.crash();
+  std::this_thread::sleep_for(500ms);  // writes meanwhile have nowhere to go
+  standby.promote();
+  for (auto& thread : clients)
+    thread.join();
+
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(unavailable.load(), 0);  // the switch was seen
+  const auto& receipts = acknowledged.receipts;
+  ASSERT_EQ(acknowledged.ids.size(), static_cast<std::size_t>(kClients * kBatches * kEvents));
+  for (const auto& receipt : receipts)
+    EXPECT_EQ(client(0).wait_final(receipt, 60s).at("status"), "verified");
+  const Contents seen = contents(0);
+  EXPECT_EQ(seen.current, static_cast<std::int64_t>(acknowledged.ids.size()));
+  EXPECT_EQ(seen.versions, seen.current);
+  EXPECT_EQ(contents(1), seen);
+  // Every acknowledged write is on the promoted standby, the only copy left.
+  EXPECT_EQ(standby.sql("SELECT count(*) FROM eventsvc_log"), std::to_string(receipts.size()));
+  std::printf("%zu writes acknowledged, %d answered 503 during the switch\n", receipts.size(),
+              unavailable.load());
+}
+
+}  // namespace
+}  // namespace eventsvc::testing
