@@ -7,7 +7,7 @@ PRESET ?= release
 BUILD := build/$(PRESET)
 DATA_DIR ?= var/data
 
-.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench package clean
+.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench bench-cluster package clean
 
 all: build
 
@@ -52,6 +52,10 @@ package: build
 bench: build
 	@packaging/install-deps.sh --bench
 	bench/run.sh $(BUILD)
+
+bench-cluster: build
+	@packaging/install-deps.sh --bench
+	bench/cluster.sh $(BUILD)
 
 clean:
 	rm -rf build
