@@ -50,6 +50,11 @@ for address in 127.0.0.2 127.0.0.3 127.0.0.4; do
   [[ $n == 15 ]] || fail "$address counts $n events, not 15"
 done
 
+# The limits were kept in Redis, found through Sentinel (were it unreachable, requests would be
+# admitted without limits and this would read 0).
+curl -s http://127.0.0.2:29464/metrics | grep -q '^eventsvc_limits_redis_up{plugin="limits"} 1' ||
+  fail "host1 does not reach Redis through Sentinel"
+
 kill -KILL "$(cat "$dir/host2.pid")"
 for i in $(seq 20); do
   n=$(api 127.0.0.1 POST /v1/analyze "$count" | field "['aggregations']['n']['value']") ||
