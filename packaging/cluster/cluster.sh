@@ -196,7 +196,8 @@ backend servers
   http-check expect status 200
 CFG
     for ((i = 1; i <= count; i++)); do
-      echo "  server host$i ${hosts[$((i - 1))]}:$front check port $admin inter 1s fall 2 rise 1"
+      echo "  server host$i ${hosts[$((i - 1))]}:$front check port $admin inter 1s fall 2 rise 1" \
+        "observe layer4 error-limit 1 on-error mark-down"
     done
   } >"$dir/haproxy.cfg"
   haproxy -f "$dir/haproxy.cfg"

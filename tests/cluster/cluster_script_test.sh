@@ -56,6 +56,11 @@ curl -s http://127.0.0.2:29464/metrics | grep -q '^eventsvc_limits_redis_up{plug
   fail "host1 does not reach Redis through Sentinel"
 
 kill -KILL "$(cat "$dir/host2.pid")"
+# Gone once nothing accepts on its address (a dying process's socket may still take a connection).
+for _ in $(seq 100); do
+  curl -sk --max-time 1 https://127.0.0.3:28443/ >/dev/null 2>&1 || break
+  sleep 0.1
+done
 for i in $(seq 20); do
   n=$(api 127.0.0.1 POST /v1/analyze "$count" | field "['aggregations']['n']['value']") ||
     fail "request $i through haproxy failed with host2 dead"
