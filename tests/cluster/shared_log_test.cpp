@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <latch>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -139,6 +140,42 @@ TEST_F(SharedLogTest, AWriteThroughOneServerIsReadAndVerifiedOnEvery) {
   ASSERT_EQ(again.status, 202);
   EXPECT_EQ(again.json().at("duplicates"), 20);
   EXPECT_EQ(again.json().at("accepted"), 0);
+}
+
+TEST_F(SharedLogTest, OneKeySentToTwoServersAtOnceMakesOneWrite) {
+  add_server("h1");
+  add_server("h2");
+  const auto batch = batch_of("k", 50);
+  std::mutex mutex;
+  std::vector<HttpResponse> answers;
+  std::latch start(16);
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 16; ++c) {
+    clients.emplace_back([&, c] {
+      auto api = client(static_cast<std::size_t>(c % 2));
+      start.arrive_and_wait();
+      auto answer = api.ingest(batch, "same-key-everywhere");
+      const std::lock_guard lock(mutex);
+      answers.push_back(std::move(answer));
+    });
+  }
+  for (auto& thread : clients)
+    thread.join();
+  std::string body;
+  int conflicts = 0;
+  for (const auto& answer : answers) {
+    if (answer.status == 409) {  // in flight on one server or the other
+      ++conflicts;
+      EXPECT_EQ(answer.header("Retry-After"), "1");
+      continue;
+    }
+    ASSERT_EQ(answer.status, 202) << answer.body;
+    if (body.empty()) body = answer.body;
+    EXPECT_EQ(answer.body, body);  // the one write's answer, replayed
+  }
+  EXPECT_FALSE(body.empty());
+  EXPECT_EQ(postgres_.sql("SELECT count(*) FROM eventsvc_log"), "1");
+  std::printf("16 requests with one key on two servers: %d answered 409\n", conflicts);
 }
 
 TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenAServerIsKilledMidRun) {
