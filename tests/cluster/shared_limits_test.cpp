@@ -59,6 +59,7 @@ class SharedLimitsTest : public ::testing::Test {
     std::atomic<int> other{0};
     const auto started = std::chrono::steady_clock::now();
     std::vector<std::thread> clients;
+    clients.reserve(kClients);
     for (int c = 0; c < kClients; ++c) {
       clients.emplace_back([&, c] {
         const auto server = static_cast<std::size_t>(c % kServers);

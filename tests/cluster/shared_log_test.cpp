@@ -150,6 +150,7 @@ TEST_F(SharedLogTest, OneKeySentToTwoServersAtOnceMakesOneWrite) {
   std::vector<HttpResponse> answers;
   std::latch start(16);
   std::vector<std::thread> clients;
+  clients.reserve(16);
   for (int c = 0; c < 16; ++c) {
     clients.emplace_back([&, c] {
       auto api = client(static_cast<std::size_t>(c % 2));
@@ -188,6 +189,7 @@ TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenAServerIsKilledMidRun) {
   std::atomic<int> retried{0};
   std::atomic<bool> killed{false};
   std::vector<std::thread> clients;
+  clients.reserve(kClients);
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&, c] {
       std::size_t server = static_cast<std::size_t>(c % 3);
@@ -289,6 +291,7 @@ TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenThePrimaryDiesAndTheStandbyIs
   std::atomic<int> unavailable{0};
   std::atomic<int> wrong{0};
   std::vector<std::thread> clients;
+  clients.reserve(kClients);
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&, c] {
       const auto server = static_cast<std::size_t>(c % 2);

@@ -32,7 +32,7 @@ std::string run_pg(const std::filesystem::path& dir, const std::string& program,
   }
   const auto out = dir / (program + ".out");
   const int code = wait_for(spawn_process(binary, args, out, out, false));
-  const std::string text = read_file(out);
+  std::string text = read_file(out);
   if (code != 0)
     throw std::runtime_error(program + " failed (" + std::to_string(code) + "):\n" + text);
   return text;

@@ -29,7 +29,7 @@ CommandResult run_eventsvc(const std::vector<std::string>& args) {
   return result;
 }
 
-ServerProcess::ServerProcess(std::string config_yaml) {
+ServerProcess::ServerProcess(const std::string& config_yaml) {
   std::ofstream(config_path()) << config_yaml;
 }
 

@@ -27,7 +27,7 @@ CommandResult run_eventsvc(const std::vector<std::string>& args);
 class ServerProcess {
  public:
   // `config_yaml` is written to <dir>/eventsvc.yaml; data lives in <dir>/data.
-  explicit ServerProcess(std::string config_yaml);
+  explicit ServerProcess(const std::string& config_yaml);
   ~ServerProcess();
 
   // Spawns `eventsvc serve` (plus `extra_args`) and waits until it is ready; throws on failure or
