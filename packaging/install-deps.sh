@@ -13,7 +13,7 @@ packages=(
   curl
   lintian adduser
   python3-jsonschema python3-yaml
-  redis-server postgresql-15 libpq-dev
+  redis-server postgresql-15 libpq-dev haproxy
 )
 # node and npm run the OpenAPI linter (packaging/install-tools.sh); a machine that has them from
 # elsewhere (a newer node with its own npm) keeps them.
