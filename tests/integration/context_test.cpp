@@ -147,13 +147,18 @@ TEST_F(ContextTest, StateChangingTwiceGivesTwoTransitionsAndIsReady) {
             (json::object{{"status", "ready"}, {"reasons", json::array{}}}));
   EXPECT_EQ(context.at("confidence").to_number<double>(), 1.0);
   EXPECT_EQ(context.at("proof").at("complete"), true);
-  // The newest version is the latest state; the changes are transitions.
+  // The newest version is the latest state; the changes are transitions, each resting on the
+  // value it replaced and the new one: all three versions.
   std::set<std::string> roles;
+  int in_transitions = 0;
   for (const auto& result : answer.at("results").as_array()) {
-    for (const auto& role : result.at("source_roles").as_array())
+    for (const auto& role : result.at("source_roles").as_array()) {
       roles.emplace(role.as_string());
+      if (role == "transition") ++in_transitions;
+    }
   }
   EXPECT_EQ(roles, (std::set<std::string>{"match", "fact_source", "latest_state", "transition"}));
+  EXPECT_EQ(in_transitions, 3);
 }
 
 // Every expectation below is worked out by hand from the readings above (docs/context-pack.md).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "budget_fit.hpp"
 #include "decision_mode.hpp"
@@ -298,8 +299,10 @@ class PacketBuilder {
     std::set<std::size_t> records;
     for (const auto& fact : findings_.facts)
       records.insert(fact.source_records.begin(), fact.source_records.end());
-    for (const auto& transition : findings_.timeline)
+    for (const auto& transition : findings_.timeline) {
+      records.insert(transition.before->record);
       records.insert(transition.after->record);
+    }
     for (const auto& contradiction : findings_.contradictions) {
       records.insert(contradiction.before->record);
       records.insert(contradiction.after->record);
@@ -384,15 +387,26 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
       output.citations.push_back({record, "fact_source"});
     output.citations.push_back({findings.facts[i].latest_record, "latest_state"});
   }
+  // A transition rests on both of its events: the value replaced and the value that replaced it.
   for (std::size_t i = 0; i < findings.timeline.size(); ++i) {
-    if (kept.timeline[i])
-      output.citations.push_back({findings.timeline[i].after->record, "transition"});
+    if (!kept.timeline[i]) continue;
+    output.citations.push_back({findings.timeline[i].before->record, "transition"});
+    output.citations.push_back({findings.timeline[i].after->record, "transition"});
   }
   for (std::size_t i = 0; i < findings.contradictions.size(); ++i) {
     if (!kept.contradictions[i]) continue;
     output.citations.push_back({findings.contradictions[i].before->record, "contradiction"});
     output.citations.push_back({findings.contradictions[i].after->record, "contradiction"});
   }
+  // A record cited twice in one role (the event between two transitions) is named once.
+  std::sort(output.citations.begin(), output.citations.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.record, a.role) < std::tie(b.record, b.role);
+  });
+  output.citations.erase(std::unique(output.citations.begin(), output.citations.end(),
+                                     [](const auto& a, const auto& b) {
+                                       return a.record == b.record && a.role == b.role;
+                                     }),
+                         output.citations.end());
   output.context = std::move(packet);
   return output;
 }
