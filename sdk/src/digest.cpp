@@ -62,36 +62,45 @@ void append_number(std::string& out, double x) {
   }
 }
 
-// The escape of a character JSON requires escaped (a quote, a backslash, a control character).
-void append_escape(std::string& out, unsigned char c) {
-  static constexpr char kHex[] = "0123456789abcdef";
+// JSON must escape a quote, a backslash and the control characters.
+bool needs_escape(unsigned char c) {
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
+// The two-character escape of a character that has one; empty for the others (\u00XX). Both the
+// writer and the size count read this one table.
+std::string_view short_escape(unsigned char c) {
   switch (c) {
     case '"':
-      out += "\\\"";
-      break;
+      return "\\\"";
     case '\\':
-      out += "\\\\";
-      break;
+      return "\\\\";
     case '\b':
-      out += "\\b";
-      break;
+      return "\\b";
     case '\f':
-      out += "\\f";
-      break;
+      return "\\f";
     case '\n':
-      out += "\\n";
-      break;
+      return "\\n";
     case '\r':
-      out += "\\r";
-      break;
+      return "\\r";
     case '\t':
-      out += "\\t";
-      break;
+      return "\\t";
     default:
-      out += "\\u00";
-      out.push_back(kHex[c >> 4U]);
-      out.push_back(kHex[c & 0xFU]);
+      return {};
   }
+}
+
+constexpr std::size_t kUnicodeEscapeSize = 6;  // backslash, u, four hex digits
+
+void append_escape(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  if (const auto escape = short_escape(c); !escape.empty()) {
+    out += escape;
+    return;
+  }
+  out += "\\u00";
+  out.push_back(kHex[c >> 4U]);
+  out.push_back(kHex[c & 0xFU]);
 }
 
 // Runs of characters that need no escape are appended whole: most strings are one run.
@@ -100,7 +109,7 @@ void append_string(std::string& out, std::string_view text) {
   std::size_t run = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (!needs_escape(c)) continue;
     out.append(text.substr(run, i - run));
     append_escape(out, c);
     run = i + 1;
@@ -222,13 +231,11 @@ std::size_t string_size(std::string_view text) {
   std::size_t size = 2;
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c != '"' && c != '\\') {
+    if (!needs_escape(c)) {
       size += 1;
-    } else if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' ||
-               c == '\t') {
-      size += 2;
     } else {
-      size += 6;  // backslash, u, four hex digits
+      const auto escape = short_escape(c);
+      size += escape.empty() ? kUnicodeEscapeSize : escape.size();
     }
   }
   return size;
