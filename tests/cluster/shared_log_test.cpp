@@ -142,6 +142,36 @@ TEST_F(SharedLogTest, AWriteThroughOneServerIsReadAndVerifiedOnEvery) {
   EXPECT_EQ(again.json().at("accepted"), 0);
 }
 
+TEST_F(SharedLogTest, ReadsGoOnWhilePostgresIsDown) {
+  ServerProcess& server = add_server("h1");
+  const auto accepted = client(0).ingest(batch_of("d", 10), "down-write-1");
+  ASSERT_EQ(accepted.status, 202);
+  const std::string receipt(accepted.json().at("receipt_id").as_string());
+  ASSERT_EQ(client(0).wait_final(receipt).at("status"), "verified");
+  const Contents before = contents(0);
+
+  postgres_.crash();
+  // Reads are the copy's: the same answers, and the server stays ready.
+  EXPECT_EQ(contents(0), before);
+  HttpsClient admin(server.admin_port(), false);
+  EXPECT_EQ(admin.request("GET", "/readyz").status, 200);
+  // Whether every server has the write cannot be known now.
+  EXPECT_EQ(client(0).receipt(receipt).json().at("status"), "projecting");
+  const auto refused = client(0).ingest(batch_of("e", 10), "down-write-2");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(refused.header("Retry-After"), "1");
+
+  postgres_.start();
+  EXPECT_EQ(client(0).wait_final(receipt).at("status"), "verified");
+  std::optional<HttpResponse> retried;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    retried = client(0).ingest(batch_of("e", 10), "down-write-2");
+    if (retried->status == 202) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(retried->status, 202);
+}
+
 TEST_F(SharedLogTest, OneKeySentToTwoServersAtOnceMakesOneWrite) {
   add_server("h1");
   add_server("h2");

@@ -168,6 +168,10 @@ std::optional<sdk::Lease> RedisLimits::acquire(std::string_view key, int limit) 
     lease.active = static_cast<int>(reply.get<Poco::Int64>(1));
     if (reply.get<Poco::Int64>(0) != 1) return std::nullopt;
   } catch (const RedisUnavailable&) {
+    {
+      const std::lock_guard lock(held_mutex_);
+      orphans_.emplace(lease.token, lease.key);
+    }
     if (!admit_when_unreachable_) {
       throw sdk::Error::unavailable(
           "concurrency limits cannot be checked: their store is unreachable", 1);
@@ -199,7 +203,8 @@ void RedisLimits::renew_leases() {
   std::unique_lock lock(held_mutex_);
   while (!stopping_) {
     stop_renewing_.wait_for(lock, lease_ttl_ / 3, [&] { return stopping_; });
-    if (stopping_ || held_.empty()) continue;
+    if (stopping_) break;
+    const auto orphans = orphans_;
     std::vector<std::string> keys;
     std::vector<std::string> args{std::to_string(lease_ttl_.count())};
     for (const auto& [token, key] : held_) {
@@ -208,7 +213,14 @@ void RedisLimits::renew_leases() {
     }
     lock.unlock();
     try {
-      link_->eval(renew_script_, keys, args);
+      for (const auto& [token, key] : orphans) {
+        Array command;
+        command << "ZREM" << key << token;
+        link_->run(command);
+        const std::lock_guard taken(held_mutex_);
+        orphans_.erase(token);
+      }
+      if (!keys.empty()) link_->eval(renew_script_, keys, args);
     } catch (const std::exception& error) {
       // Said by the link when Redis is down; a lease that expires meanwhile is no longer counted.
       (void)error;

@@ -50,6 +50,9 @@ class RedisLimits final : public sdk::Limits {
 
   std::mutex held_mutex_;
   std::map<std::string, std::string> held_;  // token -> its key in Redis, while held
+  // Leases whose grant may have happened though its answer was lost: taken back when Redis
+  // answers again, instead of counting against the plan until they expire.
+  std::map<std::string, std::string> orphans_;
   std::condition_variable stop_renewing_;
   bool stopping_ = false;
   std::thread renewer_;

@@ -36,9 +36,12 @@ bool is_error_reply(const std::string& message) {
 }
 
 // Error replies that say this server cannot serve us now, though it answered: a replica (after a
-// failover), one still loading its data, a primary cut off from its sentinels.
+// failover), one still loading its data or out of memory, one that cannot save, a primary cut off
+// from its sentinels, a wrong password, no connection left.
 bool means_unavailable(const std::string& reply) {
-  for (const std::string_view prefix : {"READONLY", "LOADING", "MASTERDOWN", "BUSY"}) {
+  for (const std::string_view prefix :
+       {"READONLY", "LOADING", "MASTERDOWN", "BUSY", "OOM", "MISCONF", "NOAUTH", "WRONGPASS",
+        "ERR max number of clients"}) {
     if (starts_with(reply, prefix)) return true;
   }
   return false;

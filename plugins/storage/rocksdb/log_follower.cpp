@@ -37,12 +37,14 @@ bool is_final(sdk::ReceiptState state) {
 
 LogFollower::LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
                          TenantCounters& backlog, std::function<void()> wake_projector,
-                         std::shared_ptr<sdk::Logger> logger, std::size_t batch)
+                         std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
+                         std::size_t batch)
     : log_(log),
       database_(database),
       sequence_(sequence),
       backlog_(backlog),
       wake_projector_(std::move(wake_projector)),
+      projecting_(std::move(projecting)),
       logger_(std::move(logger)),
       batch_(batch) {
   applied_ = decode_log_cursor(database_.get(database_.meta, kAppliedKey).value_or(""));
@@ -169,7 +171,7 @@ void LogFollower::run() {
     try {
       const std::size_t copied = follow_once();
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_publish >= kPublishEvery) {
+      if (now - last_publish >= kPublishEvery && projecting_()) {
         publish_progress();
         last_publish = now;
       }

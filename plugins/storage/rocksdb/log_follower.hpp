@@ -24,9 +24,12 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 class LogFollower {
  public:
+  // `projecting()`: this server's projector runs. While it does not, the server stops reporting
+  // itself to the log, so that after host_timeout it no longer holds receipts back.
   LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
               TenantCounters& backlog, std::function<void()> wake_projector,
-              std::shared_ptr<sdk::Logger> logger, std::size_t batch);
+              std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
+              std::size_t batch);
   ~LogFollower();
 
   void start();
@@ -53,6 +56,7 @@ class LogFollower {
   InboxSequence& sequence_;
   TenantCounters& backlog_;
   std::function<void()> wake_projector_;
+  std::function<bool()> projecting_;
   std::shared_ptr<sdk::Logger> logger_;
   const std::size_t batch_;
 

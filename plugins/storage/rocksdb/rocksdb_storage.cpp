@@ -193,7 +193,8 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
     }
     log_ = std::make_unique<PostgresLog>(std::move(log_options), logger_);
     follower_ = std::make_unique<LogFollower>(
-        *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); }, logger_,
+        *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
+        [this] { return projector_->available(); }, logger_,
         static_cast<std::size_t>(durable_log.get_int("follow_batch")));
   }
   ingest_ = std::make_unique<IngestWriter>(
@@ -253,14 +254,18 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
   const std::string tenant_key = tenant_prefix(tenant);
   auto value = database_->get(database_->receipts, tenant_key + std::string(receipt_id));
   std::optional<LogEntry> entry;
+  bool log_unreachable = false;
   if (log_ && (!value || decode_receipt(*value).receipt.state == sdk::ReceiptState::verified)) {
     // Not copied here yet (the log has it as accepted), or verified here: verified for the
     // client only when every live server has verified it too.
     try {
       entry = log_->find_receipt(tenant_key, receipt_id);
     } catch (const PgError& error) {
-      logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
-      throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+      if (!value) {
+        logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
+        throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+      }
+      log_unreachable = true;  // verified here; whether everywhere is unknown for now
     }
     if (!value && entry) value = entry->receipt;
   }
@@ -274,12 +279,13 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
       receipt.state == sdk::ReceiptState::verified || receipt.state == sdk::ReceiptState::conflict;
   if (!final && !projector_->available())
     receipt.state = sdk::ReceiptState::verification_unavailable;
-  if (receipt.state == sdk::ReceiptState::verified && entry) {
+  if (receipt.state == sdk::ReceiptState::verified && (entry || log_unreachable)) {
     try {
-      if (log_->held_back(entry->cursor)) receipt.state = sdk::ReceiptState::projecting;
-    } catch (const PgError& error) {
-      logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
-      throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+      if (log_unreachable || log_->held_back(entry->cursor)) {
+        receipt.state = sdk::ReceiptState::projecting;
+      }
+    } catch (const PgError&) {
+      receipt.state = sdk::ReceiptState::projecting;
     }
   }
   return receipt;
@@ -318,8 +324,9 @@ sdk::StorageHealth RocksdbStorage::health() {
   health.projecting = projector_->available();
   health.projection_backlog = backlog_.total();
   if (follower_) {
+    // A log that cannot be read now does not make this server unready once its copy has caught
+    // up: reads go on from the copy (the follower says so in the log and in /metrics).
     health.follows_log = true;
-    if (!follower_->problem().empty()) health.problem = "durable log: " + follower_->problem();
     // Caught up once the copy reached the end of the log and projected all of it; from then on
     // the backlog check says how far behind it is.
     if (!caught_up_ && follower_->caught_up() && health.projection_backlog == 0) caught_up_ = true;

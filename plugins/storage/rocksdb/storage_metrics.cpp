@@ -101,6 +101,13 @@ void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
   report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
                     database_->write_failures());
   report_rocksdb(sink, *database_);
+  if (follower_) {
+    sink.gauge("storage_log_following_up",
+               "Shared durable log: 1 while it can be read and copied here, else 0",
+               follower_->problem().empty() ? 1 : 0);
+    sink.gauge("storage_log_caught_up", "Shared durable log: 1 once the copy here has caught up",
+               caught_up_.load() ? 1 : 0);
+  }
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

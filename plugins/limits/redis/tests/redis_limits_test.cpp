@@ -156,6 +156,19 @@ TEST_F(RedisLimitsTest, KeysCarryThePrefixAndExpireWhenIdle) {
   EXPECT_LE(std::stoi(ttl.substr(1)), 1002);
 }
 
+TEST_F(RedisLimitsTest, ARefusedPasswordIsAnOutageNotADefect) {
+  auto limits = server({{"when_unreachable", "refuse"}, {"retry_interval_ms", 50}});
+  EXPECT_EQ(redis_.command("CONFIG SET requirepass secret"), "+OK");
+  try {
+    limits->charge("k", 10);  // a new connection: NOAUTH
+    FAIL() << "no error";
+  } catch (const sdk::Error& error) {
+    EXPECT_EQ(error.status(), 503);
+  }
+  auto with_password = server({{"password", "secret"}});
+  EXPECT_TRUE(with_password->charge("k", 10).allowed);
+}
+
 TEST_F(RedisLimitsTest, ScriptsAreLoadedAgainWhenRedisForgotThem) {
   auto limits = server();
   EXPECT_TRUE(limits->charge("k", 5).allowed);
