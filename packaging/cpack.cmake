@@ -34,8 +34,11 @@ foreach(component IN ITEMS server sdk)
                 ${CMAKE_BINARY_DIR}/packaging/changelog.gz
     DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
 endforeach()
-install(FILES ${CMAKE_SOURCE_DIR}/README.md
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/scale-out.md
   DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/eventsvc COMPONENT server)
+# One server of a cluster on PostgreSQL and Redis (docs/scale-out.md).
+install(FILES ${CMAKE_SOURCE_DIR}/config/cluster.example.yaml
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/eventsvc/examples COMPONENT server)
 
 set(CPACK_PACKAGE_NAME eventsvc)
 set(CPACK_PACKAGE_VENDOR "eventsvc")

@@ -59,7 +59,9 @@ echo "== install"
 dpkg -i "$server_deb" "$sdk_deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i"; }
 for path in /usr/bin/eventsvc /usr/lib/eventsvc/plugins/libeventsvc-storage-rocksdb.so \
   /usr/lib/libeventsvc-sdk.so.0 /etc/eventsvc/eventsvc.yaml /lib/systemd/system/eventsvc.service \
-  /usr/include/eventsvc/sdk/plugin.hpp /usr/lib/cmake/eventsvc-sdk/eventsvc-sdkConfig.cmake; do
+  /usr/include/eventsvc/sdk/plugin.hpp /usr/lib/cmake/eventsvc-sdk/eventsvc-sdkConfig.cmake \
+  /usr/lib/eventsvc/plugins/libeventsvc-limits-redis.so \
+  /usr/share/doc/eventsvc/examples/cluster.example.yaml; do
   [[ -e "$path" ]] || fail "$path was not installed"
 done
 dpkg-query -W -f='${Conffiles}' eventsvc | grep -q "/etc/eventsvc/eventsvc.yaml" ||
