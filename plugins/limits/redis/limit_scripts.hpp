@@ -49,7 +49,8 @@ return {1, held + 1}
 )lua";
 
 // KEYS: lease sets; ARGV[1] the time to live in ms, ARGV[1 + i] the token held in KEYS[i]. Pushes
-// the expiry of each lease still there (one that expired meanwhile is not brought back).
+// the expiry of each lease still there (one that expired meanwhile is not brought back). Returns
+// {leases renewed}.
 inline constexpr std::string_view kRenewScript = R"lua(
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -61,7 +62,7 @@ for i, key in ipairs(KEYS) do
   end
   redis.call('PEXPIRE', key, ttl)
 end
-return renewed
+return {renewed}
 )lua";
 
 }  // namespace eventsvc::plugins::limits

@@ -89,7 +89,6 @@ RedisLimits::RedisLimits(const sdk::PluginContext& context)
     : prefix_(context.config.get_string("key_prefix")),
       admit_when_unreachable_(context.config.get_string("when_unreachable") == "admit"),
       lease_ttl_(std::chrono::seconds(context.config.get_int("lease_ttl_s"))),
-      logger_(context.logger),
       charge_script_(kChargeScript),
       acquire_script_(kAcquireScript),
       renew_script_(kRenewScript),
@@ -115,7 +114,7 @@ RedisLimits::RedisLimits(const sdk::PluginContext& context)
   if (!options.sentinels.empty() && options.master_name.empty()) {
     context.config.fail("master_name", "name the primary the sentinels watch");
   }
-  link_ = std::make_unique<RedisLink>(std::move(options), logger_);
+  link_ = std::make_unique<RedisLink>(std::move(options), context.logger);
 }
 
 RedisLimits::~RedisLimits() {
@@ -143,18 +142,19 @@ sdk::RateDecision RedisLimits::charge(std::string_view key, int limit_per_minute
     const auto now_ms = static_cast<std::int64_t>(number_of(reply, 2));
     return sdk::bucket_decision(allowed, number_of(reply, 1), limit_per_minute, now_ms);
   } catch (const RedisUnavailable&) {
-    // The client is told no more than that: where Redis is and why it failed is the operator's
-    // business, logged once by the link.
-    if (!admit_when_unreachable_) {
-      throw sdk::Error::unavailable("rate limits cannot be checked: their store is unreachable", 1);
-    }
-    return unlimited(limit_per_minute);
+    without_redis("rate");
+    return sdk::bucket_decision(true, limit_per_minute, limit_per_minute, sdk::now_millis());
   }
 }
 
-sdk::RateDecision RedisLimits::unlimited(int limit_per_minute) {
+void RedisLimits::without_redis(std::string_view limits) {
+  // The client is told no more than that: where Redis is and why it failed is the operator's
+  // business, logged once by the link.
+  if (!admit_when_unreachable_) {
+    throw sdk::Error::unavailable(
+        std::string(limits) + " limits cannot be checked: their store is unreachable", 1);
+  }
   unlimited_decisions_.fetch_add(1);
-  return sdk::bucket_decision(true, limit_per_minute, limit_per_minute, sdk::now_millis());
 }
 
 std::optional<sdk::Lease> RedisLimits::acquire(std::string_view key, int limit) {
@@ -172,11 +172,7 @@ std::optional<sdk::Lease> RedisLimits::acquire(std::string_view key, int limit) 
       const std::lock_guard lock(held_mutex_);
       orphans_.emplace(lease.token, lease.key);
     }
-    if (!admit_when_unreachable_) {
-      throw sdk::Error::unavailable(
-          "concurrency limits cannot be checked: their store is unreachable", 1);
-    }
-    unlimited_decisions_.fetch_add(1);
+    without_redis("concurrency");
     return sdk::Lease{lease.key, {}, 1};  // nothing in Redis to release
   }
   const std::lock_guard lock(held_mutex_);
@@ -191,12 +187,16 @@ void RedisLimits::release(const sdk::Lease& lease) noexcept {
       const std::lock_guard lock(held_mutex_);
       held_.erase(lease.token);
     }
-    Array command;
-    command << "ZREM" << lease.key << lease.token;
-    link_->run(command);
+    take_back(lease.key, lease.token);
   } catch (...) {
     // Redis cannot take it back now: the lease expires within lease_ttl_s on its own.
   }
+}
+
+void RedisLimits::take_back(const std::string& key, const std::string& token) {
+  Array command;
+  command << "ZREM" << key << token;
+  link_->run(command);
 }
 
 void RedisLimits::renew_leases() {
@@ -214,16 +214,13 @@ void RedisLimits::renew_leases() {
     lock.unlock();
     try {
       for (const auto& [token, key] : orphans) {
-        Array command;
-        command << "ZREM" << key << token;
-        link_->run(command);
+        take_back(key, token);
         const std::lock_guard taken(held_mutex_);
         orphans_.erase(token);
       }
       if (!keys.empty()) link_->eval(renew_script_, keys, args);
-    } catch (const std::exception& error) {
+    } catch (const std::exception&) {
       // Said by the link when Redis is down; a lease that expires meanwhile is no longer counted.
-      (void)error;
     }
     lock.lock();
   }

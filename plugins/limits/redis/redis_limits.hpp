@@ -32,15 +32,16 @@ class RedisLimits final : public sdk::Limits {
   void report_metrics(sdk::MetricsSink& sink) override;
 
  private:
-  // When Redis cannot answer: admit (the request goes on, unlimited) or refuse it with 503.
-  sdk::RateDecision unlimited(int limit_per_minute);
+  // Redis cannot answer: throws 503 when refusing; else counts a request admitted without a limit.
+  // `limits`: "rate" or "concurrency", for the message.
+  void without_redis(std::string_view limits);
+  void take_back(const std::string& key, const std::string& token);  // ZREM of a lease
   void renew_leases();
 
   std::string prefix_;
   bool admit_when_unreachable_ = true;
   std::chrono::milliseconds lease_ttl_;
   std::unique_ptr<RedisLink> link_;
-  std::shared_ptr<sdk::Logger> logger_;
   const LuaScript charge_script_;
   const LuaScript acquire_script_;
   const LuaScript renew_script_;

@@ -95,9 +95,8 @@ Array RedisLink::eval(const LuaScript& script, const std::vector<std::string>& k
   }
 }
 
-void RedisLink::run(const Array& command) {
-  // Replies of several types: read whichever came.
-  (void)call<Poco::Int64>(command);
+Poco::Int64 RedisLink::run(const Array& command) {
+  return call<Poco::Int64>(command);
 }
 
 template <class Reply>
@@ -120,11 +119,9 @@ Reply RedisLink::call(const Array& command) {
     give_back(std::move(client));
     throw RedisErrorReply(error.message());
   } catch (const Poco::BadCastException&) {
-    // A reply of another type than asked for (run() does not care which).
+    // A reply of another type than the command has: a defect, not an outage.
     give_back(std::move(client));
-    succeeded();
-    if constexpr (std::is_same_v<Reply, Poco::Int64>) return 0;
-    throw std::runtime_error(description_ + " answered a reply of an unexpected type");
+    throw RedisErrorReply(description_ + " answered a reply of an unexpected type");
   } catch (const Poco::Exception& error) {
     fail(error.displayText());
   } catch (const std::exception& error) {

@@ -63,8 +63,8 @@ class RedisLink {
   // RedisUnavailable or RedisErrorReply.
   Poco::Redis::Array eval(const LuaScript& script, const std::vector<std::string>& keys,
                           const std::vector<std::string>& args);
-  // One command whose reply does not matter. Throws RedisUnavailable or RedisErrorReply.
-  void run(const Poco::Redis::Array& command);
+  // One command whose reply is an integer (ZREM). Throws RedisUnavailable or RedisErrorReply.
+  Poco::Int64 run(const Poco::Redis::Array& command);
 
   bool up() const { return !down_.load(); }
   std::uint64_t failures() const { return failures_.load(); }

@@ -4,7 +4,6 @@
 
 #include <chrono>
 
-#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "key_codec.hpp"
 #include "prepared_write.hpp"
@@ -48,6 +47,7 @@ LogFollower::LogFollower(PostgresLog& log, Database& database, InboxSequence& se
       logger_(std::move(logger)),
       batch_(batch) {
   applied_ = decode_log_cursor(database_.get(database_.meta, kAppliedKey).value_or(""));
+  verified_ = decode_log_cursor(database_.get(database_.meta, kVerifiedKey).value_or(""));
 }
 
 LogFollower::~LogFollower() {
@@ -93,30 +93,29 @@ std::size_t LogFollower::follow_once() {
   const auto entries = log_.read_after(from, batch_);
   if (entries.empty()) return 0;
   rocksdb::WriteBatch batch;
-  std::vector<std::uint64_t> sequences;
-  sequences.reserve(entries.size());
+  // Numbers taken for the entries are handed back however the write ends.
+  struct Sequences {
+    InboxSequence& source;
+    std::vector<std::uint64_t> taken;
+    ~Sequences() {
+      for (const auto sequence : taken)
+        source.end(sequence);
+    }
+  } sequences{sequence_, {}};
+  sequences.taken.reserve(entries.size());
   for (const auto& entry : entries) {
     const std::uint64_t sequence = sequence_.begin();
-    sequences.push_back(sequence);
+    sequences.taken.push_back(sequence);
     put_in_inbox(batch, database_, sequence, entry.tenant, entry.receipt_id, entry.write,
                  entry.receipt);
-    std::string marker = encode_log_cursor(entry.cursor);
-    append_string(marker, entry.tenant);
-    marker += entry.receipt_id;
-    batch.Put(database_.meta, pending_key(sequence), marker);
+    // The marker: the entry's cursor, then the key of its receipt.
+    batch.Put(database_.meta, pending_key(sequence),
+              encode_log_cursor(entry.cursor) + entry.tenant + entry.receipt_id);
   }
   batch.Put(database_.meta, kAppliedKey, encode_log_cursor(entries.back().cursor));
   // Not synced: a crash that loses this batch loses the cursor with it, and the entries are read
   // again from the log, which is the durable copy.
-  try {
-    database_.write(batch, false);
-  } catch (...) {
-    for (const auto sequence : sequences)
-      sequence_.end(sequence);
-    throw;
-  }
-  for (const auto sequence : sequences)
-    sequence_.end(sequence);
+  database_.write(batch, false);
   for (const auto& entry : entries)
     backlog_.add(entry.tenant, 1);
   {
@@ -129,39 +128,32 @@ std::size_t LogFollower::follow_once() {
 
 void LogFollower::publish_progress() {
   rocksdb::WriteBatch batch;
-  std::optional<LogCursor> verified;
+  bool popped = false;
   bool pending_left = false;
-  const LogCursor applied_now = applied();
   {
     const std::string upper = kPendingPrefix + std::string(8, '\xff');
     const rocksdb::Slice upper_slice(upper);
     auto it = database_.iterator(database_.meta, &upper_slice);
     for (it->Seek(kPendingPrefix); it->Valid(); it->Next()) {
-      std::string_view marker(it->value().data(), it->value().size());
-      const LogCursor cursor = decode_log_cursor(marker.substr(0, 16));
-      marker.remove_prefix(16);
-      const auto tenant = take_string(marker);
-      if (!tenant) throw sdk::Error::internal("a log marker is damaged");
-      const auto receipt =
-          database_.get(database_.receipts, std::string(*tenant) + std::string(marker));
+      const std::string_view marker(it->value().data(), it->value().size());
+      const auto receipt = database_.get(database_.receipts, marker.substr(kCursorBytes));
       if (receipt && !is_final(decode_receipt(*receipt).receipt.state)) {
         pending_left = true;
         break;
       }
       // Final, or gone (expired): nothing more to wait for.
       batch.Delete(database_.meta, it->key());
-      verified = cursor;
+      verified_ = decode_log_cursor(marker.substr(0, kCursorBytes));
+      popped = true;
     }
     check(it->status(), "log marker scan");
   }
-  if (verified) {
-    batch.Put(database_.meta, kVerifiedKey, encode_log_cursor(*verified));
+  if (popped) {
+    batch.Put(database_.meta, kVerifiedKey, encode_log_cursor(verified_));
     database_.write(batch, false);
   }
-  const LogCursor published =
-      pending_left ? decode_log_cursor(database_.get(database_.meta, kVerifiedKey).value_or(""))
-                   : applied_now;
-  log_.publish(published);
+  // No marker left: everything copied here is final.
+  log_.publish(pending_left ? verified_ : applied());
 }
 
 void LogFollower::run() {

@@ -61,7 +61,8 @@ class LogFollower {
   const std::size_t batch_;
 
   mutable std::mutex mutex_;
-  LogCursor applied_;  // guarded by mutex_
+  LogCursor applied_;   // guarded by mutex_
+  LogCursor verified_;  // every entry up to it is final here; the follower's thread only
   std::string problem_;
   std::atomic<bool> caught_up_{false};
   std::atomic<bool> stopping_{false};

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "eventsvc/sdk/error.hpp"
@@ -106,7 +105,7 @@ std::string encode_log_cursor(const LogCursor& cursor) {
 }
 
 LogCursor decode_log_cursor(std::string_view bytes) {
-  if (bytes.size() < 16) return {};
+  if (bytes.size() < kCursorBytes) return {};
   return {read_u64(bytes), static_cast<std::int64_t>(read_u64(bytes.substr(8)))};
 }
 
@@ -195,34 +194,27 @@ sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::Incoming
     return {std::string(answer.bytes(0, 1)), true};
   }
 
-  // Claims: an (id, digest) already in the log, or earlier in this write, is a duplicate.
-  std::vector<std::string> keys;
-  std::vector<std::size_t> first_of(write.events.size());
-  {
-    std::unordered_map<std::string, std::size_t> seen;
-    for (std::size_t i = 0; i < write.events.size(); ++i) {
-      const auto& version = write.events[i].version;
-      auto digest = digest_key(tenant, version.id, version.digest);
-      const auto [it, inserted] = seen.emplace(std::move(digest), keys.size());
-      if (inserted) keys.push_back(it->first);
-      first_of[i] = inserted ? it->second : SIZE_MAX;
-    }
-  }
-  // Claimed in one order by every server: two writes that share events wait for each other
+  // Claims: an (id, digest) already in the log, or earlier in this write, is a duplicate. They are
+  // claimed in one order by every server, so two writes that share events wait for each other
   // instead of deadlocking.
-  std::vector<std::string> ordered = keys;
-  std::sort(ordered.begin(), ordered.end());
+  std::vector<std::string> keys;
+  keys.reserve(write.events.size());
+  for (const auto& event : write.events)
+    keys.push_back(digest_key(tenant, event.version.id, event.version.digest));
+  std::vector<std::string> claims = keys;
+  std::sort(claims.begin(), claims.end());
+  claims.erase(std::unique(claims.begin(), claims.end()), claims.end());
   const auto claimed = session.exec(
       "INSERT INTO eventsvc_digests (key) SELECT unnest($1::text::bytea[]) "
       "ON CONFLICT DO NOTHING RETURNING key",
-      {PgParam::text(bytea_array(ordered))});
+      {PgParam::text(bytea_array(claims))});
   std::unordered_set<std::string_view> fresh;
   for (int row = 0; row < claimed.rows(); ++row)
     fresh.insert(claimed.bytes(row, 0));
-  std::vector<bool> duplicate(write.events.size(), true);
-  for (std::size_t i = 0; i < write.events.size(); ++i) {
-    duplicate[i] = first_of[i] == SIZE_MAX || !fresh.contains(keys[first_of[i]]);
-  }
+  std::vector<bool> duplicate(write.events.size());
+  std::unordered_set<std::string_view> earlier;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    duplicate[i] = !earlier.insert(keys[i]).second || !fresh.contains(keys[i]);
 
   const PreparedWrite prepared = prepare_write(write, duplicate, verification_available, render);
   session.exec(
@@ -249,15 +241,24 @@ sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::Incoming
   return {prepared.body, false};
 }
 
-std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_t limit) {
+template <class Use>
+auto PostgresLog::with_session(Use&& use) {
   auto session = borrow();
-  const auto rows = session->exec(
-      "SELECT xid, position, tenant, receipt_id, write, receipt FROM eventsvc_log "
-      "WHERE (xid, position) > ($1::text::xid8, $2) "
-      "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
-      "ORDER BY xid, position LIMIT $3",
-      {xid_param(after.xid), PgParam::int8(after.position),
-       PgParam::int8(static_cast<std::int64_t>(limit))});
+  auto result = use(*session);
+  give_back(std::move(session));
+  return result;
+}
+
+std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_t limit) {
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT xid, position, tenant, receipt_id, write, receipt FROM eventsvc_log "
+        "WHERE (xid, position) > ($1::text::xid8, $2) "
+        "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
+        "ORDER BY xid, position LIMIT $3",
+        {xid_param(after.xid), PgParam::int8(after.position),
+         PgParam::int8(static_cast<std::int64_t>(limit))});
+  });
   std::vector<LogEntry> entries;
   entries.reserve(static_cast<std::size_t>(rows.rows()));
   for (int row = 0; row < rows.rows(); ++row) {
@@ -269,7 +270,6 @@ std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_
     entry.receipt = rows.bytes(row, 5);
     entries.push_back(std::move(entry));
   }
-  give_back(std::move(session));
   return entries;
 }
 
@@ -289,50 +289,49 @@ bool PostgresLog::wait_for_writes(int timeout_ms) {
 
 std::optional<LogEntry> PostgresLog::find_receipt(std::string_view tenant,
                                                   std::string_view receipt_id) {
-  auto session = borrow();
-  const auto rows = session->exec(
-      "SELECT xid, position, receipt FROM eventsvc_log WHERE tenant = $1 AND receipt_id = $2",
-      {PgParam::bytes(tenant), PgParam::bytes(receipt_id)});
-  std::optional<LogEntry> entry;
-  if (rows.rows() == 1) {
-    entry.emplace();
-    entry->cursor = {static_cast<std::uint64_t>(rows.int8(0, 0)), rows.int8(0, 1)};
-    entry->tenant = tenant;
-    entry->receipt_id = receipt_id;
-    entry->receipt = rows.bytes(0, 2);
-  }
-  give_back(std::move(session));
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT xid, position, receipt FROM eventsvc_log WHERE tenant = $1 AND receipt_id = $2",
+        {PgParam::bytes(tenant), PgParam::bytes(receipt_id)});
+  });
+  if (rows.rows() != 1) return std::nullopt;
+  LogEntry entry;
+  entry.cursor = {static_cast<std::uint64_t>(rows.int8(0, 0)), rows.int8(0, 1)};
+  entry.tenant = tenant;
+  entry.receipt_id = receipt_id;
+  entry.receipt = rows.bytes(0, 2);
   return entry;
 }
 
 void PostgresLog::publish(const LogCursor& verified) {
-  auto session = borrow();
-  session->exec(
-      "INSERT INTO eventsvc_hosts (host, verified_xid, verified_position, seen_at) "
-      "VALUES ($1, $2::text::xid8, $3, now()) ON CONFLICT (host) DO UPDATE SET "
-      "verified_xid = EXCLUDED.verified_xid, verified_position = EXCLUDED.verified_position, "
-      "seen_at = EXCLUDED.seen_at",
-      {PgParam::text(options_.host_id), xid_param(verified.xid), PgParam::int8(verified.position)});
-  give_back(std::move(session));
+  with_session([&](PgSession& session) {
+    return session.exec(
+        "INSERT INTO eventsvc_hosts (host, verified_xid, verified_position, seen_at) "
+        "VALUES ($1, $2::text::xid8, $3, now()) ON CONFLICT (host) DO UPDATE SET "
+        "verified_xid = EXCLUDED.verified_xid, verified_position = EXCLUDED.verified_position, "
+        "seen_at = EXCLUDED.seen_at",
+        {PgParam::text(options_.host_id), xid_param(verified.xid),
+         PgParam::int8(verified.position)});
+  });
 }
 
 bool PostgresLog::held_back(const LogCursor& cursor) {
-  auto session = borrow();
-  const auto rows = session->exec(
-      "SELECT count(*) FROM eventsvc_hosts "
-      "WHERE seen_at > now() - make_interval(secs => $3) "
-      "AND (verified_xid, verified_position) < ($1::text::xid8, $2)",
-      {xid_param(cursor.xid), PgParam::int8(cursor.position),
-       PgParam::int8(options_.host_timeout.count())});
-  const bool held = rows.int8(0, 0) > 0;
-  give_back(std::move(session));
-  return held;
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT count(*) FROM eventsvc_hosts "
+        "WHERE seen_at > now() - make_interval(secs => $3) "
+        "AND (verified_xid, verified_position) < ($1::text::xid8, $2)",
+        {xid_param(cursor.xid), PgParam::int8(cursor.position),
+         PgParam::int8(options_.host_timeout.count())});
+  });
+  return rows.int8(0, 0) > 0;
 }
 
 void PostgresLog::expire_answers(sdk::Millis before_ms) {
-  auto session = borrow();
-  session->exec("DELETE FROM eventsvc_answers WHERE created_at < $1", {PgParam::int8(before_ms)});
-  give_back(std::move(session));
+  with_session([&](PgSession& session) {
+    return session.exec("DELETE FROM eventsvc_answers WHERE created_at < $1",
+                        {PgParam::int8(before_ms)});
+  });
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

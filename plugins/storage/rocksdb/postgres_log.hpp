@@ -41,6 +41,7 @@ struct LogCursor {
 
 std::string encode_log_cursor(const LogCursor& cursor);
 LogCursor decode_log_cursor(std::string_view bytes);  // the zero cursor when empty
+inline constexpr std::size_t kCursorBytes = 16;       // of an encoded cursor
 
 struct LogEntry {
   LogCursor cursor;
@@ -91,6 +92,10 @@ class PostgresLog {
  private:
   std::unique_ptr<PgSession> borrow();
   void give_back(std::unique_ptr<PgSession> session);
+  // Runs `use(session)` on a pooled session and returns what it returns; a session that failed
+  // is dropped, not pooled.
+  template <class Use>
+  auto with_session(Use&& use);
   sdk::AcceptResult accept_in(PgSession& session, const sdk::IncomingWrite& write,
                               const sdk::ReceiptRenderer& render, bool verification_available);
 

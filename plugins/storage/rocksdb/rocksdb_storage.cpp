@@ -118,6 +118,25 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
                                            ")");
   }
 
+  // Checked, like every key, before the database is opened: a config error writes nothing.
+  std::optional<PostgresLogOptions> log_options;
+  const auto durable_log = context.config.get_section("durable_log");
+  const auto follow_batch = static_cast<std::size_t>(durable_log.get_int("follow_batch"));
+  if (durable_log.get_string("kind") == "postgres") {
+    log_options.emplace();
+    log_options->conninfo = durable_log.get_string("postgres");
+    log_options->host_id = durable_log.get_string("host_id");
+    log_options->host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
+    if (log_options->conninfo.empty()) {
+      durable_log.fail("postgres",
+                       "name the PostgreSQL database of the shared log, e.g. "
+                       "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
+    }
+    if (log_options->host_id.empty()) {
+      durable_log.fail("host_id", "name this server among the servers of the shared log");
+    }
+  }
+
   DatabaseOptions options;
   const std::filesystem::path path(context.config.get_string("path"));
   options.path = path.is_absolute() ? path : context.data_dir / path;
@@ -177,25 +196,11 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
   projector_->on_checkpoint([this] { record_catalogue(); });
   record_catalogue();
-  const auto durable_log = context.config.get_section("durable_log");
-  if (durable_log.get_string("kind") == "postgres") {
-    PostgresLogOptions log_options;
-    log_options.conninfo = durable_log.get_string("postgres");
-    log_options.host_id = durable_log.get_string("host_id");
-    log_options.host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
-    if (log_options.conninfo.empty()) {
-      durable_log.fail("postgres",
-                       "name the PostgreSQL database of the shared log, e.g. "
-                       "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
-    }
-    if (log_options.host_id.empty()) {
-      durable_log.fail("host_id", "name this server among the servers of the shared log");
-    }
-    log_ = std::make_unique<PostgresLog>(std::move(log_options), logger_);
+  if (log_options) {
+    log_ = std::make_unique<PostgresLog>(std::move(*log_options), logger_);
     follower_ = std::make_unique<LogFollower>(
         *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
-        [this] { return projector_->available(); }, logger_,
-        static_cast<std::size_t>(durable_log.get_int("follow_batch")));
+        [this] { return projector_->available(); }, logger_, follow_batch);
   }
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
@@ -253,22 +258,7 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
                                                     std::string_view receipt_id) {
   const std::string tenant_key = tenant_prefix(tenant);
   auto value = database_->get(database_->receipts, tenant_key + std::string(receipt_id));
-  std::optional<LogEntry> entry;
-  bool log_unreachable = false;
-  if (log_ && (!value || decode_receipt(*value).receipt.state == sdk::ReceiptState::verified)) {
-    // Not copied here yet (the log has it as accepted), or verified here: verified for the
-    // client only when every live server has verified it too.
-    try {
-      entry = log_->find_receipt(tenant_key, receipt_id);
-    } catch (const PgError& error) {
-      if (!value) {
-        logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
-        throw sdk::Error::unavailable("the durable log cannot be reached", 1);
-      }
-      log_unreachable = true;  // verified here; whether everywhere is unknown for now
-    }
-    if (!value && entry) value = entry->receipt;
-  }
+  if (!value && log_) value = receipt_from_log(tenant_key, receipt_id);
   if (!value) return std::nullopt;
   StoredReceipt stored = decode_receipt(*value);
   sdk::Receipt receipt = std::move(stored.receipt);
@@ -279,16 +269,33 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
       receipt.state == sdk::ReceiptState::verified || receipt.state == sdk::ReceiptState::conflict;
   if (!final && !projector_->available())
     receipt.state = sdk::ReceiptState::verification_unavailable;
-  if (receipt.state == sdk::ReceiptState::verified && (entry || log_unreachable)) {
-    try {
-      if (log_unreachable || log_->held_back(entry->cursor)) {
-        receipt.state = sdk::ReceiptState::projecting;
-      }
-    } catch (const PgError&) {
-      receipt.state = sdk::ReceiptState::projecting;
-    }
+  if (receipt.state == sdk::ReceiptState::verified && log_ &&
+      !verified_everywhere(tenant_key, receipt_id)) {
+    receipt.state = sdk::ReceiptState::projecting;
   }
   return receipt;
+}
+
+std::optional<std::string> RocksdbStorage::receipt_from_log(const std::string& tenant_key,
+                                                            std::string_view receipt_id) {
+  try {
+    const auto entry = log_->find_receipt(tenant_key, receipt_id);
+    if (!entry) return std::nullopt;
+    return entry->receipt;  // as accepted: not copied here yet
+  } catch (const PgError& error) {
+    logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
+    throw sdk::Error::unavailable("the durable log cannot be reached", 1);
+  }
+}
+
+bool RocksdbStorage::verified_everywhere(const std::string& tenant_key,
+                                         std::string_view receipt_id) {
+  try {
+    const auto entry = log_->find_receipt(tenant_key, receipt_id);
+    return !entry || !log_->held_back(entry->cursor);
+  } catch (const PgError&) {
+    return false;  // whether every server has it cannot be known while the log is out of reach
+  }
 }
 
 sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,

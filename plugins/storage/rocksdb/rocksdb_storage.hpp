@@ -53,6 +53,13 @@ class RocksdbStorage final : public sdk::Storage {
 
  private:
   std::shared_ptr<sdk::Logger> logger_;
+  // With a shared durable log: a receipt this server has not copied yet, as the log holds it
+  // (503 while the log is out of reach); and whether every live server has verified a receipt
+  // this one has (false while the log is out of reach).
+  std::optional<std::string> receipt_from_log(const std::string& tenant_key,
+                                              std::string_view receipt_id);
+  bool verified_everywhere(const std::string& tenant_key, std::string_view receipt_id);
+
   // The catalogue of the database as it is now (data_catalogue.hpp): at start, every ten seconds
   // of projection, at stop.
   void record_catalogue();
