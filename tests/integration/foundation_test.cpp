@@ -65,6 +65,10 @@ class FoundationTest : public ::testing::Test {
     requests_per_minute: {ingest: 3, receipts: 3, search: 3, query: 3, analyze: 3}
     concurrency: 1
     retention_days: 30
+  one_at_a_time:
+    requests_per_minute: {ingest: 100000, receipts: 100000, search: 100000, query: 100000, analyze: 100000}
+    concurrency: 1
+    retention_days: 30
 )";
     server_ = new ServerProcess(config.yaml());
     server_->start();
@@ -175,7 +179,9 @@ TEST_F(FoundationTest, SpentPlanLimitGives429WithRetryAfter) {
 }
 
 TEST_F(FoundationTest, ExhaustedConcurrencyLeasesGive429) {
-  const std::string key = server_->create_key("wslease", "test", "events:read", "tiny");
+  // A plan whose rate limits a probe cannot exhaust before the slow request holds the lease (on a
+  // loaded machine that can take a while): every 429 below is the lease's.
+  const std::string key = server_->create_key("wslease", "test", "events:read", "one_at_a_time");
   // A search whose body trickles in holds the tenant's only lease while the server waits for it.
   Poco::Net::Context::Params params;
   params.verificationMode = Poco::Net::Context::VERIFY_NONE;
