@@ -35,6 +35,31 @@ AggregateResult Storage::aggregate(const Tenant& tenant, const AggregateRequest&
   return accumulator.finish({scanned.scanned, scanned.matched, scanned.indexed});
 }
 
+ScanStats Storage::scan_cells(const Tenant& tenant, const CellQuery& query,
+                              const CellVisitor& visit) {
+  constexpr std::size_t kBlockRows = 1024;
+  RecordQuery records = query.records;
+  records.limit = 0;
+  CellBlockBuilder builder(query.fields);
+  std::vector<Record> block;  // the block's ids are views into these
+  block.reserve(kBlockRows);
+  bool stopped = false;
+  auto flush = [&] {
+    for (const auto& record : block)
+      builder.add(record);
+    stopped = !visit(builder.block());
+    builder.clear();
+    block.clear();
+    return !stopped;
+  };
+  ScanStats stats = scan(tenant, records, [&](Record& record, double) {
+    block.push_back(std::move(record));
+    return block.size() < kBlockRows || flush();
+  });
+  if (!stopped && !block.empty()) flush();
+  return stats;
+}
+
 std::string_view source_name(Source source) {
   return source == Source::current ? "current" : "history";
 }

@@ -397,6 +397,30 @@ namespace eventsvc::testing {
 namespace {
 
 // 10,000 readings of 20 sensors over the last 5 hours, each its own event: sensors s-00..s-09 go
+// A pack in time order with nothing excluded reads its matches as cells from storage's columns;
+// excluding an id that matches nothing makes the server read the records instead. Same pack.
+TEST_F(ContextTest, ColumnsAndRecordsGiveTheSamePack) {
+  auto strip = [](const std::string& text) {
+    return text.substr(0, text.find(",\"audit_trace_id\""));
+  };
+  for (json::object body : {rooms_request(), pump_request()}) {
+    body["context"].as_object()["include_documents"] = true;
+    json::object by_records = body;
+    by_records["excluded_document_ids"] = json::array{"no-such-event"};
+    const std::string from_columns = context_text(body);
+    ASSERT_NE(from_columns.find("\"facts\":[{"), std::string::npos) << from_columns;
+    EXPECT_EQ(strip(from_columns), strip(context_text(by_records)));
+
+    body["include_results"] = true;
+    by_records["include_results"] = true;
+    const auto a = analyze(body);
+    const auto b = analyze(by_records);
+    EXPECT_EQ(a.at("results"), b.at("results"));
+    EXPECT_EQ(a.at("matched"), b.at("matched"));
+    EXPECT_EQ(a.at("freshness").at("matched"), b.at("freshness").at("matched"));
+  }
+}
+
 // idle → running → idle → running (three changes each, 30 in all), s-10..s-19 stay idle. What
 // an agent asks first: group by the sensor, default budget.
 class LongHistory : public ::testing::Test {
@@ -431,13 +455,14 @@ class LongHistory : public ::testing::Test {
     delete server_;
     delete key_;
   }
-  static json::object pack(std::size_t budget) {
-    const json::object body{
-        {"where",
-         json::object{{"stream", "plant"}, {"timestamp", json::object{{"gte", "now-6h"}}}}},
-        {"group_by", json::array{"payload.sensor"}},
-        {"include_results", false},
-        {"context", json::object{{"mode", "decision"}, {"token_budget", budget}}}};
+  // `by_records`: excluding an id that matches nothing, so that the server reads records.
+  static json::object pack(std::size_t budget, bool by_records = false) {
+    json::object body{{"where", json::object{{"stream", "plant"},
+                                             {"timestamp", json::object{{"gte", "now-6h"}}}}},
+                      {"group_by", json::array{"payload.sensor"}},
+                      {"include_results", false},
+                      {"context", json::object{{"mode", "decision"}, {"token_budget", budget}}}};
+    if (by_records) body["excluded_document_ids"] = json::array{"no-such-reading"};
     const auto response = ApiClient(server_->port(), *key_).analyze(body);
     EXPECT_EQ(response.status, 200) << response.body;
     return response.json().at("context").as_object();
@@ -482,6 +507,14 @@ TEST_F(LongHistory, TheDefaultBudgetKeepsEveryFactAndTheNewestTransitions) {
       "10,000 readings, budget 4000: %zu facts, %zu transitions, %zu tokens of %zu (%.0fx)\n",
       facts.size(), timeline.size(), packed, source,
       static_cast<double>(source) / static_cast<double>(packed));
+}
+
+TEST_F(LongHistory, ColumnsAndRecordsGiveTheSamePack) {
+  for (const std::size_t budget : {1000U, 4000U, 20000U}) {
+    const auto from_columns = pack(budget);
+    EXPECT_EQ(from_columns, pack(budget, true)) << budget;
+    EXPECT_EQ(from_columns.at("compaction").at("source_records"), 10000) << budget;
+  }
 }
 
 TEST_F(LongHistory, FactsKeptGrowWithTheBudgetAndAreNeverReadAsNoEvidence) {

@@ -37,6 +37,7 @@ class RecordSet {
     input.result_limit = records_.size();
     input.request = std::move(request);
     input.now = now;
+    sdk::serve_cells_from_records(input);
     return input;
   }
 

@@ -34,7 +34,9 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   if (aggregates(request)) aggregated = run_aggregate_stage(request, where, modules_, tenant);
 
   // match, select
-  const Matches matches = run_match_stage(request, where, aggregated.has_value(), modules_, tenant);
+  const bool pack_reads_cells = pack_reads_storage_cells(request, modules_);
+  const Matches matches =
+      run_match_stage(request, where, aggregated.has_value(), pack_reads_cells, modules_, tenant);
   Selection selection = select_results(request, matches);
   RelationshipBuilder relationships(request.relationship_fields, request.relationship_limit);
   if (!request.relationship_fields.empty()) {
@@ -49,8 +51,19 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   if (request.temporal) windows = temporal_windows(request, matches, selection, modules_, tenant);
   const auto status = modules_.storage().call([&](sdk::Storage& s) { return s.status(tenant); });
   json::object context;
+  // What was read of every match: by the match stage, or by a pack reading cells.
+  sdk::ScanStats read = matches.stats;
+  bool read_any = matches.read;
+  std::optional<sdk::Millis> newest_read;
   if (request.context) {
-    context = context_pack(request, matches, selection, complete, modules_, caller.now);
+    Pack pack =
+        context_pack(request, where, matches, selection, complete, modules_, tenant, caller.now);
+    context = std::move(pack.context);
+    if (pack.read) {
+      read = *pack.read;
+      read_any = true;
+      newest_read = pack.newest;
+    }
     if (const auto& audit = modules_.audit()) {
       const auto trace = audit.call([&](sdk::AuditSink& sink) {
         return sink.record({caller.principal, "analyze", caller.body, context, caller.now});
@@ -60,9 +73,9 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   }
 
   // render
-  std::uint64_t scanned = matches.stats.scanned;
-  std::uint64_t matched = matches.stats.matched;
-  bool indexed = !matches.read || matches.stats.indexed;
+  std::uint64_t scanned = read.scanned;
+  std::uint64_t matched = read.matched;
+  bool indexed = !read_any || read.indexed;
   if (aggregated) {
     // The aggregate stage examined every candidate; the match stage re-read some of them.
     scanned = aggregated->result.stats.scanned;
@@ -72,7 +85,7 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   json::object answer;
   answer["success"] = true;
   answer["execution_mode"] = matches.semantic ? "semantic" : (indexed ? "optimized" : "bounded");
-  answer["complete"] = complete;
+  answer["complete"] = !read_any || read.complete;
   answer["scanned"] = scanned;
   answer["elapsed_ms"] = 0;  // the endpoint sets it when the answer is complete
   answer["source"] = sdk::source_name(request.source);
@@ -82,6 +95,11 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   for (const auto index : selection.kept)
     kept.push_back(&matches.records[index]);
   answer["freshness"] = freshness(request, status, matches.read ? &kept : nullptr, caller.now);
+  if (pack_reads_cells) {  // every match was read by the pack, not by the match stage
+    const sdk::Millis expected = request.context->expected_freshness_ms;
+    answer["freshness"].as_object()["matched"] =
+        sdk::freshness_of_newest(newest_read, expected, caller.now);
+  }
   if (!request.aggregations.empty()) {
     answer["aggregations"] = render_aggregations(request, *aggregated, aggregated->result.total);
   }

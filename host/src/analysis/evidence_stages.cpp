@@ -1,6 +1,8 @@
 #include "analysis/evidence_stages.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace eventsvc::host {
@@ -109,27 +111,143 @@ json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& 
   return out;
 }
 
-json::object context_pack(const AnalyzeRequest& request, const Matches& matches,
-                          Selection& selection, bool complete, const ModuleRegistry& modules,
-                          sdk::Millis now) {
+bool pack_reads_storage_cells(const AnalyzeRequest& request, const ModuleRegistry& modules) {
+  if (!request.context || request.text || request.vector_text || !request.excluded_ids.empty() ||
+      !request.relationship_fields.empty()) {
+    return false;
+  }
+  const auto* mode = modules.context_mode(request.context->mode);
+  return mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); });
+}
+
+namespace {
+
+// The records of `keys` from storage, in the order asked.
+std::vector<sdk::Record> load_records(const AnalyzeRequest& request,
+                                      const std::vector<sdk::RecordKey>& keys,
+                                      const ModuleRegistry& modules, const sdk::Tenant& tenant) {
+  json::array ids;
+  for (const auto& key : keys)
+    ids.emplace_back(key.id);
+  sdk::RecordQuery query;
+  query.source = request.source;
+  query.where.push_back({*sdk::FieldPath::parse("id"), sdk::Op::in, std::move(ids)});
+  query.limit = 0;
+  query.scan_limit = std::numeric_limits<std::size_t>::max();
+  std::map<std::pair<std::string, sdk::Millis>, sdk::Record> found;
+  modules.storage().call([&](sdk::Storage& storage) {
+    return storage.scan(tenant, query, [&](sdk::Record& record, double) {
+      found.emplace(std::pair(record.id, record.timestamp), std::move(record));
+      return true;
+    });
+  });
+  std::vector<sdk::Record> records;
+  for (const auto& key : keys) {
+    const auto it = found.find({key.id, key.timestamp});
+    if (it != found.end()) records.push_back(it->second);
+  }
+  return records;
+}
+
+// Serves the pack's cells from storage, and finds the rows of the shown results among them.
+class StorageCells {
+ public:
+  StorageCells(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
+               const Matches& matches, const Selection& selection, const ModuleRegistry& modules,
+               const sdk::Tenant& tenant)
+      : query_{match_query(request, where), {}}, modules_(modules), tenant_(tenant) {
+    for (std::size_t i = 0; i < selection.shown; ++i) {
+      const sdk::Record& record = matches.records[selection.kept[i]];
+      shown_.emplace(std::pair(record.id, record.timestamp), selection.kept[i]);
+      earliest_shown_ = std::min(earliest_shown_, record.timestamp);
+      latest_shown_ = std::max(latest_shown_, record.timestamp);
+    }
+  }
+
+  bool read(const sdk::CellFields& fields, const sdk::CellVisitor& visit) {
+    query_.fields = fields;
+    stats_ = modules_.storage().call([&](sdk::Storage& storage) {
+      return storage.scan_cells(tenant_, query_, [&](const sdk::CellBlock& block) {
+        for (std::size_t row = 0; row < block.rows(); ++row) {
+          const sdk::Millis at = block.timestamps[row];
+          if (!newest_ || at > *newest_) newest_ = at;
+          if (shown_.empty() || at < earliest_shown_ || at > latest_shown_) continue;
+          const auto it = shown_.find({std::string(block.ids[row]), at});
+          if (it != shown_.end()) shown_rows_.emplace(rows_ + row, it->second);
+        }
+        rows_ += block.rows();
+        return visit(block);
+      });
+    });
+    return stats_.complete;
+  }
+
+  // The shown match at a row, if the row is one.
+  std::optional<std::size_t> shown_at(std::size_t row) const {
+    const auto it = shown_rows_.find(row);
+    if (it == shown_rows_.end()) return std::nullopt;
+    return it->second;
+  }
+  const sdk::ScanStats& stats() const { return stats_; }
+  std::optional<sdk::Millis> newest() const { return newest_; }
+
+ private:
+  sdk::CellQuery query_;
+  const ModuleRegistry& modules_;
+  const sdk::Tenant& tenant_;
+  std::map<std::pair<std::string, sdk::Millis>, std::size_t> shown_;  // -> index into matches
+  sdk::Millis earliest_shown_ = std::numeric_limits<sdk::Millis>::max();
+  sdk::Millis latest_shown_ = std::numeric_limits<sdk::Millis>::min();
+  std::unordered_map<std::size_t, std::size_t> shown_rows_;  // row -> index into matches
+  std::size_t rows_ = 0;
+  sdk::ScanStats stats_;
+  std::optional<sdk::Millis> newest_;
+};
+
+}  // namespace
+
+Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
+                  const Matches& matches, Selection& selection, bool complete,
+                  const ModuleRegistry& modules, const sdk::Tenant& tenant, sdk::Millis now) {
   sdk::ContextInput input;
-  for (const auto index : selection.kept)
-    input.records.push_back(&matches.records[index]);
-  input.result_limit = selection.shown;
   input.request = *request.context;
   input.subject_fields = request.group_by;
   input.attributes = named_attributes(request);
-  input.excluded_by_request = selection.excluded;
-  input.scan_complete = complete;
   input.now = now;
   const auto* mode = modules.context_mode(request.context->mode);
+  const bool reads_cells = mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); });
+  std::optional<StorageCells> cells;
+  if (pack_reads_storage_cells(request, modules)) {
+    cells.emplace(request, where, matches, selection, modules, tenant);
+    input.cells = [&](const sdk::CellFields& fields, const sdk::CellVisitor& visit) {
+      return cells->read(fields, visit);
+    };
+    input.load = [&](const std::vector<sdk::RecordKey>& keys) {
+      return load_records(request, keys, modules, tenant);
+    };
+  } else {
+    for (const auto index : selection.kept)
+      input.records.push_back(&matches.records[index]);
+    input.result_limit = selection.shown;
+    input.excluded_by_request = selection.excluded;
+    input.scan_complete = complete;
+    if (reads_cells) sdk::serve_cells_from_records(input);
+  }
   sdk::ContextOutput output = mode->call([&](const sdk::ContextMode& m) { return m.build(input); });
   for (const auto& citation : output.citations) {
-    if (citation.record < selection.kept.size()) {
+    if (cells) {
+      if (const auto shown = cells->shown_at(citation.record))
+        selection.roles[*shown].insert(citation.role);
+    } else if (citation.record < selection.kept.size()) {
       selection.roles[selection.kept[citation.record]].insert(citation.role);
     }
   }
-  return std::move(output.context);
+  Pack pack{std::move(output.context), std::nullopt, std::nullopt};
+  if (cells) {
+    pack.read = cells->stats();
+    pack.newest = cells->newest();
+  }
+  return pack;
 }
 
 }  // namespace eventsvc::host

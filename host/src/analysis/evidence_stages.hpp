@@ -2,6 +2,7 @@
 // (select), their temporal neighbours (windows), the freshness block and the Context Pack.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,10 +32,23 @@ sdk::json::array temporal_windows(const AnalyzeRequest& request, const Matches& 
 sdk::json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& status,
                             const std::vector<const sdk::Record*>* matched, sdk::Millis now);
 
-// The Context Pack of the kept matches; marks the records it cites. `complete`: whether every
-// match that the pack should have seen was read.
-sdk::json::object context_pack(const AnalyzeRequest& request, const Matches& matches,
-                               Selection& selection, bool complete, const ModuleRegistry& modules,
-                               sdk::Millis now);
+// Whether the request's Context Pack reads its matches as cells straight from storage: a mode that
+// reads cells, over matches in time order (not ranked), with nothing excluded and no relationships
+// (which need the records anyway).
+bool pack_reads_storage_cells(const AnalyzeRequest& request, const ModuleRegistry& modules);
+
+struct Pack {
+  sdk::json::object context;
+  // When the pack read the matches from storage as cells: that read, and their newest timestamp.
+  std::optional<sdk::ScanStats> read;
+  std::optional<sdk::Millis> newest;
+};
+
+// The Context Pack of the kept matches (or, when pack_reads_storage_cells, of every match of
+// `where`, read by the pack); marks the shown records it cites. `complete`: whether every match
+// that the pack should have seen was read.
+Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
+                  const Matches& matches, Selection& selection, bool complete,
+                  const ModuleRegistry& modules, const sdk::Tenant& tenant, sdk::Millis now);
 
 }  // namespace eventsvc::host

@@ -26,22 +26,32 @@ void rank_semantically(const AnalyzeRequest& request, const ModuleRegistry& modu
 
 }  // namespace
 
-Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
-                        bool aggregated, const ModuleRegistry& modules, const sdk::Tenant& tenant) {
-  Matches matches;
-  matches.semantic = request.vector_text.has_value();
-
+sdk::RecordQuery match_query(const AnalyzeRequest& request,
+                             const std::vector<sdk::Condition>& where) {
+  const bool semantic = request.vector_text.has_value();
   sdk::RecordQuery query;
   query.source = request.source;
   query.where = where;
   query.text = request.text;
-  query.rank_by_text = request.text.has_value() && !matches.semantic;
+  query.rank_by_text = request.text.has_value() && !semantic;
   query.order = request.order;
+  query.limit = 0;
   query.scan_limit = request.scan_limit;
-  query.with_embeddings = matches.semantic;
+  query.with_embeddings = semantic;
+  return query;
+}
+
+Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
+                        bool aggregated, bool pack_reads_cells, const ModuleRegistry& modules,
+                        const sdk::Tenant& tenant) {
+  Matches matches;
+  matches.semantic = request.vector_text.has_value();
+  sdk::RecordQuery query = match_query(request, where);
   matches.ranked = matches.semantic || query.rank_by_text;
 
-  const bool every_match = !aggregated || request.context.has_value() ||
+  const bool counted_elsewhere = aggregated || pack_reads_cells;
+  const bool every_match = !counted_elsewhere ||
+                           (request.context.has_value() && !pack_reads_cells) ||
                            !request.relationship_fields.empty() || matches.semantic;
   if (every_match) {
     query.limit = 0;  // every match up to scan_limit

@@ -21,11 +21,17 @@ struct Matches {
   bool ranked = false;    // ordered by a score (semantic or BM25)
 };
 
-// Reads what the request materialises. When `aggregated` (the aggregate stage already counted every
-// match), only what the results need is read: the first `limit` matches plus as many as can be
-// excluded. Otherwise, and whenever context, relationships or semantic ranking need every match,
-// matches are read up to scan_limit.
+// The storage query of the request's matches: every one up to scan_limit, in authoritative order.
+sdk::RecordQuery match_query(const AnalyzeRequest& request,
+                             const std::vector<sdk::Condition>& where);
+
+// Reads what the request materialises. When every match is counted elsewhere (`aggregated`: the
+// aggregate stage; `pack_reads_cells`: the Context Pack reads them as cells), only what the results
+// need is read: the first `limit` matches plus as many as can be excluded. Otherwise, and whenever
+// a context pack reading records, relationships or semantic ranking need every match, matches are
+// read up to scan_limit.
 Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
-                        bool aggregated, const ModuleRegistry& modules, const sdk::Tenant& tenant);
+                        bool aggregated, bool pack_reads_cells, const ModuleRegistry& modules,
+                        const sdk::Tenant& tenant);
 
 }  // namespace eventsvc::host

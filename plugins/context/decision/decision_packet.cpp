@@ -137,11 +137,9 @@ class PacketBuilder {
  public:
   PacketBuilder(const sdk::ContextInput& input, const Evidence& evidence, const Findings& findings)
       : input_(input), evidence_(evidence), findings_(findings) {
-    for (const auto* record : input.records)
-      source_tokens_ += sdk::estimate_tokens_of_json_text(sdk::record_json_size(*record));
-    if (input.request.include_documents) documents_ = cited_records();
+    if (input.request.include_documents) documents_ = input.load(cited_records());
     freshness_ =
-        sdk::records_freshness(input.records, input.request.expected_freshness_ms, input.now);
+        sdk::freshness_of_newest(evidence.newest, input.request.expected_freshness_ms, input.now);
   }
 
   std::size_t candidates() const {
@@ -195,7 +193,7 @@ class PacketBuilder {
     const std::set<std::string_view>& proof_listed = shrunk_proof ? listed : proof_ids;
     // Every kept item cites its sources (a shrunk one by its first and last ids and its count);
     // only a cut scan leaves sources out.
-    const bool proof_complete = input_.scan_complete;
+    const bool proof_complete = evidence_.scan_complete;
 
     const std::size_t facts_dropped = findings_.facts.size() - facts.size();
     const std::size_t matched = evidence_.admitted + evidence_.unverified;
@@ -205,7 +203,7 @@ class PacketBuilder {
     readiness_inputs.unverified_evidence =
         matched > 0 && static_cast<double>(evidence_.unverified) >
                            kUnverifiedShareLimit * static_cast<double>(matched);
-    readiness_inputs.scan_complete = input_.scan_complete;
+    readiness_inputs.scan_complete = evidence_.scan_complete;
     readiness_inputs.proof_complete = proof_complete;
     const Readiness readiness = readiness_of(findings_, readiness_inputs);
 
@@ -229,19 +227,18 @@ class PacketBuilder {
                      {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
                      {"over_limit", x.over_limit}, {"over_budget", x.over_budget}};
     packet["compaction"] = json::object{{"source_records", matched},
-                                        {"source_tokens", source_tokens_},
+                                        {"source_tokens", evidence_.source_tokens},
                                         {"packed_tokens", 0},
                                         {"ratio", 0}};
     packet["confidence"] =
-        confidence_of(evidence_, findings_, input_.scan_complete, proof_complete);
+        confidence_of(evidence_, findings_, evidence_.scan_complete, proof_complete);
     packet["proof"] = json::object{{"complete", proof_complete},
                                    {"event_count", proof_ids.size()},
                                    {"event_ids", strings(proof_listed)}};
     if (input_.request.include_documents) {
       json::array records;
       for (std::size_t i = 0; i < documents_.size(); ++i) {
-        if (kept.documents[i])
-          records.emplace_back(sdk::record_to_json(*input_.records[documents_[i]]));
+        if (kept.documents[i]) records.emplace_back(sdk::record_to_json(documents_[i]));
       }
       packet["documents"] = std::move(records);
     }
@@ -294,8 +291,9 @@ class PacketBuilder {
   }
 
  private:
-  // The records the packet's items rest on, in input order.
-  std::vector<std::size_t> cited_records() const {
+  // The records the packet's items rest on, newest first (then by id): an order of their own, as
+  // cells come in none.
+  std::vector<sdk::RecordKey> cited_records() const {
     std::set<std::size_t> records;
     for (const auto& fact : findings_.facts)
       records.insert(fact.source_records.begin(), fact.source_records.end());
@@ -307,7 +305,15 @@ class PacketBuilder {
       records.insert(contradiction.before->record);
       records.insert(contradiction.after->record);
     }
-    return {records.begin(), records.end()};
+    std::vector<sdk::RecordKey> keys;
+    keys.reserve(records.size());
+    for (const auto row : records)
+      keys.push_back({std::string(evidence_.id_of(row)), evidence_.timestamps[row]});
+    std::sort(keys.begin(), keys.end(), [](const sdk::RecordKey& a, const sdk::RecordKey& b) {
+      if (a.timestamp != b.timestamp) return a.timestamp > b.timestamp;
+      return a.id < b.id;
+    });
+    return keys;
   }
 
   // packed_tokens counts the packet it is part of: settle it (and the ratio) together.
@@ -318,17 +324,17 @@ class PacketBuilder {
       if (compaction["packed_tokens"] == tokens) break;
       compaction["packed_tokens"] = tokens;
       compaction["ratio"] =
-          source_tokens_ == 0
+          evidence_.source_tokens == 0
               ? 0.0
-              : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens_), 1e4);
+              : rounded(static_cast<double>(tokens) / static_cast<double>(evidence_.source_tokens),
+                        1e4);
     }
   }
 
   const sdk::ContextInput& input_;
   const Evidence& evidence_;
   const Findings& findings_;
-  std::size_t source_tokens_ = 0;
-  std::vector<std::size_t> documents_;
+  std::vector<sdk::Record> documents_;
   json::object freshness_;  // of every record the pack considered
 };
 

@@ -1,6 +1,7 @@
 #include "evidence.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <unordered_map>
 
 #include "eventsvc/sdk/digest.hpp"
@@ -68,10 +69,29 @@ class Names {
 struct Nothing {};
 
 // Distinct values: equal canonical JSON, equal id. A string is keyed by its text behind a quote
-// (no other value's canonical JSON starts with one), so the common case builds no JSON.
+// (no other value's canonical JSON starts with one), so the common case builds no JSON; a number
+// seen before is found by its bits, so readings that repeat build none either.
 class Values {
  public:
   std::uint32_t id(const json::value& value) {
+    if (value.is_int64())
+      return by_bits(integers_, std::bit_cast<std::uint64_t>(value.get_int64()), value);
+    if (value.is_double())
+      return by_bits(doubles_, std::bit_cast<std::uint64_t>(value.get_double()), value);
+    return by_text(value);
+  }
+  std::vector<json::value> take() { return std::move(values_); }
+  // Orders values the same way on every run.
+  bool before(std::uint32_t a, std::uint32_t b) const { return names_.name(a) < names_.name(b); }
+
+ private:
+  std::uint32_t by_bits(std::unordered_map<std::uint64_t, std::uint32_t>& known, std::uint64_t bits,
+                        const json::value& value) {
+    const auto [it, added] = known.try_emplace(bits, 0);
+    if (added) it->second = by_text(value);  // 1 and 1.0 are one value
+    return it->second;
+  }
+  std::uint32_t by_text(const json::value& value) {
     key_.clear();
     if (value.is_string()) {
       key_.push_back('"');
@@ -87,12 +107,10 @@ class Values {
               })
         .first;
   }
-  std::vector<json::value> take() { return std::move(values_); }
-  // Orders values the same way on every run.
-  bool before(std::uint32_t a, std::uint32_t b) const { return names_.name(a) < names_.name(b); }
 
- private:
   Names<Nothing> names_;
+  std::unordered_map<std::uint64_t, std::uint32_t> integers_;
+  std::unordered_map<std::uint64_t, std::uint32_t> doubles_;
   std::vector<json::value> values_;
   std::string key_;
 };
@@ -116,54 +134,42 @@ bool covered_by(std::string_view leaf, const std::vector<std::string>& named) {
   });
 }
 
-// Calls `leaf(path, value)` for every scalar leaf below `value` (named `path`), and `too_deep()`
-// for each object or array at kMaxLeafDepth.
-template <class OnLeaf, class OnTooDeep>
-void walk_leaves(const json::value& value, std::string& path, std::size_t depth, OnLeaf& leaf,
-                 OnTooDeep& too_deep) {
-  if (value.is_object() || value.is_array()) {
-    if (depth >= kMaxLeafDepth) {
-      too_deep();
-      return;
-    }
-    auto descend = [&](std::string_view key, const json::value& child) {
-      const std::size_t size = path.size();
-      path.push_back('.');
-      path += key;
-      walk_leaves(child, path, depth + 1, leaf, too_deep);
-      path.resize(size);
-    };
-    if (value.is_object()) {
-      for (const auto& member : value.get_object())
-        descend(member.key(), member.value());
-    } else {
-      std::size_t index = 0;
-      for (const auto& element : value.get_array())
-        descend(std::to_string(index++), element);
-    }
-    return;
-  }
-  if (depth > 0) leaf(path, value);
-}
+constexpr std::uint32_t kUnknown = 0xffffffff;
+
+// One field of the block being read: what its cells are to the pack, and the ids of its values
+// (found the first time a row refers to one).
+struct FieldPlan {
+  const sdk::FieldCells* cells = nullptr;
+  bool observed = false;  // scalars (named attributes: any value) are observations
+  bool counted = false;   // scalars are out of scope
+  bool too_deep = false;  // containers are out of scope: objects and arrays at kMaxLeafDepth
+  std::uint32_t attribute = 0;
+  std::vector<std::uint32_t> value_ids;  // per value of the block, kUnknown until needed
+};
 
 class Gatherer {
  public:
   explicit Gatherer(const sdk::ContextInput& input) : input_(input) {
-    evidence_.records = input.records;
-    evidence_.exclusions.excluded_by_request = input.excluded_by_request;
     // The subject's own fields identify it; they are neither facts about it nor out of scope.
-    for (const auto& field : input.subject_fields)
+    for (const auto& field : input.subject_fields) {
       subject_fields_.push_back(field.text);
+      fields_.named.push_back(field);
+    }
     for (const auto& attribute : input.attributes) {
       if (covered_by(attribute.text, subject_fields_)) continue;
       evidence_.named_attributes.push_back(attribute.text);
-      named_.push_back({&attribute, attributes_.id(attribute.text)});
+      named_ids_.push_back(attributes_.id(attribute.text));
+      fields_.named.push_back(attribute);
     }
+    fields_.every_leaf = true;  // to observe them, or to count them out of scope
   }
 
   Evidence gather() && {
-    for (std::size_t index = 0; index < input_.records.size(); ++index)
-      add(*input_.records[index], static_cast<std::uint32_t>(index));
+    evidence_.exclusions.excluded_by_request = input_.excluded_by_request;
+    evidence_.scan_complete = input_.cells(fields_, [&](const sdk::CellBlock& block) {
+      add(block);
+      return true;
+    });
     sort();
     return std::move(evidence_);
   }
@@ -183,84 +189,156 @@ class Gatherer {
         .second;
   }
 
-  void add(const sdk::Record& record, std::uint32_t index) {
-    if (record.verification != sdk::Verification::verified) {
-      ++evidence_.exclusions.unverified;
-      ++evidence_.unverified;
-      return;
-    }
-    ++evidence_.admitted;
-    const std::uint32_t subject = subjects_.id(subject_of(record, input_.subject_fields));
-    auto observe = [&](std::uint32_t attribute, const json::value& value) {
-      evidence_.observations.push_back(
-          {subject, attribute, values_.id(value), index, record.timestamp});
-    };
-    for (const auto& [field, attribute] : named_) {
-      const sdk::FieldValue value = sdk::resolve(record, *field);
-      if (value.present()) observe(attribute, value.to_json());
-    }
-    auto on_leaf = [&](const std::string& path, const json::value& value) {
-      const Leaf& role = leaf(path);
-      if (role.role == LeafRole::attribute) {
-        observe(role.attribute, value);
-      } else if (role.role == LeafRole::out_of_scope) {
-        ++evidence_.exclusions.out_of_scope;
+  // Each field's role in this block, decided once for all its rows.
+  void plan(const sdk::CellBlock& block) {
+    const std::size_t subjects = subject_fields_.size();
+    plans_.resize(block.fields.size());
+    for (std::size_t f = 0; f < block.fields.size(); ++f) {
+      const sdk::FieldCells& cells = block.fields[f];
+      FieldPlan& plan = plans_[f];
+      plan = FieldPlan{};
+      plan.cells = &cells;
+      plan.value_ids.assign(cells.values.size(), kUnknown);
+      const std::size_t depth = sdk::path_depth(cells.path);
+      // Leaves below kMaxLeafDepth are not looked at; the container there is counted once.
+      plan.too_deep = depth == kMaxLeafDepth;
+      if (f < subjects) continue;
+      if (f < fields_.named.size()) {
+        plan.observed = true;
+        plan.attribute = named_ids_[f - subjects];
+        continue;
       }
+      if (depth == 0 || depth > kMaxLeafDepth) continue;
+      const Leaf& role = leaf(cells.path);
+      plan.observed = role.role == LeafRole::attribute;
+      plan.counted = role.role == LeafRole::out_of_scope;
+      plan.attribute = role.attribute;
+    }
+    subject_ids_.assign(subjects == 1 ? block.fields[0].values.size() : 0, kUnknown);
+  }
+
+  std::uint32_t subject(const sdk::CellBlock& block, std::size_t row) {
+    if (subject_fields_.empty()) return subjects_.id(block.ids[row]);
+    auto text = [&](std::size_t f) {
+      const std::uint32_t index = block.fields[f].rows[row];
+      return index >= sdk::FieldCells::kContainer ? std::string("null")
+                                                  : text_of(block.fields[f].values[index]);
     };
-    auto too_deep = [&] { ++evidence_.exclusions.out_of_scope; };
-    for (const auto* root : {&record.payload, &record.metrics}) {
-      path_ = root == &record.payload ? "payload" : "metrics";
-      walk_leaves(*root, path_, 0, on_leaf, too_deep);
+    if (subject_fields_.size() == 1) {
+      const std::uint32_t index = block.fields[0].rows[row];
+      if (index >= sdk::FieldCells::kContainer) return subjects_.id("null");
+      std::uint32_t& known = subject_ids_[index];
+      if (known == kUnknown) known = subjects_.id(text(0));
+      return known;
+    }
+    std::string joined;
+    for (std::size_t f = 0; f < subject_fields_.size(); ++f) {
+      if (f > 0) joined += " / ";
+      joined += text(f);
+    }
+    return subjects_.id(joined);
+  }
+
+  void add(const sdk::CellBlock& block) {
+    plan(block);
+    for (std::size_t row = 0; row < block.rows(); ++row) {
+      const auto number = static_cast<std::uint32_t>(evidence_.timestamps.size());
+      evidence_.ids_text += block.ids[row];
+      evidence_.id_ends.push_back(evidence_.ids_text.size());
+      evidence_.timestamps.push_back(block.timestamps[row]);
+      if (!evidence_.newest || block.timestamps[row] > *evidence_.newest)
+        evidence_.newest = block.timestamps[row];
+      evidence_.source_tokens += sdk::estimate_tokens_of_json_text(block.json_sizes[row]);
+      if (block.verifications[row] != sdk::Verification::verified) {
+        ++evidence_.exclusions.unverified;
+        ++evidence_.unverified;
+        continue;
+      }
+      ++evidence_.admitted;
+      const std::uint32_t subject_id = subject(block, row);
+      for (auto& plan : plans_) {
+        const std::uint32_t index = plan.cells->rows[row];
+        if (index == sdk::FieldCells::kAbsent) continue;
+        const bool container =
+            index == sdk::FieldCells::kContainer || plan.cells->values[index].is_structured();
+        if (container && plan.too_deep) ++evidence_.exclusions.out_of_scope;
+        if (index == sdk::FieldCells::kContainer) continue;
+        if (plan.counted) {
+          ++evidence_.exclusions.out_of_scope;
+        } else if (plan.observed) {
+          std::uint32_t& value = plan.value_ids[index];
+          if (value == kUnknown) value = values_.id(plan.cells->values[index]);
+          evidence_.observations.push_back(
+              {subject_id, plan.attribute, value, number, block.timestamps[row]});
+        }
+      }
     }
   }
 
-  // Numbers subjects and attributes in name order, and sorts the observations.
+  // Numbers subjects and attributes in name order, and sorts the observations: grouped by
+  // (subject, attribute) in one counting pass when there are not many more groups than
+  // observations, then each group by time.
   void sort() {
     auto [subjects, subject_rank] = subjects_.sorted();
     auto [attributes, attribute_rank] = attributes_.sorted();
-    for (auto& o : evidence_.observations) {
+    auto& observations = evidence_.observations;
+    for (auto& o : observations) {
       o.subject = subject_rank[o.subject];
       o.attribute = attribute_rank[o.attribute];
     }
     evidence_.subjects = std::move(subjects);
     evidence_.attributes = std::move(attributes);
     evidence_.values = values_.take();
-    const auto& records = input_.records;
-    std::sort(evidence_.observations.begin(), evidence_.observations.end(),
-              [&](const Observation& a, const Observation& b) {
-                if (a.subject != b.subject) return a.subject < b.subject;
-                if (a.attribute != b.attribute) return a.attribute < b.attribute;
-                if (a.at != b.at) return a.at < b.at;
-                if (a.record != b.record) {
-                  const int by_id = records[a.record]->id.compare(records[b.record]->id);
-                  if (by_id != 0) return by_id < 0;
-                }
-                return values_.before(a.value, b.value);
-              });
+    const Evidence& evidence = evidence_;
+    const auto by_time = [&](const Observation& a, const Observation& b) {
+      if (a.at != b.at) return a.at < b.at;
+      if (a.record != b.record) {
+        const int by_id = evidence.event_id_of(a).compare(evidence.event_id_of(b));
+        if (by_id != 0) return by_id < 0;
+      }
+      return values_.before(a.value, b.value);
+    };
+    const std::size_t width = evidence_.attributes.size();
+    const std::size_t groups = evidence_.subjects.size() * width;
+    if (groups > observations.size() + 65536) {
+      std::sort(observations.begin(), observations.end(),
+                [&](const Observation& a, const Observation& b) {
+                  if (a.subject != b.subject) return a.subject < b.subject;
+                  if (a.attribute != b.attribute) return a.attribute < b.attribute;
+                  return by_time(a, b);
+                });
+      return;
+    }
+    std::vector<std::size_t> starts(groups + 1, 0);
+    for (const auto& o : observations)
+      ++starts[o.subject * width + o.attribute + 1];
+    for (std::size_t g = 0; g < groups; ++g)
+      starts[g + 1] += starts[g];
+    std::vector<Observation> grouped(observations.size());
+    std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+    for (const auto& o : observations)
+      grouped[next[o.subject * width + o.attribute]++] = o;
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::sort(grouped.begin() + static_cast<std::ptrdiff_t>(starts[g]),
+                grouped.begin() + static_cast<std::ptrdiff_t>(starts[g + 1]), by_time);
+    }
+    observations = std::move(grouped);
   }
 
   const sdk::ContextInput& input_;
   Evidence evidence_;
+  sdk::CellFields fields_;  // the subject fields, then the named attributes
   std::vector<std::string> subject_fields_;
-  std::vector<std::pair<const sdk::FieldPath*, std::uint32_t>> named_;  // and their attribute ids
+  std::vector<std::uint32_t> named_ids_;    // the named attributes' ids
+  std::vector<FieldPlan> plans_;            // of the block being read
+  std::vector<std::uint32_t> subject_ids_;  // of a single subject field: per value of the block
   Names<Nothing> subjects_;
   Names<Nothing> attributes_;
   Names<Leaf> leaves_;
   Values values_;
-  std::string path_;
 };
 
 }  // namespace
-
-std::string subject_of(const sdk::Record& record, const std::vector<sdk::FieldPath>& fields) {
-  if (fields.empty()) return record.id;
-  std::string subject;
-  for (const auto& field : fields) {
-    if (!subject.empty()) subject += " / ";
-    subject += text_of(sdk::resolve(record, field).to_json());
-  }
-  return subject;
-}
 
 Evidence gather_evidence(const sdk::ContextInput& input) {
   return Gatherer(input).gather();

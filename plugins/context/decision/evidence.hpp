@@ -2,10 +2,12 @@
 // records, and what was left out on the way.
 //
 // A pack reads tens of thousands of records with a handful of subjects, attributes and values
-// repeated on each: an observation holds numbers into tables of the distinct ones, not copies.
+// repeated on each: it reads them as cells (sdk/cells.hpp), each field's role decided once per
+// block, and an observation holds numbers into tables of the distinct ones, not copies.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +23,7 @@ struct Observation {
   std::uint32_t subject = 0;    // index into Evidence::subjects
   std::uint32_t attribute = 0;  // index into Evidence::attributes
   std::uint32_t value = 0;      // index into Evidence::values: equal values, equal index
-  std::uint32_t record = 0;     // index into ContextInput::records
+  std::uint32_t record = 0;     // the record's row (the order cells delivered it)
   sdk::Millis at = 0;
 };
 
@@ -41,7 +43,13 @@ struct Evidence {
   std::vector<std::string> attributes;  // named or observed, sorted
   std::vector<json::value> values;      // the distinct values observed
   std::vector<std::string> named_attributes;  // the explicit scope; empty: every scalar leaf
-  std::vector<const sdk::Record*> records;    // ContextInput::records
+  // Per row, every matched record's id (ids_text from id_ends[row - 1]) and timestamp.
+  std::string ids_text;
+  std::vector<std::size_t> id_ends;
+  std::vector<sdk::Millis> timestamps;
+  std::optional<sdk::Millis> newest;  // of every matched record
+  std::size_t source_tokens = 0;      // estimated tokens of every matched record
+  bool scan_complete = true;
   std::size_t admitted = 0;
   std::size_t unverified = 0;
   Exclusions exclusions;
@@ -49,15 +57,17 @@ struct Evidence {
   std::string_view subject_of(const Observation& o) const { return subjects[o.subject]; }
   std::string_view attribute_of(const Observation& o) const { return attributes[o.attribute]; }
   const json::value& value_of(const Observation& o) const { return values[o.value]; }
-  std::string_view event_id_of(const Observation& o) const { return records[o.record]->id; }
+  std::string_view id_of(std::size_t row) const {
+    const std::size_t begin = row == 0 ? 0 : id_ends[row - 1];
+    return std::string_view(ids_text).substr(begin, id_ends[row] - begin);
+  }
+  std::string_view event_id_of(const Observation& o) const { return id_of(o.record); }
 };
 
 // Deepest leaf considered when the request names no attribute: payload.a.b.c.d.
 inline constexpr std::size_t kMaxLeafDepth = 4;
 
+// Reads ContextInput::cells.
 Evidence gather_evidence(const sdk::ContextInput& input);
-
-// The subject of a record: its group_by values (joined by " / "), else its id.
-std::string subject_of(const sdk::Record& record, const std::vector<sdk::FieldPath>& fields);
 
 }  // namespace eventsvc::plugins::context

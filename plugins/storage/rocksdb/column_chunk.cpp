@@ -393,6 +393,10 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   integer_cell("timestamp", record.timestamp);
   integer_cell("ingested_at", record.ingested_at);
   integer_cell(kTokenCountColumn, tokens.length);
+  integer_cell(
+      kRecordBytesColumn,
+      static_cast<std::int64_t>(sdk::record_json_size(record) -
+                                sdk::json_size(sdk::verification_name(record.verification))));
   postings_.add(rows_ - 1, tokens);
   // The roots themselves are never columns (column_name), only what is below them.
   std::string path = "payload";

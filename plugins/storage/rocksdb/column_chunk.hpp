@@ -22,6 +22,10 @@
 // (Data directories from before kept a list per round, <tenant> 'S' <chunk> <round:u64> -> rows
 // of 4 bytes each; they are read as they are and become a bitmap when the chunk is next touched.)
 //
+// Beside the fields, `#bytes` holds each row's record_json_size() less the JSON size of its
+// verification state's name (which changes after the chunk is written): a pack reads it instead of
+// the record. Chunks written before it lack it, and their records are read instead.
+//
 // A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
 // string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
 // dictionary of the column's strings (their number, the end offset of each, their text) and each
@@ -45,6 +49,9 @@
 #include "eventsvc/sdk/record.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
+
+// Each row's record_json_size() less the size of its verification name. No field path names it.
+inline constexpr std::string_view kRecordBytesColumn = "#bytes";
 
 enum class CellKind : std::uint8_t {
   absent,
@@ -154,6 +161,10 @@ class ColumnView {
                                           std::uint32_t rows);
 
   bool has_containers() const { return has_containers_; }
+  // Whether the chunk has this column at all (else every row is absent), and whether every row of
+  // it is a number.
+  bool stored() const { return bytes_ != nullptr || pinned_ != nullptr; }
+  bool every_row_a_number() const { return uniform_numbers_; }
   std::uint32_t dictionary_size() const { return dictionary_size_; }
   std::string_view dictionary_entry(std::uint32_t index) const;
 

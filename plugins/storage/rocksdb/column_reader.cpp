@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <bit>
 #include <exception>
+#include <mutex>
 #include <thread>
 
-#include "chunk_text.hpp"
-#include "chunk_values.hpp"
-#include "column_chunk.hpp"
+#include "cell_sink.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
 #include "stored_formats.hpp"
@@ -58,59 +57,6 @@ void migrate_chunk_headers(Database& database) {
   database.write(batch, true);
 }
 
-// The columns a request reads, each once, and where each part of the request finds its column.
-struct ColumnPlan {
-  struct Slot {
-    std::string name;
-    bool canonical = false;  // a canonical field: strings are not JSON, instants are instants
-    bool instant = false;    // timestamp or ingested_at
-  };
-  std::vector<Slot> slots;
-  // A condition the chunks' value postings decide: no column.
-  static constexpr std::size_t kDecided = SIZE_MAX;
-  std::vector<std::size_t> conditions;  // per condition: its column, or kDecided
-  std::vector<std::size_t> group_by;    // per group_by field
-  std::optional<std::size_t> bucket;
-  std::vector<std::optional<std::size_t>> values;  // per aggregation: its field's column
-  std::vector<std::optional<std::size_t>>
-      times;  // per aggregation: its time column, if it uses one
-  std::size_t timestamp = 0;
-  std::optional<std::size_t> id;  // read only when the rows' ids are needed
-
-  std::optional<std::size_t> slot(const sdk::FieldPath& field) {
-    const auto name = column_name(field);
-    if (!name) return std::nullopt;
-    const bool canonical = field.root == sdk::FieldPath::Root::canonical;
-    return slot_named(*name, canonical, canonical && field.is_instant());
-  }
-  std::size_t slot_named(const std::string& name, bool canonical, bool instant) {
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (slots[i].name == name) return i;
-    }
-    slots.push_back({name, canonical, instant});
-    return slots.size() - 1;
-  }
-};
-
-// The columns of the conditions and the timestamp, and the ids when `with_ids`. With
-// `value_postings`, the conditions the chunks' value postings decide (ChunkValues) read no column.
-std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where, bool with_ids,
-                                          bool value_postings) {
-  ColumnPlan plan;
-  plan.timestamp = *plan.slot(*sdk::FieldPath::parse("timestamp"));
-  if (with_ids) plan.id = plan.slot(*sdk::FieldPath::parse("id"));
-  for (const auto& condition : where) {
-    if (value_postings && ChunkValues::narrows(condition)) {
-      plan.conditions.push_back(ColumnPlan::kDecided);
-      continue;
-    }
-    const auto slot = plan.slot(condition.field);
-    if (!slot) return std::nullopt;
-    plan.conditions.push_back(*slot);
-  }
-  return plan;
-}
-
 std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request, bool value_postings) {
   auto planned = plan_conditions(request.where, false, value_postings);
   if (!planned) return std::nullopt;
@@ -141,80 +87,6 @@ std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request, boo
   return planned;
 }
 
-// One chunk's columns, read row by row.
-class ChunkRows {
- public:
-  ChunkRows(const ColumnPlan& plan, std::vector<ColumnView> views)
-      : plan_(plan), views_(std::move(views)), kinds_(views_.size()), scratch_(views_.size()) {
-    cursors_.reserve(views_.size());
-    for (const auto& view : views_)
-      cursors_.emplace_back(view);
-  }
-
-  void next() {
-    for (std::size_t i = 0; i < cursors_.size(); ++i)
-      kinds_[i] = cursors_[i].next();
-  }
-  // Moves past `rows` rows without decoding them.
-  void skip(std::size_t rows) {
-    for (auto& cursor : cursors_)
-      cursor.skip(rows);
-  }
-
-  CellKind kind(std::size_t slot) const { return kinds_[slot]; }
-  std::uint32_t string_index(std::size_t slot) const { return cursors_[slot].string_index(); }
-  std::string_view string(std::size_t slot) const {
-    return views_[slot].dictionary_entry(cursors_[slot].string_index());
-  }
-  std::int64_t integer(std::size_t slot) const {
-    return static_cast<std::int64_t>(cursors_[slot].number());
-  }
-  std::uint64_t number(std::size_t slot) const { return cursors_[slot].number(); }
-  const ColumnView& view(std::size_t slot) const { return views_[slot]; }
-
-  // The cell as the record-wise resolve() would give it.
-  sdk::FieldValue value(std::size_t slot) {
-    const auto& meta = plan_.slots[slot];
-    json::value& scratch = scratch_[slot];
-    switch (kinds_[slot]) {
-      case CellKind::absent:
-      case CellKind::container:
-        return sdk::FieldValue::absent();
-      case CellKind::null:
-        scratch = nullptr;
-        break;
-      case CellKind::boolean_false:
-        scratch = false;
-        break;
-      case CellKind::boolean_true:
-        scratch = true;
-        break;
-      case CellKind::int64:
-        if (meta.instant) return sdk::FieldValue::of_instant(integer(slot));
-        scratch = integer(slot);
-        break;
-      case CellKind::uint64:
-        scratch = cursors_[slot].number();
-        break;
-      case CellKind::double_number:
-        scratch = std::bit_cast<double>(cursors_[slot].number());
-        break;
-      case CellKind::string:
-        if (meta.canonical) return sdk::FieldValue::of(string(slot));
-        scratch = json::string(string(slot));
-        break;
-    }
-    return sdk::FieldValue::of(&scratch);
-  }
-
- private:
-  const ColumnPlan& plan_;
-  std::vector<ColumnView> views_;
-  std::vector<ColumnView::Cursor> cursors_;
-  std::vector<CellKind> kinds_;
-  std::vector<json::value> scratch_;
-};
-
 }  // namespace
 
 ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
@@ -240,251 +112,6 @@ ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
 
 namespace {
 
-// Where matching rows go: a row is given either as cells at the cursors, or, in a chunk read
-// record by record, as the record.
-class RowSink {
- public:
-  virtual ~RowSink() = default;
-  // `score`: the row's BM25 score when the matches are ranked, else 0.
-  virtual void row(ChunkRows& rows, double score) = 0;
-  virtual void record(const sdk::Record& record, double score) = 0;
-  // Before the rows of a chunk read by columns: what a sink caches per chunk starts anew.
-  virtual void begin_chunk() {}
-};
-
-// Whether every row of a chunk meets a condition by its header alone: a bound on `timestamp` that
-// the chunk's whole time range lies within (every row has a timestamp).
-bool header_decides(const sdk::Condition& condition, const ChunkHeader& header) {
-  if (!condition.field.is_canonical(sdk::CanonicalField::timestamp) ||
-      !condition.operand.is_int64()) {
-    return false;
-  }
-  const sdk::Millis bound = condition.operand.get_int64();
-  switch (condition.op) {
-    case sdk::Op::gt:
-      return header.min_timestamp > bound;
-    case sdk::Op::gte:
-      return header.min_timestamp >= bound;
-    case sdk::Op::lt:
-      return header.max_timestamp < bound;
-    case sdk::Op::lte:
-      return header.max_timestamp <= bound;
-    default:
-      return false;
-  }
-}
-
-// Finds the rows of a chunk that match the conditions: the work of one thread.
-class ChunkScanner {
- public:
-  // `text`: the text query's filter over the chunks' postings, when there is one. `values`: the
-  // equalities' filter over the chunks' value postings, when the chunks have them (a
-  // chunk-indexed database, whose replaced rows are one bitmap per chunk).
-  ChunkScanner(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
-               sdk::Source source, const std::vector<sdk::Condition>& where, const ColumnPlan& plan,
-               const sdk::TextQuery* query = nullptr, ChunkText* text = nullptr,
-               ChunkValues* values = nullptr)
-      : database_(database),
-        snapshot_(snapshot),
-        tenant_(tenant),
-        source_(source),
-        where_(where),
-        plan_(plan),
-        query_(query),
-        text_(text),
-        values_(values != nullptr && values->active() ? values : nullptr),
-        replaced_bitmaps_(values != nullptr) {}
-
-  // Adds the rows examined and the rows matched to `stats`.
-  void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
-
- private:
-  // For current state: the rows a newer version replaced.
-  // For current state: the rows a newer version replaced, into replaced_.
-  void read_replaced(const ChunkRef& chunk);
-  std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
-  void by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
-                  sdk::AggregateStats& stats);
-  void by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
-                  sdk::AggregateStats& stats);
-
-  Database& database_;
-  const rocksdb::Snapshot* snapshot_;
-  const std::string& tenant_;
-  sdk::Source source_;
-  const std::vector<sdk::Condition>& where_;
-  const ColumnPlan& plan_;
-  const sdk::TextQuery* query_;
-  ChunkText* text_;
-  ChunkValues* values_;
-  bool replaced_bitmaps_;
-  bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
-  RowBits replaced_;  // of the chunk being scanned
-  // Of the chunk being scanned, the rows whose columns are read: those with the text query's
-  // words and the equalities' values (every row when nothing narrows), less the replaced ones.
-  RowBits candidates_;
-  double score(std::uint32_t row) const { return text_ != nullptr ? text_->score(row) : 0.0; }
-};
-
-std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& containers) {
-  std::vector<ColumnView> views;
-  containers = false;
-  for (const auto& slot : plan_.slots) {
-    auto bytes = database_.get_pinned(
-        database_.columns, chunk_column_key(tenant_, chunk.number, slot.name), snapshot_);
-    if (!bytes) {
-      views.emplace_back(chunk.header.rows);
-      continue;
-    }
-    auto view = ColumnView::decode(std::move(bytes), chunk.header.rows);
-    if (!view) {
-      throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
-                                 " is damaged");
-    }
-    containers = containers || view->has_containers();
-    views.push_back(std::move(*view));
-  }
-  return ChunkRows(plan_, std::move(views));
-}
-
-void ChunkScanner::read_replaced(const ChunkRef& chunk) {
-  replaced_.reset(chunk.header.rows, false);
-  if (source_ != sdk::Source::current) return;
-  const std::string prefix = replaced_key(tenant_, chunk.number);
-  if (replaced_bitmaps_) {  // one key: a point read, no iterator
-    const auto bitmap = database_.get_pinned(database_.columns, prefix, snapshot_);
-    if (bitmap && !replaced_.set_bytes(bitmap->data(), bitmap->size())) {
-      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
-                                 " are damaged");
-    }
-    return;
-  }
-  std::vector<bool> replaced(chunk.header.rows, false);
-  const std::string upper = prefix_successor(prefix);
-  const rocksdb::Slice upper_slice(upper);
-  auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    if (!mark_replaced(std::string_view(it->key().data(), it->key().size()).substr(prefix.size()),
-                       std::string_view(it->value().data(), it->value().size()), replaced)) {
-      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
-                                 " are damaged");
-    }
-  }
-  check(it->status(), "replaced rows scan");
-  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-    if (replaced[row]) replaced_.set(row);
-  }
-}
-
-void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
-  if (narrowing()) {
-    // Only rows with the query's words and values are examined; a chunk without them is not
-    // read at all.
-    std::uint32_t candidates = chunk.header.rows;
-    if (text_ != nullptr) {
-      candidates = text_->candidates(chunk.number, chunk.header.rows, candidates_);
-    } else {
-      candidates_.reset(chunk.header.rows, true);
-    }
-    if (candidates > 0 && values_ != nullptr)
-      candidates = values_->narrow(chunk.number, candidates_);
-    stats.scanned += candidates;
-    if (candidates == 0) return;
-  } else {
-    stats.scanned += chunk.header.rows;
-  }
-  read_replaced(chunk);
-  if (!narrowing()) candidates_.reset(chunk.header.rows, true);
-  candidates_.and_not(replaced_);
-  if (!candidates_.any()) return;  // every candidate stopped being current
-  bool containers = false;
-  auto rows = rows_of(chunk, containers);
-  // A named field holds an object or array somewhere in this chunk, or the text query has
-  // phrases the postings cannot decide: read the records.
-  if (containers || (text_ != nullptr && !text_->exact())) {
-    by_records(chunk, *rows, sink, stats);
-  } else {
-    by_columns(chunk, *rows, sink, stats);
-  }
-}
-
-void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
-                              sdk::AggregateStats& stats) {
-  // The ids locate the records; aggregations do not read them otherwise.
-  std::optional<ColumnView> loaded;
-  if (!plan_.id) {
-    auto bytes = database_.get_pinned(database_.columns,
-                                      chunk_column_key(tenant_, chunk.number, "id"), snapshot_);
-    if (bytes) loaded = ColumnView::decode(std::move(bytes), chunk.header.rows);
-    if (!loaded) {
-      throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
-                                 " are damaged");
-    }
-  }
-  const ColumnView& ids = plan_.id ? rows.view(*plan_.id) : *loaded;
-  ColumnView::Cursor id(ids);
-  std::uint32_t at = 0;  // the row the cursors are at
-  for (std::uint32_t row = candidates_.next(0); row < chunk.header.rows;
-       row = candidates_.next(row + 1)) {
-    rows.skip(row - at);
-    id.skip(row - at);
-    at = row + 1;
-    rows.next();
-    id.next();
-    const auto stored = database_.get(database_.history,
-                                      version_key(tenant_, rows.integer(plan_.timestamp),
-                                                  ids.dictionary_entry(id.string_index())),
-                                      snapshot_);
-    if (!stored) continue;
-    const sdk::Record record = decode_record(*stored);
-    if (!sdk::matches_all(record, where_)) continue;
-    if (query_ != nullptr && !text_->exact() &&
-        !sdk::text_matches(*query_, sdk::record_tokens(record))) {
-      continue;
-    }
-    ++stats.matched;
-    sink.record(record, score(row));
-  }
-}
-
-void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
-                              sdk::AggregateStats& stats) {
-  // Only the conditions that neither the value postings nor the chunk's time range decide are
-  // evaluated per row; those on strings once per dictionary entry.
-  std::vector<std::size_t> evaluated;
-  std::vector<std::vector<std::int8_t>> decided(where_.size());
-  for (std::size_t c = 0; c < where_.size(); ++c) {
-    if (plan_.conditions[c] == ColumnPlan::kDecided || header_decides(where_[c], chunk.header)) {
-      continue;
-    }
-    evaluated.push_back(c);
-    decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
-  }
-  sink.begin_chunk();
-  std::uint32_t at = 0;  // the row the cursors are at
-  for (std::uint32_t row = candidates_.next(0); row < chunk.header.rows;
-       row = candidates_.next(row + 1)) {
-    rows.skip(row - at);
-    at = row + 1;
-    rows.next();
-    bool matched = true;
-    for (std::size_t i = 0; i < evaluated.size() && matched; ++i) {
-      const std::size_t c = evaluated[i];
-      const std::size_t slot = plan_.conditions[c];
-      if (rows.kind(slot) == CellKind::string) {
-        std::int8_t& known = decided[c][rows.string_index(slot)];
-        if (known < 0) known = sdk::matches(rows.value(slot), where_[c]) ? 1 : 0;
-        matched = known == 1;
-      } else {
-        matched = sdk::matches(rows.value(slot), where_[c]);
-      }
-    }
-    if (!matched) continue;
-    ++stats.matched;
-    sink.row(rows, score(row));
-  }
-}
-
 // Matching rows into the total and the groups of an aggregate request.
 class AggregateSink final : public RowSink {
  public:
@@ -492,13 +119,13 @@ class AggregateSink final : public RowSink {
                 sdk::AggregateAccumulator& accumulator)
       : request_(request), plan_(plan), accumulator_(accumulator) {}
 
-  void begin_chunk() override {
+  void begin_chunk(const ChunkRef& /*chunk*/) override {
     by_string_.clear();
     last_bucket_.reset();
     last_group_ = nullptr;
   }
 
-  void row(ChunkRows& rows, double /*score*/) override {
+  void row(ChunkRows& rows, std::uint32_t /*row*/, double /*score*/) override {
     feed(rows, accumulator_.total());
     if (!accumulator_.grouping()) return;
     std::optional<sdk::Millis> bucket;
@@ -602,7 +229,7 @@ class MatchSink final : public RowSink {
             const VersionRef* after = nullptr)
       : plan_(plan), before_{order, ranked}, keep_(keep), after_(after) {}
 
-  void row(ChunkRows& rows, double score) override {
+  void row(ChunkRows& rows, std::uint32_t /*row*/, double score) override {
     offer(rows.integer(plan_.timestamp), rows.string(*plan_.id), score);
   }
   void record(const sdk::Record& record, double score) override {
@@ -666,6 +293,13 @@ class MatchSink final : public RowSink {
   std::size_t keep_;
   const VersionRef* after_;
   std::vector<Kept> kept_;
+};
+
+// Counts matches (ChunkScanner does): keeps nothing.
+class CountSink final : public RowSink {
+ public:
+  void row(ChunkRows& /*rows*/, std::uint32_t /*row*/, double /*score*/) override {}
+  void record(const sdk::Record& /*record*/, double /*score*/) override {}
 };
 
 }  // namespace
@@ -769,6 +403,69 @@ std::optional<sdk::Millis> ColumnReader::newest_ingested_at(const sdk::Tenant& t
   const auto header = decode_chunk_header(std::string_view(it->value().data(), it->value().size()));
   if (!header) throw sdk::Error::internal("a column chunk header is damaged");
   return header->max_ingested_at;
+}
+
+std::optional<sdk::ScanStats> ColumnReader::cells(
+    const sdk::Tenant& tenant_id, const sdk::CellQuery& query, const sdk::CellVisitor& visit,
+    const std::function<sdk::Verification(std::string_view receipt_id)>& verification) {
+  const sdk::RecordQuery& records = query.records;
+  if (!covered_ || records.text || records.rank_by_text) return std::nullopt;
+  const auto& where = records.where;
+  auto planned = plan_conditions(where, true, chunk_indexed_);
+  if (!planned) return std::nullopt;
+  CellPlan plan;
+  plan.columns = std::move(*planned);
+  for (const auto& field : query.fields.named) {
+    const auto slot = plan.columns.slot(field);
+    if (!slot) return std::nullopt;
+    plan.named.push_back(*slot);
+  }
+  plan.receipt = plan.columns.slot_named("receipt_id", true, false);
+  plan.bytes = plan.columns.slot_named(std::string(kRecordBytesColumn), true, false);
+  plan.query = &query;
+  plan.verification = &verification;
+  plan.visit = &visit;
+  std::mutex visiting;
+  plan.visiting = &visiting;
+
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
+  std::uint64_t rows = 0;
+  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  // Each thread scans every other chunk with a sink of its own.
+  auto scan_chunks = [&](auto make_sink) {
+    std::vector<sdk::AggregateStats> stats(threads);
+    on_threads(threads, [&](std::size_t thread) {
+      std::optional<ChunkValues> values;
+      if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, where);
+      ChunkScanner scanner(database_, snapshot.get(), tenant, records.source, where, plan.columns,
+                           nullptr, nullptr, values ? &*values : nullptr);
+      const std::unique_ptr<RowSink> sink = make_sink();
+      for (std::size_t c = thread; c < chunks.size(); c += threads)
+        scanner.scan(chunks[c], *sink, stats[thread]);
+    });
+    sdk::ScanStats total;
+    total.indexed = true;
+    for (const auto& part : stats) {
+      total.scanned += part.scanned;
+      total.matched += part.matched;
+    }
+    return total;
+  };
+
+  // More rows than scan_limit in the time range: the matches beyond the first scan_limit, if
+  // there are any, are left out.
+  const std::size_t keep = records.scan_limit;
+  if (rows > keep && scan_chunks([] { return std::make_unique<CountSink>(); }).matched > keep) {
+    const auto first = matches(tenant_id, MatchQuery::of(records, keep));
+    if (!first) return std::nullopt;
+    if (!first->versions.empty()) plan.cutoff = first->versions.back();
+  }
+  sdk::ScanStats stats =
+      scan_chunks([&] { return cell_sink(database_, snapshot.get(), tenant, plan); });
+  stats.complete = stats.matched <= keep;
+  return stats;
 }
 
 std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,

@@ -13,18 +13,15 @@
 #include <vector>
 
 #include "candidate_stream.hpp"
+#include "chunk_scanner.hpp"
 #include "column_chunk.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/aggregate.hpp"
 #include "eventsvc/sdk/principal.hpp"
+#include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/sdk/text.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
-
-struct ChunkRef {
-  std::uint64_t number = 0;
-  ChunkHeader header;
-};
 
 // What matches() looks for.
 struct MatchQuery {
@@ -77,6 +74,15 @@ class ColumnReader {
   // (timestamp, id) order per `order` or best BM25 score first, the first `keep` of them;
   // nullopt as for aggregate().
   std::optional<ColumnMatches> matches(const sdk::Tenant& tenant, const MatchQuery& query);
+
+  // Every match of `query` up to its scan_limit as cells (sdk/cells.hpp), one block per chunk; the
+  // named fields from their columns, the leaves from every payload and metrics column, each
+  // record's size from `#bytes`. A chunk where a named field holds an object or array, or without
+  // `#bytes`, is read record by record. `verification` gives the state of a receipt's writes.
+  // nullopt as for aggregate(), and for text queries.
+  std::optional<sdk::ScanStats> cells(
+      const sdk::Tenant& tenant, const sdk::CellQuery& query, const sdk::CellVisitor& visit,
+      const std::function<sdk::Verification(std::string_view receipt_id)>& verification);
 
   bool covered() const { return covered_; }
   // The newest ingested_at of the tenant's history, from the last chunk's header; nullopt when

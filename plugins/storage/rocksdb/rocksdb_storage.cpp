@@ -309,6 +309,16 @@ sdk::AggregateResult RocksdbStorage::aggregate(const sdk::Tenant& tenant,
   return sdk::Storage::aggregate(tenant, request);
 }
 
+sdk::ScanStats RocksdbStorage::scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,
+                                          const sdk::CellVisitor& visit) {
+  const std::string tenant_key = tenant_prefix(tenant);
+  const auto verification = [&](std::string_view receipt_id) {
+    return verdicts_->of(tenant_key, receipt_id);
+  };
+  if (auto answered = columns_->cells(tenant, query, visit, verification)) return *answered;
+  return sdk::Storage::scan_cells(tenant, query, visit);
+}
+
 sdk::Neighbors RocksdbStorage::neighbors(const sdk::Tenant& tenant, sdk::Source source,
                                          const sdk::Record& anchor, std::size_t before,
                                          std::size_t after) {

@@ -38,6 +38,8 @@ class RocksdbStorage final : public sdk::Storage {
                       const sdk::RecordVisitor& visit) override;
   sdk::AggregateResult aggregate(const sdk::Tenant& tenant,
                                  const sdk::AggregateRequest& request) override;
+  sdk::ScanStats scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,
+                            const sdk::CellVisitor& visit) override;
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
                            std::size_t before, std::size_t after) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;

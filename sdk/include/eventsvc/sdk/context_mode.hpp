@@ -2,13 +2,20 @@
 // the analysis result and returns the `context` object plus the records it cites, which the host
 // marks in `results[].source_roles`. Modes must be deterministic: the same input gives a
 // byte-identical context.
+//
+// A mode reads the matched records either decoded (`records`, the default) or, when it reads every
+// match, field by field (`cells`, cells.hpp): then the host lets storage hand over columns instead
+// of decoding tens of thousands of records, and the mode sees them in no particular order.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/json.hpp"
 #include "eventsvc/sdk/plugin.hpp"
@@ -44,10 +51,18 @@ struct ContextInput {
   std::size_t excluded_by_request = 0;  // matched records removed by excluded_document_ids
   bool scan_complete = true;
   Millis now = 0;
+
+  // For a mode that reads cells (ContextMode::reads_cells), in place of `records`, `result_limit`
+  // and `scan_complete`: every matched record not excluded by the request, as cells of `fields`,
+  // block by block. Rows are numbered from 0 in the order delivered, which is not the
+  // authoritative order. Returns whether the read was complete (not cut by scan_limit). Call once.
+  std::function<bool(const CellFields& fields, const CellVisitor& visit)> cells;
+  // The records with these keys, in the order asked (a cells mode's documents).
+  std::function<std::vector<Record>(const std::vector<RecordKey>& keys)> load;
 };
 
-// A record the context cites, by index into ContextInput::records, and the role it plays:
-// fact_source, transition, contradiction or latest_state.
+// A record the context cites, by index into ContextInput::records (a cells mode: its row number),
+// and the role it plays: fact_source, transition, contradiction or latest_state.
 struct Citation {
   std::size_t record = 0;
   std::string role;
@@ -65,7 +80,13 @@ class ContextMode : public Plugin {
   // The `context.mode` value this plugin serves.
   virtual std::string_view mode() const = 0;
   virtual ContextOutput build(const ContextInput& input) const = 0;
+  // True: build() reads ContextInput::cells, not records.
+  virtual bool reads_cells() const { return false; }
 };
+
+// Serves `cells` and `load` from `records` and `scan_complete` as they are now (rows numbered as
+// `records`): for a cells mode given decoded records, when they were read anyway.
+void serve_cells_from_records(ContextInput& input);
 
 // The token estimate every mode uses: ceil(UTF-8 bytes of the compact JSON / 4), the JSON being
 // what the answer carries (to_json).
@@ -78,6 +99,8 @@ std::size_t estimate_tokens_of_json_text(std::size_t json_bytes);
 // both say this of the matched records, so they agree.
 json::object records_freshness(const std::vector<const Record*>& records, Millis expected_ms,
                                Millis now);
+// The same given the newest timestamp of the records (nullopt: there are none).
+json::object freshness_of_newest(std::optional<Millis> newest, Millis expected_ms, Millis now);
 
 // Sets `context[member]` to the token estimate of the whole `context`, that member included, and
 // returns it. (The count's own digits are part of what it counts.)

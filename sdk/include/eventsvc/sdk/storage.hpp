@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/plugin.hpp"
@@ -139,6 +140,13 @@ struct ScanStats {
 // from it (a visitor keeping tens of thousands of records then copies none).
 using RecordVisitor = std::function<bool(Record& record, double score)>;
 
+// What scan_cells() reads: the records `records` matches, every one up to scan_limit (its `limit`
+// is not used), field by field.
+struct CellQuery {
+  RecordQuery records;
+  CellFields fields;
+};
+
 // Ids adjacent in time to an anchor record within its stream.
 struct Neighbors {
   std::vector<std::string> before;  // older than the anchor, in time order (nearest last)
@@ -186,6 +194,13 @@ class Storage : public Plugin {
   // scans record by record through scan() and feeds an AggregateAccumulator; an engine with
   // columns overrides it to aggregate column spans per partition and thread.
   virtual AggregateResult aggregate(const Tenant& tenant, const AggregateRequest& request);
+
+  // The matches of `query.records` that scan() with limit 0 would deliver, as cells (cells.hpp), in
+  // blocks in any order: the same rows and cells, whatever the order. The default reads them
+  // through scan() into CellBlockBuilder; an engine with columns overrides it to read only columns
+  // instead of decoding records.
+  virtual ScanStats scan_cells(const Tenant& tenant, const CellQuery& query,
+                               const CellVisitor& visit);
 
   virtual Neighbors neighbors(const Tenant& tenant, Source source, const Record& anchor,
                               std::size_t before, std::size_t after) = 0;

@@ -1,0 +1,120 @@
+#include "eventsvc/sdk/cells.hpp"
+
+#include <algorithm>
+
+#include "eventsvc/sdk/condition.hpp"
+
+namespace eventsvc::sdk {
+
+bool addressable_key(std::string_view key) {
+  return !key.empty() && key.find('.') == std::string_view::npos;
+}
+
+std::size_t path_depth(std::string_view path) {
+  if (!path.starts_with("payload.") && !path.starts_with("metrics.")) return 0;
+  return static_cast<std::size_t>(std::count(path.begin(), path.end(), '.'));
+}
+
+CellBlockBuilder::CellBlockBuilder(CellFields fields) : fields_(std::move(fields)) {
+  for (const auto& field : fields_.named)
+    block_.fields.push_back({field.text, {}, {}});
+}
+
+void CellBlockBuilder::clear() {
+  block_.ids.clear();
+  block_.timestamps.clear();
+  block_.verifications.clear();
+  block_.json_sizes.clear();
+  block_.fields.resize(fields_.named.size());
+  for (auto& field : block_.fields) {
+    field.values.clear();
+    field.rows.clear();
+  }
+  leaves_.clear();
+}
+
+FieldCells& CellBlockBuilder::leaf(const std::string& path) {
+  auto it = leaves_.find(path);
+  if (it == leaves_.end()) {
+    it = leaves_.emplace(path, block_.fields.size()).first;
+    // Absent from the rows before this one (whose id is already in the block).
+    block_.fields.push_back(
+        {path, {}, std::vector<std::uint32_t>(block_.rows() - 1, FieldCells::kAbsent)});
+  }
+  return block_.fields[it->second];
+}
+
+void CellBlockBuilder::walk(std::string& path, const json::value& value) {
+  const std::size_t length = path.size();
+  auto descend = [&](std::string_view key, const json::value& child) {
+    path.push_back('.');
+    path += key;
+    const bool named = std::any_of(fields_.named.begin(), fields_.named.end(),
+                                   [&](const FieldPath& field) { return field.text == path; });
+    if (!named) {
+      FieldCells& cells = leaf(path);
+      if (child.is_object() || child.is_array()) {
+        cells.rows.push_back(FieldCells::kContainer);
+      } else {
+        cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
+        cells.values.push_back(child);
+      }
+    }
+    walk(path, child);
+    path.resize(length);
+  };
+  if (value.is_object()) {
+    for (const auto& member : value.get_object()) {
+      const std::string_view key(member.key().data(), member.key().size());
+      if (addressable_key(key)) descend(key, member.value());
+    }
+  } else if (value.is_array()) {
+    const auto& array = value.get_array();
+    for (std::size_t i = 0; i < array.size(); ++i)
+      descend(std::to_string(i), array[i]);
+  }
+}
+
+void CellBlockBuilder::add(const Record& record) {
+  const std::size_t row = block_.rows();
+  block_.ids.emplace_back(record.id);
+  block_.timestamps.push_back(record.timestamp);
+  block_.verifications.push_back(record.verification);
+  block_.json_sizes.push_back(record_json_size(record));
+  for (std::size_t i = 0; i < fields_.named.size(); ++i) {
+    const FieldValue value = resolve(record, fields_.named[i]);
+    FieldCells& cells = block_.fields[i];
+    if (!value.present()) {
+      cells.rows.push_back(FieldCells::kAbsent);
+      continue;
+    }
+    cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
+    cells.values.push_back(value.to_json());
+  }
+  if (fields_.every_leaf) {
+    std::string path = "payload";
+    walk(path, record.payload);
+    if (record.metrics.is_object()) {
+      path = "metrics";
+      walk(path, record.metrics);
+    }
+    for (auto& field : block_.fields) {
+      if (field.rows.size() == row) field.rows.push_back(FieldCells::kAbsent);
+    }
+  }
+}
+
+bool visit_cells(const std::vector<const Record*>& records, const CellFields& fields,
+                 const CellVisitor& visit, std::size_t block_rows) {
+  CellBlockBuilder builder(fields);
+  for (const auto* record : records) {
+    builder.add(*record);
+    if (builder.block().rows() == block_rows) {
+      if (!visit(builder.block())) return false;
+      builder.clear();
+    }
+  }
+  return builder.block().rows() == 0 || visit(builder.block());
+}
+
+}  // namespace eventsvc::sdk
