@@ -20,16 +20,20 @@ CellBlockBuilder::CellBlockBuilder(CellFields fields) : fields_(std::move(fields
     block_.fields.push_back({field.text, {}, {}});
 }
 
-void CellBlockBuilder::clear() {
-  block_.ids.clear();
-  block_.timestamps.clear();
-  block_.verifications.clear();
-  block_.json_sizes.clear();
-  block_.fields.resize(fields_.named.size());
-  for (auto& field : block_.fields) {
+void CellBlock::clear(std::size_t named_fields) {
+  ids.clear();
+  timestamps.clear();
+  verifications.clear();
+  json_sizes.clear();
+  fields.resize(named_fields);
+  for (auto& field : fields) {
     field.values.clear();
     field.rows.clear();
   }
+}
+
+void CellBlockBuilder::clear() {
+  block_.clear(fields_.named.size());
   leaves_.clear();
 }
 

@@ -97,15 +97,7 @@ class CellSink final : public RowSink {
     if (selected_.empty()) return;
     if (plan_.query->fields.every_leaf) read_leaves();
     deliver(block_);
-    block_.ids.clear();
-    block_.timestamps.clear();
-    block_.verifications.clear();
-    block_.json_sizes.clear();
-    block_.fields.resize(plan_.named.size());
-    for (auto& field : block_.fields) {
-      field.values.clear();
-      field.rows.clear();
-    }
+    block_.clear(plan_.named.size());
   }
 
  private:

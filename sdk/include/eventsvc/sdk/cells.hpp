@@ -43,6 +43,9 @@ struct CellBlock {
   std::vector<FieldCells> fields;       // the named fields, then the leaves
 
   std::size_t rows() const { return ids.size(); }
+  // Empties the block for the next run, keeping its first `named_fields` fields (emptied) and
+  // every buffer's capacity.
+  void clear(std::size_t named_fields);
 };
 
 // A record by its version: id and timestamp.
