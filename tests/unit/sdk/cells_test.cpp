@@ -94,9 +94,11 @@ TEST(CellBlockBuilder, WithoutLeavesOnlyTheNamedFields) {
 
 TEST(CellBlockBuilder, RecordsAreVisitedInBlocksOfTheAskedSize) {
   std::vector<Record> records;
+  records.reserve(5);
   for (int i = 0; i < 5; ++i)
     records.push_back(record("r" + std::to_string(i), i, json::object{{"v", i}}));
   std::vector<const Record*> pointers;
+  pointers.reserve(records.size());
   for (const auto& r : records)
     pointers.push_back(&r);
   std::vector<std::size_t> sizes;

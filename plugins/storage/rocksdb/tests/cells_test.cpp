@@ -43,8 +43,12 @@ Read collect(const std::function<sdk::ScanStats(const sdk::CellVisitor&)>& scan)
                                           ? "container"
                                           : sdk::to_json(field.values.at(index));
                       }
-                      for (const auto& [name, value] : cells)
-                        text += " " + name + "=" + value;
+                      for (const auto& [name, value] : cells) {
+                        text += ' ';
+                        text += name;
+                        text += '=';
+                        text += value;
+                      }
                       read.rows[std::string(block.ids[row]) + "@" +
                                 std::to_string(block.timestamps[row] - kT0)] = text;
                     }
@@ -76,7 +80,8 @@ class CellsTest : public StorageFixture {
             {"dotted.key", 1},
             {"flag", n % 4 == 0}};
         if (n % 6 == 0) data.erase("tags");
-        events.push_back(event("sensor-" + std::to_string(n % 50), kT0 + n * 1000, std::move(data),
+        events.push_back(event("sensor-" + std::to_string(n % 50), kT0 + n * sdk::Millis{1000},
+                               std::move(data),
                                {{"metrics", json::object{{"latency_ms", n * 0.25}}}}));
       }
       storage_->accept(write_of("key-" + std::to_string(round), std::move(events)), kRender);
