@@ -397,16 +397,19 @@ namespace eventsvc::testing {
 namespace {
 
 // 10,000 readings of 20 sensors over the last 5 hours, each its own event: sensors s-00..s-09 go
-// A pack in time order with nothing excluded reads its matches as cells from storage's columns;
-// excluding an id that matches nothing makes the server read the records instead. Same pack.
+// A pack in time order reads its matches as cells from storage's columns; asking for
+// relationships of a canonical field too (which names no attribute) makes the server read the
+// records instead. Same pack, with and without excluded records.
 TEST_F(ContextTest, ColumnsAndRecordsGiveTheSamePack) {
   auto strip = [](const std::string& text) {
     return text.substr(0, text.find(",\"audit_trace_id\""));
   };
-  for (json::object body : {rooms_request(), pump_request()}) {
+  json::object excluding = rooms_request();
+  excluding["excluded_document_ids"] = json::array{"s-office-b", "s-lab-a", "no-such-event"};
+  for (json::object body : {rooms_request(), pump_request(), excluding}) {
     body["context"].as_object()["include_documents"] = true;
     json::object by_records = body;
-    by_records["excluded_document_ids"] = json::array{"no-such-event"};
+    by_records["relationship_fields"] = json::array{"stream"};
     const std::string from_columns = context_text(body);
     ASSERT_NE(from_columns.find("\"facts\":[{"), std::string::npos) << from_columns;
     EXPECT_EQ(strip(from_columns), strip(context_text(by_records)));
@@ -416,6 +419,8 @@ TEST_F(ContextTest, ColumnsAndRecordsGiveTheSamePack) {
     const auto a = analyze(body);
     const auto b = analyze(by_records);
     EXPECT_EQ(a.at("results"), b.at("results"));
+    EXPECT_EQ(a.at("context").at("exclusions").at("excluded_by_request"),
+              body.contains("excluded_document_ids") ? 2 : 0);
     EXPECT_EQ(a.at("matched"), b.at("matched"));
     EXPECT_EQ(a.at("freshness").at("matched"), b.at("freshness").at("matched"));
   }
@@ -455,14 +460,15 @@ class LongHistory : public ::testing::Test {
     delete server_;
     delete key_;
   }
-  // `by_records`: excluding an id that matches nothing, so that the server reads records.
+  // `by_records`: asking for relationships of a canonical field (no attribute), so that the
+  // server reads records.
   static json::object pack(std::size_t budget, bool by_records = false) {
     json::object body{{"where", json::object{{"stream", "plant"},
                                              {"timestamp", json::object{{"gte", "now-6h"}}}}},
                       {"group_by", json::array{"payload.sensor"}},
                       {"include_results", false},
                       {"context", json::object{{"mode", "decision"}, {"token_budget", budget}}}};
-    if (by_records) body["excluded_document_ids"] = json::array{"no-such-reading"};
+    if (by_records) body["relationship_fields"] = json::array{"stream"};
     const auto response = ApiClient(server_->port(), *key_).analyze(body);
     EXPECT_EQ(response.status, 200) << response.body;
     return response.json().at("context").as_object();

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace eventsvc::host {
 
@@ -112,7 +113,7 @@ json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& 
 }
 
 bool pack_reads_storage_cells(const AnalyzeRequest& request, const ModuleRegistry& modules) {
-  if (!request.context || request.text || request.vector_text || !request.excluded_ids.empty() ||
+  if (!request.context || request.text || request.vector_text ||
       !request.relationship_fields.empty()) {
     return false;
   }
@@ -149,13 +150,36 @@ std::vector<sdk::Record> load_records(const AnalyzeRequest& request,
   return records;
 }
 
-// Serves the pack's cells from storage, and finds the rows of the shown results among them.
+// `block` without the rows `dropped` marks, into `out` (values stay where they are).
+void keep_rows(const sdk::CellBlock& block, const std::vector<bool>& dropped, sdk::CellBlock& out) {
+  out.clear(0);
+  out.fields.resize(block.fields.size());
+  for (std::size_t f = 0; f < block.fields.size(); ++f) {
+    out.fields[f].path = block.fields[f].path;
+    out.fields[f].values = block.fields[f].values;
+  }
+  for (std::size_t row = 0; row < block.rows(); ++row) {
+    if (dropped[row]) continue;
+    out.ids.push_back(block.ids[row]);
+    out.timestamps.push_back(block.timestamps[row]);
+    out.verifications.push_back(block.verifications[row]);
+    out.json_sizes.push_back(block.json_sizes[row]);
+    for (std::size_t f = 0; f < block.fields.size(); ++f)
+      out.fields[f].rows.push_back(block.fields[f].rows[row]);
+  }
+}
+
+// Serves the pack's cells from storage, without the excluded records, and finds the rows of the
+// shown results among them.
 class StorageCells {
  public:
   StorageCells(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
                const Matches& matches, const Selection& selection, const ModuleRegistry& modules,
                const sdk::Tenant& tenant)
-      : query_{match_query(request, where), {}}, modules_(modules), tenant_(tenant) {
+      : query_{match_query(request, where), {}},
+        excluded_ids_(request.excluded_ids),
+        modules_(modules),
+        tenant_(tenant) {
     for (std::size_t i = 0; i < selection.shown; ++i) {
       const sdk::Record& record = matches.records[selection.kept[i]];
       shown_.emplace(std::pair(record.id, record.timestamp), selection.kept[i]);
@@ -167,7 +191,8 @@ class StorageCells {
   bool read(const sdk::CellFields& fields, const sdk::CellVisitor& visit) {
     query_.fields = fields;
     stats_ = modules_.storage().call([&](sdk::Storage& storage) {
-      return storage.scan_cells(tenant_, query_, [&](const sdk::CellBlock& block) {
+      return storage.scan_cells(tenant_, query_, [&](const sdk::CellBlock& all) {
+        const sdk::CellBlock& block = without_excluded(all);
         for (std::size_t row = 0; row < block.rows(); ++row) {
           const sdk::Millis at = block.timestamps[row];
           if (!newest_ || at > *newest_) newest_ = at;
@@ -190,9 +215,32 @@ class StorageCells {
   }
   const sdk::ScanStats& stats() const { return stats_; }
   std::optional<sdk::Millis> newest() const { return newest_; }
+  std::size_t excluded() const { return excluded_; }
 
  private:
+  // The block as it is, or a copy without the rows the request excludes.
+  const sdk::CellBlock& without_excluded(const sdk::CellBlock& block) {
+    if (excluded_ids_.empty()) return block;
+    dropped_.assign(block.rows(), false);
+    std::size_t dropped = 0;
+    for (std::size_t row = 0; row < block.rows(); ++row) {
+      // Ids are matched as the request's strings; a view is looked up by copying it.
+      if (excluded_ids_.contains(std::string(block.ids[row]))) {
+        dropped_[row] = true;
+        ++dropped;
+      }
+    }
+    if (dropped == 0) return block;
+    excluded_ += dropped;
+    keep_rows(block, dropped_, kept_);
+    return kept_;
+  }
+
   sdk::CellQuery query_;
+  const std::unordered_set<std::string>& excluded_ids_;
+  std::vector<bool> dropped_;
+  sdk::CellBlock kept_;
+  std::size_t excluded_ = 0;
   const ModuleRegistry& modules_;
   const sdk::Tenant& tenant_;
   std::map<std::pair<std::string, sdk::Millis>, std::size_t> shown_;  // -> index into matches
@@ -220,7 +268,9 @@ Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Conditio
   if (pack_reads_storage_cells(request, modules)) {
     cells.emplace(request, where, matches, selection, modules, tenant);
     input.cells = [&](const sdk::CellFields& fields, const sdk::CellVisitor& visit) {
-      return cells->read(fields, visit);
+      const bool complete = cells->read(fields, visit);
+      input.excluded_by_request = cells->excluded();
+      return complete;
     };
     input.load = [&](const std::vector<sdk::RecordKey>& keys) {
       return load_records(request, keys, modules, tenant);

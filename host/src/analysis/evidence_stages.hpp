@@ -33,8 +33,8 @@ sdk::json::object freshness(const AnalyzeRequest& request, const sdk::StorageSta
                             const std::vector<const sdk::Record*>* matched, sdk::Millis now);
 
 // Whether the request's Context Pack reads its matches as cells straight from storage: a mode that
-// reads cells, over matches in time order (not ranked), with nothing excluded and no relationships
-// (which need the records anyway).
+// reads cells, over matches in time order (not ranked), and no relationships (which need the
+// records anyway).
 bool pack_reads_storage_cells(const AnalyzeRequest& request, const ModuleRegistry& modules);
 
 struct Pack {

@@ -165,11 +165,11 @@ class Gatherer {
   }
 
   Evidence gather() && {
-    evidence_.exclusions.excluded_by_request = input_.excluded_by_request;
     evidence_.scan_complete = input_.cells(fields_, [&](const sdk::CellBlock& block) {
       add(block);
       return true;
     });
+    evidence_.exclusions.excluded_by_request = input_.excluded_by_request;  // counted by cells()
     sort();
     return std::move(evidence_);
   }

@@ -48,7 +48,9 @@ struct ContextInput {
   // Attribute paths the request named (where, group_by, aggregation fields, relationship_fields),
   // payload.* and metrics.* only. Empty: every scalar leaf of payload and metrics is in scope.
   std::vector<FieldPath> attributes;
-  std::size_t excluded_by_request = 0;  // matched records removed by excluded_document_ids
+  // Matched records removed by excluded_document_ids; for a cells mode, counted once cells()
+  // has returned.
+  std::size_t excluded_by_request = 0;
   bool scan_complete = true;
   Millis now = 0;
 
