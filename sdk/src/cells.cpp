@@ -10,6 +10,11 @@ bool addressable_key(std::string_view key) {
   return !key.empty() && key.find('.') == std::string_view::npos;
 }
 
+bool CellFields::names(std::string_view path) const {
+  return std::any_of(named.begin(), named.end(),
+                     [&](const FieldPath& field) { return field.text == path; });
+}
+
 std::size_t path_depth(std::string_view path) {
   if (!path.starts_with("payload.") && !path.starts_with("metrics.")) return 0;
   return static_cast<std::size_t>(std::count(path.begin(), path.end(), '.'));
@@ -48,37 +53,6 @@ FieldCells& CellBlockBuilder::leaf(const std::string& path) {
   return block_.fields[it->second];
 }
 
-void CellBlockBuilder::walk(std::string& path, const json::value& value) {
-  const std::size_t length = path.size();
-  auto descend = [&](std::string_view key, const json::value& child) {
-    path.push_back('.');
-    path += key;
-    const bool named = std::any_of(fields_.named.begin(), fields_.named.end(),
-                                   [&](const FieldPath& field) { return field.text == path; });
-    if (!named) {
-      FieldCells& cells = leaf(path);
-      if (child.is_object() || child.is_array()) {
-        cells.rows.push_back(FieldCells::kContainer);
-      } else {
-        cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
-        cells.values.push_back(child);
-      }
-    }
-    walk(path, child);
-    path.resize(length);
-  };
-  if (value.is_object()) {
-    for (const auto& member : value.get_object()) {
-      const std::string_view key(member.key().data(), member.key().size());
-      if (addressable_key(key)) descend(key, member.value());
-    }
-  } else if (value.is_array()) {
-    const auto& array = value.get_array();
-    for (std::size_t i = 0; i < array.size(); ++i)
-      descend(std::to_string(i), array[i]);
-  }
-}
-
 void CellBlockBuilder::add(const Record& record) {
   const std::size_t row = block_.rows();
   block_.ids.emplace_back(record.id);
@@ -96,11 +70,21 @@ void CellBlockBuilder::add(const Record& record) {
     cells.values.push_back(value.to_json());
   }
   if (fields_.every_leaf) {
+    auto cell = [&](const std::string& path, const json::value& value) {
+      if (fields_.names(path)) return;
+      FieldCells& cells = leaf(path);
+      if (value.is_structured()) {
+        cells.rows.push_back(FieldCells::kContainer);
+      } else {
+        cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
+        cells.values.push_back(value);
+      }
+    };
     std::string path = "payload";
-    walk(path, record.payload);
+    for_each_field(path, record.payload, cell);
     if (record.metrics.is_object()) {
       path = "metrics";
-      walk(path, record.metrics);
+      for_each_field(path, record.metrics, cell);
     }
     for (auto& field : block_.fields) {
       if (field.rows.size() == row) field.rows.push_back(FieldCells::kAbsent);

@@ -56,8 +56,8 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   bool read_any = matches.read;
   std::optional<sdk::Millis> newest_read;
   if (request.context) {
-    Pack pack =
-        context_pack(request, where, matches, selection, complete, modules_, tenant, caller.now);
+    Pack pack = context_pack(request, where, matches, selection, complete, pack_reads_cells,
+                             modules_, tenant, caller.now);
     context = std::move(pack.context);
     if (pack.read) {
       read = *pack.read;

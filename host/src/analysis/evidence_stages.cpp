@@ -256,16 +256,16 @@ class StorageCells {
 
 Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
                   const Matches& matches, Selection& selection, bool complete,
-                  const ModuleRegistry& modules, const sdk::Tenant& tenant, sdk::Millis now) {
+                  bool from_storage_cells, const ModuleRegistry& modules, const sdk::Tenant& tenant,
+                  sdk::Millis now) {
   sdk::ContextInput input;
   input.request = *request.context;
   input.subject_fields = request.group_by;
   input.attributes = named_attributes(request);
   input.now = now;
   const auto* mode = modules.context_mode(request.context->mode);
-  const bool reads_cells = mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); });
   std::optional<StorageCells> cells;
-  if (pack_reads_storage_cells(request, modules)) {
+  if (from_storage_cells) {
     cells.emplace(request, where, matches, selection, modules, tenant);
     input.cells = [&](const sdk::CellFields& fields, const sdk::CellVisitor& visit) {
       const bool complete = cells->read(fields, visit);
@@ -281,7 +281,8 @@ Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Conditio
     input.result_limit = selection.shown;
     input.excluded_by_request = selection.excluded;
     input.scan_complete = complete;
-    if (reads_cells) sdk::serve_cells_from_records(input);
+    if (mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); }))
+      sdk::serve_cells_from_records(input);
   }
   sdk::ContextOutput output = mode->call([&](const sdk::ContextMode& m) { return m.build(input); });
   for (const auto& citation : output.citations) {

@@ -44,11 +44,12 @@ struct Pack {
   std::optional<sdk::Millis> newest;
 };
 
-// The Context Pack of the kept matches (or, when pack_reads_storage_cells, of every match of
-// `where`, read by the pack); marks the shown records it cites. `complete`: whether every match
-// that the pack should have seen was read.
+// The Context Pack of the kept matches (or, `from_storage_cells` as pack_reads_storage_cells
+// said, of every match of `where`, read by the pack); marks the shown records it cites.
+// `complete`: whether every match that the pack should have seen was read.
 Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Condition>& where,
                   const Matches& matches, Selection& selection, bool complete,
-                  const ModuleRegistry& modules, const sdk::Tenant& tenant, sdk::Millis now);
+                  bool from_storage_cells, const ModuleRegistry& modules, const sdk::Tenant& tenant,
+                  sdk::Millis now);
 
 }  // namespace eventsvc::host

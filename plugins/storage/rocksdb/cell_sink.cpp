@@ -1,7 +1,6 @@
 #include "cell_sink.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <deque>
 
 #include "eventsvc/sdk/error.hpp"
@@ -112,12 +111,6 @@ class CellSink final : public RowSink {
     return static_cast<sdk::Verification>(known);
   }
 
-  bool named(std::string_view column) const {
-    const auto& named = plan_.query->fields.named;
-    return std::any_of(named.begin(), named.end(),
-                       [&](const sdk::FieldPath& field) { return field.text == column; });
-  }
-
   // Every payload and metrics column of the chunk but the named ones, at the selected rows.
   void read_leaves() {
     const std::string base = chunk_column_key(tenant_, chunk_.number, "");
@@ -129,7 +122,7 @@ class CellSink final : public RowSink {
       for (it->Seek(prefix); it->Valid(); it->Next()) {
         const std::string_view column(it->key().data() + base.size(),
                                       it->key().size() - base.size());
-        if (named(column)) continue;
+        if (plan_.query->fields.names(column)) continue;
         auto view = ColumnView::decode(it->value().ToString(), chunk_.header.rows);
         if (!view) {
           throw sdk::Error::internal("a column of chunk " + std::to_string(chunk_.number) +
@@ -152,44 +145,20 @@ class CellSink final : public RowSink {
       cursor.skip(row - at);
       at = row + 1;
       const CellKind kind = cursor.next();
-      auto add = [&](json::value value) {
-        cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
-        cells.values.push_back(std::move(value));
-      };
-      switch (kind) {
-        case CellKind::absent:
-          cells.rows.push_back(sdk::FieldCells::kAbsent);
-          break;
-        case CellKind::container:
-          cells.rows.push_back(sdk::FieldCells::kContainer);
-          break;
-        case CellKind::null:
-          add(nullptr);
-          break;
-        case CellKind::boolean_false:
-          add(false);
-          break;
-        case CellKind::boolean_true:
-          add(true);
-          break;
-        case CellKind::int64:
-          add(static_cast<std::int64_t>(cursor.number()));
-          break;
-        case CellKind::uint64:
-          add(cursor.number());
-          break;
-        case CellKind::double_number:
-          add(std::bit_cast<double>(cursor.number()));
-          break;
-        case CellKind::string: {
-          std::uint32_t& index = strings_[cursor.string_index()];
-          if (index == kUnknown) {
-            index = static_cast<std::uint32_t>(cells.values.size());
-            cells.values.emplace_back(json::string(view.dictionary_entry(cursor.string_index())));
-          }
-          cells.rows.push_back(index);
-          break;
+      if (kind == CellKind::absent) {
+        cells.rows.push_back(sdk::FieldCells::kAbsent);
+      } else if (kind == CellKind::container) {
+        cells.rows.push_back(sdk::FieldCells::kContainer);
+      } else if (kind == CellKind::string) {  // one value per dictionary entry
+        std::uint32_t& index = strings_[cursor.string_index()];
+        if (index == kUnknown) {
+          index = static_cast<std::uint32_t>(cells.values.size());
+          cells.values.emplace_back(json::string(view.dictionary_entry(cursor.string_index())));
         }
+        cells.rows.push_back(index);
+      } else {
+        cells.rows.push_back(static_cast<std::uint32_t>(cells.values.size()));
+        cells.values.push_back(scalar_cell(kind, cursor.number()));
       }
     }
   }

@@ -5,7 +5,6 @@
 // chunks of a time range; its sinks aggregate, keep the first matches, or deliver cells.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -105,28 +104,15 @@ class ChunkRows {
       case CellKind::absent:
       case CellKind::container:
         return sdk::FieldValue::absent();
-      case CellKind::null:
-        scratch = nullptr;
-        break;
-      case CellKind::boolean_false:
-        scratch = false;
-        break;
-      case CellKind::boolean_true:
-        scratch = true;
-        break;
-      case CellKind::int64:
-        if (meta.instant) return sdk::FieldValue::of_instant(integer(slot));
-        scratch = integer(slot);
-        break;
-      case CellKind::uint64:
-        scratch = cursors_[slot].number();
-        break;
-      case CellKind::double_number:
-        scratch = std::bit_cast<double>(cursors_[slot].number());
-        break;
       case CellKind::string:
         if (meta.canonical) return sdk::FieldValue::of(string(slot));
         scratch = sdk::json::string(string(slot));
+        break;
+      case CellKind::int64:
+        if (meta.instant) return sdk::FieldValue::of_instant(integer(slot));
+        [[fallthrough]];
+      default:
+        scratch = scalar_cell(kinds_[slot], cursors_[slot].number());
         break;
     }
     return sdk::FieldValue::of(&scratch);

@@ -8,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
 
@@ -122,13 +123,24 @@ sdk::Error damaged_column() {
   return sdk::Error::internal("a column of a chunk is damaged");
 }
 
-// A key that the request's field syntax cannot address as one segment: skipped, so that a path
-// never names two different places.
-bool addressable(std::string_view key) {
-  return !key.empty() && key.find('.') == std::string_view::npos;
-}
-
 }  // namespace
+
+sdk::json::value scalar_cell(CellKind kind, std::uint64_t number) {
+  switch (kind) {
+    case CellKind::boolean_false:
+      return false;
+    case CellKind::boolean_true:
+      return true;
+    case CellKind::int64:
+      return static_cast<std::int64_t>(number);
+    case CellKind::uint64:
+      return number;
+    case CellKind::double_number:
+      return std::bit_cast<double>(number);
+    default:
+      return nullptr;
+  }
+}
 
 std::optional<std::string> column_name(const sdk::FieldPath& field) {
   if (field.root != sdk::FieldPath::Root::canonical && field.segments.empty()) return std::nullopt;
@@ -311,33 +323,6 @@ void ChunkBuilder::integer_cell(std::string_view name, std::int64_t value) {
   out.numbers.push_back(static_cast<std::uint64_t>(value));
 }
 
-void ChunkBuilder::walk(std::string& path, const sdk::json::value& value) {
-  cell(path, value);
-  walk_children(path, value);
-}
-
-void ChunkBuilder::walk_children(std::string& path, const sdk::json::value& value) {
-  const std::size_t length = path.size();
-  if (value.is_object()) {
-    for (const auto& member : value.get_object()) {
-      const std::string_view key(member.key().data(), member.key().size());
-      if (!addressable(key)) continue;
-      path.push_back('.');
-      path += key;
-      walk(path, member.value());
-      path.resize(length);
-    }
-  } else if (value.is_array()) {
-    const auto& array = value.get_array();
-    for (std::size_t i = 0; i < array.size(); ++i) {
-      path.push_back('.');
-      path += std::to_string(i);
-      walk(path, array[i]);
-      path.resize(length);
-    }
-  }
-}
-
 void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
                           const ChunkHeader& header) {
   const std::uint32_t base = rows_;
@@ -398,12 +383,16 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
       static_cast<std::int64_t>(sdk::record_json_size(record) -
                                 sdk::json_size(sdk::verification_name(record.verification))));
   postings_.add(rows_ - 1, tokens);
-  // The roots themselves are never columns (column_name), only what is below them.
+  // The roots themselves are never columns (column_name), only what is below them. A key no path
+  // can address is skipped, so that a path never names two different places.
+  const auto column = [&](const std::string& name, const sdk::json::value& value) {
+    cell(name, value);
+  };
   std::string path = "payload";
-  walk_children(path, record.payload);
+  sdk::for_each_field(path, record.payload, column);
   if (record.metrics.is_object()) {
     path = "metrics";
-    walk_children(path, record.metrics);
+    sdk::for_each_field(path, record.metrics, column);
   }
   return rows_ - 1;
 }

@@ -65,6 +65,10 @@ enum class CellKind : std::uint8_t {
   container,
 };
 
+// The JSON value of a cell of one of the scalar kinds (null, booleans, numbers) from its number
+// bits; strings are the dictionary's, objects and arrays are not in a column.
+sdk::json::value scalar_cell(CellKind kind, std::uint64_t number);
+
 // The column name a field is stored under: canonical names as they are, payload.<path> and
 // metrics.<path> as written; nullopt for `payload` and `metrics` themselves (never a column).
 std::optional<std::string> column_name(const sdk::FieldPath& field);
@@ -137,8 +141,6 @@ class ChunkBuilder {
   void cell(std::string_view name, const sdk::json::value& value);
   void string_cell(std::string_view name, std::string_view value);
   void integer_cell(std::string_view name, std::int64_t value);
-  void walk(std::string& path, const sdk::json::value& value);
-  void walk_children(std::string& path, const sdk::json::value& value);
 
   std::uint32_t rows_ = 0;
   ChunkHeader header_;

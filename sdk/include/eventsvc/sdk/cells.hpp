@@ -58,6 +58,9 @@ struct RecordKey {
 struct CellFields {
   std::vector<FieldPath> named;  // resolved whole; any field, canonical ones included
   bool every_leaf = false;       // also every other field below payload and metrics
+
+  // Whether `path` is one of the named fields (a leaf then is not repeated).
+  bool names(std::string_view path) const;
 };
 
 // Called per block; return false to stop.
@@ -76,7 +79,6 @@ class CellBlockBuilder {
 
  private:
   FieldCells& leaf(const std::string& path);
-  void walk(std::string& path, const json::value& value);
 
   CellFields fields_;
   CellBlock block_;
@@ -89,6 +91,32 @@ bool visit_cells(const std::vector<const Record*>& records, const CellFields& fi
 
 // A key a field path can name as one segment: not empty, no dot. Other keys are no field's.
 bool addressable_key(std::string_view key);
+
+// Calls visit(path, child) for every field below `value` (which `path` names) that a field path
+// can name: object members by addressable key, array elements by index, each container before
+// what it holds. The fields of a record are those below its payload and (an object) metrics:
+// what CellBlockBuilder hands over and what a column store keeps a column of.
+template <class Visit>
+void for_each_field(std::string& path, const json::value& value, Visit&& visit) {
+  const std::size_t length = path.size();
+  auto descend = [&](std::string_view key, const json::value& child) {
+    path.push_back('.');
+    path += key;
+    visit(static_cast<const std::string&>(path), child);
+    for_each_field(path, child, visit);
+    path.resize(length);
+  };
+  if (value.is_object()) {
+    for (const auto& member : value.get_object()) {
+      const std::string_view key(member.key().data(), member.key().size());
+      if (addressable_key(key)) descend(key, member.value());
+    }
+  } else if (value.is_array()) {
+    const auto& array = value.get_array();
+    for (std::size_t i = 0; i < array.size(); ++i)
+      descend(std::to_string(i), array[i]);
+  }
+}
 
 // Segments below payload or metrics in a field path ("payload.a.b": 2; canonical fields: 0).
 std::size_t path_depth(std::string_view path);
