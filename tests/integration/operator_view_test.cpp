@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "support/api_client.hpp"
 #include "support/raw_connection.hpp"
 #include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eventsvc::testing {
 namespace {
@@ -137,6 +139,82 @@ TEST(OperatorView, NotReadyNamesEveryReason) {
   EXPECT_EQ(sample(samples, "eventsvc_ready{}"), 0);
   EXPECT_EQ(sample(samples, "eventsvc_storage_projection_backlog_writes{plugin=rocksdb}"), 2);
   EXPECT_EQ(sample(samples, "eventsvc_storage_projector_up{plugin=rocksdb}"), 0);
+}
+
+// Projection held still by the gated test embedder: once the oldest write not yet searchable has
+// waited past projector.max_lag_ms, writes are refused with 503 and Retry-After (nothing of them
+// stored), the server stays ready, and writes are accepted again once search has caught up.
+TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
+  TempDir gate_dir;
+  const auto gate = gate_dir.path() / "gate";
+  std::ofstream(gate) << "closed";
+  TestConfig config;
+  config.plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+      "      projector:\n        max_lag_ms: 300\n"
+      "  gated:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
+      "/libeventsvc-embedder-gated.so\n    config:\n      gate: " +
+      gate.string() + "\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  const auto write = [&](int n, const std::string& key) {
+    return api.ingest_once(
+        make_batch("s", json::array{make_event("lag-" + std::to_string(n), "t", now_ms(), n)}),
+        key);
+  };
+
+  // The first write waits in the projector's embedder; the lag grows until a write is refused.
+  std::vector<std::string> accepted;
+  HttpResponse refused;
+  int refusals = 0;
+  std::string refused_key;
+  for (int n = 0; n < 400 && refusals == 0; ++n) {
+    const std::string key = "lag-write-" + std::to_string(n);
+    auto answer = write(n, key);
+    if (answer.status == 202) {
+      accepted.emplace_back(answer.json().at("receipt_id").as_string());
+    } else {
+      ASSERT_EQ(answer.status, 503) << answer.body;
+      refused = std::move(answer);
+      refused_key = key;
+      ++refusals;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(refusals, 1) << "no write was refused while projection was held";
+  ASSERT_FALSE(accepted.empty());
+  EXPECT_EQ(refused.header("Retry-After"), "1");
+  const auto body = refused.json().as_object();
+  EXPECT_EQ(body.at("statusCode"), 503);
+  EXPECT_EQ(body.at("data").at("max_lag_ms"), 300);
+  EXPECT_GT(body.at("data").at("lag_ms").as_int64(), 300);
+  EXPECT_NE(std::string(body.at("message").as_string()).find("projector.max_lag_ms"),
+            std::string::npos)
+      << refused.body;
+
+  const auto held = scrape(server);
+  EXPECT_EQ(
+      sample(held, "eventsvc_storage_ingest_refused_total{plugin=rocksdb,reason=projection_lag}"),
+      1);
+  EXPECT_GT(sample(held, "eventsvc_storage_projection_lag_seconds{plugin=rocksdb}"), 0.3);
+  EXPECT_EQ(sample(held, "eventsvc_storage_projection_max_lag_seconds{plugin=rocksdb}"), 0.3);
+  EXPECT_EQ(sample(held, "eventsvc_http_requests_total{operation=ingest,status=503}"), 1);
+  // Refusing writes is what keeps the server in its load balancer.
+  EXPECT_EQ(admin_get(server, "/readyz").status, 200);
+
+  std::filesystem::remove(gate);
+  for (const auto& receipt : accepted)
+    EXPECT_EQ(api.wait_final(receipt).at("status"), "verified");
+  // Caught up: the refused write, sent again with its key, is a new write.
+  const auto retried = write(1000, refused_key);
+  ASSERT_EQ(retried.status, 202) << retried.body;
+  EXPECT_FALSE(retried.has_header("Idempotent-Replayed"));
+  EXPECT_EQ(api.wait_final(std::string(retried.json().at("receipt_id").as_string())).at("status"),
+            "verified");
+  const auto after = scrape(server);
+  EXPECT_EQ(sample(after, "eventsvc_storage_projection_lag_seconds{plugin=rocksdb}"), 0);
 }
 
 TEST(OperatorView, MetricsCountWhatClientsDid) {

@@ -33,6 +33,17 @@ json::object make_batch(const std::string& stream, json::array events) {
 }
 
 HttpResponse ApiClient::ingest(const json::value& batch, const std::string& idempotency_key) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  for (;;) {
+    auto response = ingest_once(batch, idempotency_key);
+    const bool lagging =
+        response.status == 503 && response.body.find("\"max_lag_ms\"") != std::string::npos;
+    if (!lagging || std::chrono::steady_clock::now() >= deadline) return response;
+    std::this_thread::sleep_for(std::chrono::seconds(std::stoi(response.header("Retry-After"))));
+  }
+}
+
+HttpResponse ApiClient::ingest_once(const json::value& batch, const std::string& idempotency_key) {
   return http_.post("/v1/events", key_, batch, {{"Idempotency-Key", idempotency_key}});
 }
 

@@ -26,7 +26,11 @@ class ApiClient {
   HttpsClient& http() { return http_; }
   const std::string& key() const { return key_; }
 
+  // Writes a batch as a well-behaved client does: a 503 that refuses it while search trails
+  // acceptance past projector.max_lag_ms is retried with the same key after Retry-After (two
+  // minutes at most); every other answer is returned as it came. ingest_once() never retries.
   HttpResponse ingest(const json::value& batch, const std::string& idempotency_key);
+  HttpResponse ingest_once(const json::value& batch, const std::string& idempotency_key);
   HttpResponse ingest_text(const std::string& body, const std::string& idempotency_key);
   HttpResponse receipt(const std::string& receipt_id);
   // Polls until the receipt is verified or conflict (fails the test after `timeout`).

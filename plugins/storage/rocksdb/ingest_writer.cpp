@@ -16,13 +16,14 @@ std::string digest_key(std::string_view tenant, std::string_view id, std::string
   return key;
 }
 
-IngestWriter::IngestWriter(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+IngestWriter::IngestWriter(Database& database, InboxSequence& sequence, Backlog& backlog,
                            std::function<bool()> verification_available,
-                           std::function<void()> accepted)
+                           std::function<void()> admit, std::function<void()> accepted)
     : database_(database),
       sequence_(sequence),
       backlog_(backlog),
       verification_available_(std::move(verification_available)),
+      admit_(std::move(admit)),
       accepted_(std::move(accepted)) {}
 
 sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
@@ -47,6 +48,7 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
         return {stored->substr(8), true};
       }
     }
+    admit_();
     std::unordered_set<std::string> in_write;
     for (std::size_t i = 0; i < write.events.size(); ++i) {
       const auto& version = write.events[i].version;
@@ -86,7 +88,7 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
     batch.Put(database_.digests, key, rocksdb::Slice());
   database_.write(batch, true);
 
-  backlog_.add(tenant, 1);
+  backlog_.accepted(tenant, sequence);
   accepted_();
   return {prepared.body, false};
 }

@@ -9,25 +9,29 @@
 #include <string>
 #include <unordered_set>
 
+#include "backlog.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "inbox_sequence.hpp"
-#include "tenant_counters.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 class IngestWriter {
  public:
-  IngestWriter(Database& database, InboxSequence& sequence, TenantCounters& backlog,
-               std::function<bool()> verification_available, std::function<void()> accepted);
+  // `admit` runs once a write is known to be new (not a replay, not in flight) and may throw to
+  // refuse it; `accepted` runs after it is durable.
+  IngestWriter(Database& database, InboxSequence& sequence, Backlog& backlog,
+               std::function<bool()> verification_available, std::function<void()> admit,
+               std::function<void()> accepted);
 
   sdk::AcceptResult accept(const sdk::IncomingWrite& write, const sdk::ReceiptRenderer& render);
 
  private:
   Database& database_;
   InboxSequence& sequence_;
-  TenantCounters& backlog_;
+  Backlog& backlog_;
   std::function<bool()> verification_available_;
+  std::function<void()> admit_;
   std::function<void()> accepted_;
 
   // Keys and (id, digest) pairs of writes between their check and their commit; guarded by

@@ -35,7 +35,7 @@ bool is_final(sdk::ReceiptState state) {
 }  // namespace
 
 LogFollower::LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
-                         TenantCounters& backlog, std::function<void()> wake_projector,
+                         Backlog& backlog, std::function<void()> wake_projector,
                          std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
                          std::size_t batch)
     : log_(log),
@@ -116,8 +116,8 @@ std::size_t LogFollower::follow_once() {
   // Not synced: a crash that loses this batch loses the cursor with it, and the entries are read
   // again from the log, which is the durable copy.
   database_.write(batch, false);
-  for (const auto& entry : entries)
-    backlog_.add(entry.tenant, 1);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    backlog_.accepted(entries[i].tenant, sequences.taken[i]);
   {
     const std::lock_guard lock(mutex_);
     applied_ = entries.back().cursor;

@@ -18,7 +18,7 @@
 #include "eventsvc/sdk/logger.hpp"
 #include "inbox_sequence.hpp"
 #include "postgres_log.hpp"
-#include "tenant_counters.hpp"
+#include "backlog.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -27,7 +27,7 @@ class LogFollower {
   // `projecting()`: this server's projector runs. While it does not, the server stops reporting
   // itself to the log, so that after host_timeout it no longer holds receipts back.
   LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
-              TenantCounters& backlog, std::function<void()> wake_projector,
+              Backlog& backlog, std::function<void()> wake_projector,
               std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
               std::size_t batch);
   ~LogFollower();
@@ -54,7 +54,7 @@ class LogFollower {
   PostgresLog& log_;
   Database& database_;
   InboxSequence& sequence_;
-  TenantCounters& backlog_;
+  Backlog& backlog_;
   std::function<void()> wake_projector_;
   std::function<bool()> projecting_;
   std::shared_ptr<sdk::Logger> logger_;

@@ -73,7 +73,7 @@ struct Projector::Overlay {
       replaced;  // (tenant, chunk) -> rows that stopped being current this round
 };
 
-Projector::Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+Projector::Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
                      std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
     : database_(database),
       sequence_(sequence),
@@ -271,7 +271,7 @@ std::size_t Projector::project_once() {
   database_.write(batch, false);
   cursor_ = next;
   for (const auto& entry : entries)
-    backlog_.add(entry.tenant, -1);
+    backlog_.projected(entry.tenant, entry.sequence);
   ++stats_.rounds;
   stats_.writes += entries.size();
   stats_.events += events;

@@ -33,7 +33,7 @@
 #include "inbox_sequence.hpp"
 #include "record_indexer.hpp"
 #include "stored_formats.hpp"
-#include "tenant_counters.hpp"
+#include "backlog.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -61,7 +61,7 @@ struct ProjectorStats {
 
 class Projector {
  public:
-  Projector(Database& database, InboxSequence& sequence, TenantCounters& backlog,
+  Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
             std::shared_ptr<sdk::Logger> logger, ProjectorOptions options);
   ~Projector();
 
@@ -97,7 +97,7 @@ class Projector {
 
   Database& database_;
   InboxSequence& sequence_;
-  TenantCounters& backlog_;
+  Backlog& backlog_;
   std::shared_ptr<sdk::Logger> logger_;
   ProjectorOptions options_;
   RecordIndexer indexer_;

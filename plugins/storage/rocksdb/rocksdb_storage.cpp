@@ -1,5 +1,7 @@
 #include "rocksdb_storage.hpp"
 
+#include <algorithm>
+
 #include "data_catalogue.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
@@ -43,6 +45,12 @@ constexpr ConfigKey kProjector[] = {
         .defaults_to("65536")
         .at_least(1)
         .at_most(16777216),
+    ConfigKey::integer("max_lag_ms",
+                       "Writes are refused (503 with Retry-After) while the oldest accepted write "
+                       "not yet searchable has waited longer than this; 0: never refused")
+        .defaults_to("2000")
+        .at_least(0)
+        .at_most(86400000),
 };
 
 constexpr std::string_view kLogKinds[] = {"local", "postgres"};
@@ -112,6 +120,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   projector_options.merge.fanout = static_cast<std::uint32_t>(projector.get_int("merge_fanout"));
   projector_options.merge.final_rows =
       static_cast<std::uint32_t>(projector.get_int("merge_final_rows"));
+  max_lag_ = std::chrono::milliseconds(projector.get_int("max_lag_ms"));
   if (projector_options.merge.final_rows < projector_options.merge.small_rows) {
     projector.fail("merge_final_rows", "must be at least merge_small_rows (" +
                                            std::to_string(projector_options.merge.small_rows) +
@@ -182,8 +191,9 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
     auto it = database_->iterator(database_->inbox);
     for (it->Seek(start); it->Valid(); it->Next()) {
       std::string_view value(it->value().data(), it->value().size());
-      if (const auto tenant = take_string(value)) backlog_.add(*tenant, 1);
-      next = read_u64(std::string_view(it->key().data(), it->key().size())) + 1;
+      const std::uint64_t sequence = read_u64(std::string_view(it->key().data(), it->key().size()));
+      if (const auto tenant = take_string(value)) backlog_.accepted(*tenant, sequence);
+      next = sequence + 1;
     }
     check(it->status(), "inbox scan");
   }
@@ -204,7 +214,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   }
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
-      [this] { projector_->wake(); });
+      [this] { admit_while_search_keeps_up(); }, [this] { projector_->wake(); });
   queries_ = std::make_unique<QueryEngine>(
       *database_, *verdicts_, *columns_,
       static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
@@ -248,9 +258,31 @@ void RocksdbStorage::record_catalogue() {
   catalogue.write(path_);
 }
 
+void RocksdbStorage::admit_while_search_keeps_up() {
+  // A projector that is off or failing is reported otherwise (receipts say
+  // verification-unavailable, /readyz is not ready): writes go on being accepted then, as before.
+  if (max_lag_.count() == 0 || !projector_->available()) return;
+  const auto lag = backlog_.lag();
+  if (lag <= max_lag_) return;
+  ++refused_for_lag_;
+  // The projector needs about the excess to bring the oldest write under the bound again.
+  const auto excess_s = (lag - max_lag_).count() / 1000 + 1;
+  const int retry_after = static_cast<int>(std::min<std::int64_t>(excess_s, 30));
+  throw sdk::Error(503,
+                   "search trails acceptance by " + std::to_string(lag.count()) +
+                       " ms, more than the " + std::to_string(max_lag_.count()) +
+                       " ms allowed (projector.max_lag_ms): retry after Retry-After seconds",
+                   {{"lag_ms", lag.count()}, {"max_lag_ms", max_lag_.count()}})
+      .with_retry_after(retry_after);
+}
+
 sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
                                          const sdk::ReceiptRenderer& render) {
-  if (log_) return log_->accept(write, render, projector_->available());
+  if (log_) {
+    // Before the log's transaction: the replay of a completed key is refused too while lagging.
+    admit_while_search_keeps_up();
+    return log_->accept(write, render, projector_->available());
+  }
   return ingest_->accept(write, render);
 }
 

@@ -2,9 +2,13 @@
 // crash-safe projector, verified receipts, and indexed reads over current state and history.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 
+#include "backlog.hpp"
 #include "column_reader.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
@@ -14,7 +18,6 @@
 #include "postgres_log.hpp"
 #include "projector.hpp"
 #include "query_engine.hpp"
-#include "tenant_counters.hpp"
 #include "verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -62,13 +65,19 @@ class RocksdbStorage final : public sdk::Storage {
                                               std::string_view receipt_id);
   bool verified_everywhere(const std::string& tenant_key, std::string_view receipt_id);
 
+  // Throws 503 with Retry-After while search trails acceptance by more than `max_lag_`: the lag
+  // stays bounded under any offered load instead of growing until /readyz gives up on the server.
+  void admit_while_search_keeps_up();
+
   // The catalogue of the database as it is now (data_catalogue.hpp): at start, every ten seconds
   // of projection, at stop.
   void record_catalogue();
 
   std::filesystem::path path_;
   std::unique_ptr<Database> database_;
-  TenantCounters backlog_;
+  Backlog backlog_;
+  std::chrono::milliseconds max_lag_{0};  // projector.max_lag_ms; 0: never refuse
+  std::atomic<std::uint64_t> refused_for_lag_{0};
   std::unique_ptr<InboxSequence> sequence_;
   std::unique_ptr<Verdicts> verdicts_;
   std::unique_ptr<Projector> projector_;

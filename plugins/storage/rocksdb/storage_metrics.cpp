@@ -100,6 +100,16 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
 void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
   report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
                     database_->write_failures());
+  sink.gauge("storage_projection_lag_seconds",
+             "How long the oldest accepted write not yet searchable has waited (0: none waits)",
+             static_cast<double>(backlog_.lag().count()) / 1000.0);
+  sink.gauge("storage_projection_max_lag_seconds",
+             "projector.max_lag_ms: writes are refused past this lag (0: never)",
+             static_cast<double>(max_lag_.count()) / 1000.0);
+  sink.counter("storage_ingest_refused_total",
+               "Writes answered 503 because search trailed acceptance by more than "
+               "projector.max_lag_ms",
+               as_double(refused_for_lag_.load()), {{"reason", "projection_lag"}});
   report_rocksdb(sink, *database_);
   if (follower_) {
     sink.gauge("storage_log_following_up",

@@ -1,0 +1,3 @@
+#include "gated_embedder.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::testing::GatedEmbedder)
