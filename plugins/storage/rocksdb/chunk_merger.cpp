@@ -12,6 +12,7 @@
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
+#include "term_blocks.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -155,14 +156,34 @@ bool ChunkMerger::merge_once() {
     // The chunk's columns (its header key sorts first and is skipped by name).
     std::string prefix = chunk_prefix(tenant);
     append_u64(prefix, chunk.number);
+    // Postings are blocks of terms, or one key per term in chunks written before blocks.
     const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
     const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
+    const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
+    const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
     std::map<std::string, ColumnView> columns;
     std::vector<std::pair<std::string, std::string>> postings;
     std::vector<std::pair<std::string, std::string>> values;
+    const auto unblock = [&](std::string_view block, auto& into) {
+      const bool intact = for_each_term(block, [&](std::string_view term, std::string_view bytes) {
+        into.emplace_back(term, bytes);
+        return true;
+      });
+      if (!intact)
+        throw sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk.number) +
+                                   " are damaged");
+    };
     batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
+      if (key.starts_with(word_blocks)) {
+        unblock(value, postings);
+        continue;
+      }
+      if (key.starts_with(value_blocks)) {
+        unblock(value, values);
+        continue;
+      }
       if (key.starts_with(postings_prefix)) {
         postings.emplace_back(key.substr(postings_prefix.size()), std::move(value));
         continue;
@@ -226,12 +247,7 @@ bool ChunkMerger::merge_once() {
   for (const auto& [column, bytes] : builder.encode()) {
     batch.Put(database_.columns, chunk_column_key(tenant, merged, column), bytes);
   }
-  for (const auto& [token, bytes] : builder.postings().encode()) {
-    batch.Put(database_.columns, chunk_postings_key(tenant, merged, token), bytes);
-  }
-  for (const auto& [term, bytes] : builder.values().encode()) {
-    batch.Put(database_.columns, chunk_values_key(tenant, merged, term), bytes);
-  }
+  put_term_blocks(batch, database_, tenant, merged, builder);
   if (!replaced.empty()) {
     batch.Put(database_.columns, replaced_key(tenant, merged), encode_replaced(replaced));
   }

@@ -215,8 +215,11 @@ void PostingsBuilder::append(std::string_view token, const std::vector<Posting>&
 std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const {
   std::vector<std::pair<std::string, std::string>> out;
   out.reserve(postings_.size());
-  for (const auto& [token, postings] : postings_)
-    out.emplace_back(token, frequencies_ ? encode_postings(postings) : encode_row_set(postings));
+  for (const auto* entry : in_key_order(postings_)) {
+    const auto& postings = entry->second;
+    out.emplace_back(entry->first,
+                     frequencies_ ? encode_postings(postings) : encode_row_set(postings));
+  }
   return out;
 }
 

@@ -28,6 +28,7 @@
 
 #include "eventsvc/sdk/record.hpp"
 #include "row_bits.hpp"
+#include "string_hash.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -85,7 +86,7 @@ class PostingsBuilder {
 
  private:
   bool frequencies_;
-  std::map<std::string, std::vector<Posting>, std::less<>> postings_;
+  StringMap<std::vector<Posting>> postings_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -29,6 +29,7 @@ ChunkText::ChunkText(Database& database, const rocksdb::Snapshot* snapshot,
     : database_(database),
       snapshot_(snapshot),
       tenant_(tenant),
+      words_(database, snapshot, tenant, TermIndex::words),
       query_(query),
       scorer_(scorer),
       required_(query.scoring_terms()) {
@@ -46,29 +47,19 @@ ChunkText::ChunkText(Database& database, const rocksdb::Snapshot* snapshot,
 
 ChunkText::Rows ChunkText::postings(std::uint64_t chunk, std::string_view token) {
   Rows out;
-  const auto bytes =
-      database_.get(database_.columns, chunk_postings_key(tenant_, chunk, token), snapshot_);
+  const auto bytes = words_.find(chunk, token);
   if (bytes && !decode_postings(*bytes, out)) throw damaged(chunk);
   return out;
 }
 
 std::vector<std::pair<std::string, ChunkText::Rows>> ChunkText::expansions(
     std::uint64_t chunk, std::string_view prefix) {
-  const std::string lower = chunk_postings_key(tenant_, chunk, prefix);
-  const std::string upper = prefix_successor(lower);
-  const rocksdb::Slice upper_slice(upper);
-  const std::size_t token_start = chunk_postings_prefix(tenant_, chunk).size();
-  auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
   std::vector<std::pair<std::string, Rows>> out;
-  for (it->Seek(lower); it->Valid(); it->Next()) {
+  words_.with_prefix(chunk, prefix, [&](std::string_view token, std::string_view bytes) {
     Rows rows;
-    if (!decode_postings(std::string_view(it->value().data(), it->value().size()), rows)) {
-      throw damaged(chunk);
-    }
-    out.emplace_back(std::string(it->key().data() + token_start, it->key().size() - token_start),
-                     std::move(rows));
-  }
-  check(it->status(), "postings scan");
+    if (!decode_postings(bytes, rows)) throw damaged(chunk);
+    out.emplace_back(std::string(token), std::move(rows));
+  });
   return out;
 }
 

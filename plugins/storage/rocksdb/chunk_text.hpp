@@ -15,6 +15,7 @@
 #include "column_chunk.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/text.hpp"
+#include "term_blocks.hpp"
 #include "text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -45,6 +46,7 @@ class ChunkText {
   Database& database_;
   const rocksdb::Snapshot* snapshot_;
   const std::string& tenant_;
+  ChunkTerms words_;
   const sdk::TextQuery& query_;
   TextScorer* scorer_;
   std::vector<std::string> required_;  // words and phrase words, each once

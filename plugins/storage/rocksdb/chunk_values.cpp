@@ -39,7 +39,7 @@ std::vector<std::string> terms_of(const sdk::Condition& condition) {
 
 ChunkValues::ChunkValues(Database& database, const rocksdb::Snapshot* snapshot,
                          const std::string& tenant, const std::vector<sdk::Condition>& where)
-    : database_(database), snapshot_(snapshot), tenant_(tenant) {
+    : terms_(database, snapshot, tenant, TermIndex::values) {
   for (const auto& condition : where) {
     auto terms = terms_of(condition);
     if (!terms.empty()) conditions_.push_back(std::move(terms));
@@ -51,23 +51,13 @@ bool ChunkValues::narrows(const sdk::Condition& condition) {
 }
 
 std::uint32_t ChunkValues::narrow(std::uint64_t chunk, RowBits& rows) {
-  // Every value of every condition in one batched read.
-  keys_.clear();
-  for (const auto& terms : conditions_) {
-    for (const auto& term : terms) {
-      if (!term.empty()) keys_.push_back(chunk_values_key(tenant_, chunk, term));
-    }
-  }
-  database_.get_many(database_.columns, keys_, values_, found_, snapshot_);
-  std::size_t next = 0;
   RowBits holding;
   for (const auto& terms : conditions_) {
     holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
       if (term.empty()) continue;
-      const std::size_t i = next++;
-      if (found_[i] &&
-          !mark_row_set(std::string_view(values_[i].data(), values_[i].size()), holding)) {
+      const auto postings = terms_.find(chunk, term);
+      if (postings && !mark_row_set(*postings, holding)) {
         throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk) +
                                    " are damaged");
       }

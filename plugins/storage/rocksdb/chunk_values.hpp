@@ -15,6 +15,7 @@
 #include "database.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "row_bits.hpp"
+#include "term_blocks.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -34,14 +35,8 @@ class ChunkValues {
   std::uint32_t narrow(std::uint64_t chunk, RowBits& rows);
 
  private:
-  Database& database_;
-  const rocksdb::Snapshot* snapshot_;
-  const std::string& tenant_;
+  ChunkTerms terms_;
   std::vector<std::vector<std::string>> conditions_;  // per narrowing condition: its value terms
-  // The batched read's buffers, reused from chunk to chunk.
-  std::vector<std::string> keys_;
-  std::vector<rocksdb::PinnableSlice> values_;
-  std::vector<bool> found_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -400,7 +400,9 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
 std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
   std::vector<std::pair<std::string, std::string>> out;
   out.reserve(columns_.size());
-  for (const auto& [name, column] : columns_) {
+  for (const auto* entry : in_key_order(columns_)) {
+    const std::string& name = entry->first;
+    const Column& column = entry->second;
     std::string bytes;
     bytes.reserve(rows_ + column.numbers.size() * 8 + column.strings.size() * 4 + 64);
     for (std::uint32_t row = 0; row < rows_; ++row) {
@@ -409,14 +411,20 @@ std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
     }
     for (const auto number : column.numbers)
       append_u64_le(bytes, number);
-    std::map<std::string_view, std::uint32_t> dictionary;
-    for (const auto text : column.strings)
-      dictionary.emplace(text, 0);
-    std::uint32_t next = 0;
+    // The dictionary: the distinct strings in order, found by one sort of the cells' strings
+    // (each cell then takes the index of its string's run).
+    std::vector<std::uint32_t> by_text(column.strings.size());
+    for (std::uint32_t i = 0; i < by_text.size(); ++i)
+      by_text[i] = i;
+    std::sort(by_text.begin(), by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return column.strings[a] < column.strings[b];
+    });
     std::vector<std::string_view> ordered;
-    for (auto& [text, index] : dictionary) {
-      index = next++;
-      ordered.push_back(text);
+    std::vector<std::uint32_t> index_of(column.strings.size());
+    for (const auto i : by_text) {
+      if (ordered.empty() || ordered.back() != column.strings[i])
+        ordered.push_back(column.strings[i]);
+      index_of[i] = static_cast<std::uint32_t>(ordered.size() - 1);
     }
     // The dictionary: its size, the end offset of each entry in the text that follows, the text.
     append_u32_le(bytes, static_cast<std::uint32_t>(ordered.size()));
@@ -427,8 +435,8 @@ std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
     }
     for (const auto text : ordered)
       bytes += text;
-    for (const auto text : column.strings)
-      append_u32_le(bytes, dictionary.at(text));
+    for (const auto index : index_of)
+      append_u32_le(bytes, index);
     out.emplace_back(name, std::move(bytes));
   }
   return out;

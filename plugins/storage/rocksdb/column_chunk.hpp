@@ -47,6 +47,7 @@
 #include "chunk_postings.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "string_hash.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -144,7 +145,7 @@ class ChunkBuilder {
 
   std::uint32_t rows_ = 0;
   ChunkHeader header_;
-  std::map<std::string, Column, std::less<>> columns_;
+  StringMap<Column> columns_;
   std::deque<std::string> text_;  // owns every string the columns point into; never moves them
   PostingsBuilder postings_;
   PostingsBuilder values_{false};

@@ -10,6 +10,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "key_codec.hpp"
+#include "term_blocks.hpp"
 #include "verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -242,12 +243,7 @@ std::size_t Projector::project_once() {
     for (const auto& [column, bytes] : chunk.encode()) {
       batch.Put(database_.columns, chunk_column_key(tenant, overlay.chunk, column), bytes);
     }
-    for (const auto& [token, bytes] : chunk.postings().encode()) {
-      batch.Put(database_.columns, chunk_postings_key(tenant, overlay.chunk, token), bytes);
-    }
-    for (const auto& [term, bytes] : chunk.values().encode()) {
-      batch.Put(database_.columns, chunk_values_key(tenant, overlay.chunk, term), bytes);
-    }
+    put_term_blocks(batch, database_, tenant, overlay.chunk, chunk);
   }
   // Each chunk's bitmap, read and rewritten (projection and merges are this thread's alone).
   for (const auto& [where, rows] : overlay.replaced) {

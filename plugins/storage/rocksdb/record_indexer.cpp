@@ -37,8 +37,8 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
     });
   }
 
-  for (const auto& [token, frequency] : tokens.frequencies) {
-    if (version_indexes_) {
+  if (version_indexes_) {
+    for (const auto& [token, frequency] : tokens.frequencies) {
       std::string key = token_prefix(tenant, scope, token);
       append_version_tail(key, record.timestamp, record.id);
       if (adding) {
@@ -47,18 +47,39 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
         batch.remove(database_.indexes, std::move(key));
       }
     }
-    counter_deltas_[frequency_key(tenant, scope, token)] += adding ? 1 : -1;
   }
-  counter_deltas_[documents_key(tenant, scope)] += adding ? 1 : -1;
-  counter_deltas_[length_key(tenant, scope)] +=
-      adding ? tokens.length : -static_cast<std::int64_t>(tokens.length);
+  CounterDeltas& deltas = deltas_of(tenant, scope);
+  const std::int64_t sign = adding ? 1 : -1;
+  for (const auto& [token, frequency] : tokens.frequencies) {
+    auto it = deltas.tokens.find(token);
+    if (it == deltas.tokens.end()) it = deltas.tokens.emplace(token, 0).first;
+    it->second += sign;
+  }
+  deltas.documents += sign;
+  deltas.length += sign * static_cast<std::int64_t>(tokens.length);
+}
+
+RecordIndexer::CounterDeltas& RecordIndexer::deltas_of(std::string_view tenant, Scope scope) {
+  if (last_ == nullptr || last_key_.second != scope || last_key_.first != tenant) {
+    last_key_ = {std::string(tenant), scope};
+    last_ = &deltas_[last_key_];
+  }
+  return *last_;
 }
 
 void RecordIndexer::flush(OrderedBatch& batch) {
-  for (const auto& [key, delta] : counter_deltas_) {
-    if (delta != 0) batch.merge(database_.stats, key, counter_delta(delta));
+  const auto merge = [&](std::string key, std::int64_t delta) {
+    if (delta != 0) batch.merge(database_.stats, std::move(key), counter_delta(delta));
+  };
+  for (const auto& [where, deltas] : deltas_) {
+    const auto& [tenant, scope] = where;
+    for (const auto& [token, delta] : deltas.tokens)
+      merge(frequency_key(tenant, scope, token), delta);
+    merge(documents_key(tenant, scope), deltas.documents);
+    merge(length_key(tenant, scope), deltas.length);
   }
-  counter_deltas_.clear();
+  deltas_.clear();
+  last_ = nullptr;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -8,15 +8,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
 #include "chunk_postings.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "index_keys.hpp"
 #include "ordered_batch.hpp"
+#include "string_hash.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -38,9 +40,19 @@ class RecordIndexer {
   void apply(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
              const TokenCounts& tokens, bool adding);
 
+  // The BM25 counters' deltas of one tenant and scope since the last flush.
+  struct CounterDeltas {
+    std::int64_t documents = 0;
+    std::int64_t length = 0;
+    StringMap<std::int64_t> tokens;  // documents holding each token
+  };
+  CounterDeltas& deltas_of(std::string_view tenant, Scope scope);
+
   Database& database_;
   bool version_indexes_;
-  std::unordered_map<std::string, std::int64_t> counter_deltas_;
+  std::map<std::pair<std::string, Scope>, CounterDeltas> deltas_;
+  CounterDeltas* last_ = nullptr;  // the entry of the last record's tenant and scope
+  std::pair<std::string, Scope> last_key_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

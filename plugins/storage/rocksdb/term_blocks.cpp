@@ -1,0 +1,155 @@
+#include "term_blocks.hpp"
+
+#include "chunk_postings.hpp"
+#include "column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+constexpr char kWordBlocksTag = 0x04;
+constexpr char kValueBlocksTag = 0x05;
+
+std::string_view as_view(const rocksdb::Slice& slice) {
+  return {slice.data(), slice.size()};
+}
+
+sdk::Error damaged(std::uint64_t chunk) {
+  return sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk) + " are damaged");
+}
+
+}  // namespace
+
+std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(index == TermIndex::words ? kWordBlocksTag : kValueBlocksTag);
+  return key;
+}
+
+std::vector<std::pair<std::string, std::string>> encode_term_blocks(
+    const std::vector<std::pair<std::string, std::string>>& terms, std::size_t block_bytes) {
+  std::vector<std::pair<std::string, std::string>> blocks;
+  std::string_view previous;
+  for (const auto& [term, postings] : terms) {
+    if (blocks.empty() || blocks.back().second.size() >= block_bytes) {
+      blocks.emplace_back(term, std::string());
+      previous = {};
+    }
+    std::string& block = blocks.back().second;
+    std::size_t shared = 0;
+    while (shared < previous.size() && shared < term.size() && previous[shared] == term[shared])
+      ++shared;
+    append_varint(block, shared);
+    append_varint(block, term.size() - shared);
+    block.append(term, shared);
+    append_varint(block, postings.size());
+    block += postings;
+    previous = term;
+  }
+  return blocks;
+}
+
+void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
+                     std::uint64_t chunk, const ChunkBuilder& built) {
+  for (const auto index : {TermIndex::words, TermIndex::values}) {
+    const std::string prefix = term_blocks_prefix(tenant, chunk, index);
+    const auto& postings = index == TermIndex::words ? built.postings() : built.values();
+    for (const auto& [first, block] : encode_term_blocks(postings.encode()))
+      batch.Put(database.columns, prefix + first, block);
+  }
+}
+
+bool for_each_term(std::string_view block,
+                   const std::function<bool(std::string_view, std::string_view)>& visit) {
+  std::string term;
+  while (!block.empty()) {
+    const auto shared = take_varint(block);
+    const auto rest = take_varint(block);
+    if (!shared || !rest || *shared > term.size() || *rest > block.size()) return false;
+    term.resize(*shared);
+    term.append(block.substr(0, *rest));
+    block.remove_prefix(*rest);
+    const auto size = take_varint(block);
+    if (!size || *size > block.size()) return false;
+    if (!visit(term, block.substr(0, *size))) return true;
+    block.remove_prefix(*size);
+  }
+  return true;
+}
+
+ChunkTerms::ChunkTerms(Database& database, const rocksdb::Snapshot* snapshot,
+                       const std::string& tenant, TermIndex index)
+    : database_(database), snapshot_(snapshot), tenant_(tenant), index_(index) {}
+
+rocksdb::Iterator& ChunkTerms::iterator() {
+  if (!iterator_) iterator_ = database_.iterator(database_.columns, nullptr, nullptr, snapshot_);
+  return *iterator_;
+}
+
+bool ChunkTerms::seek_block(const std::string& prefix, std::string_view term) {
+  auto& it = iterator();
+  std::string key = prefix;
+  key += term;
+  it.SeekForPrev(key);
+  if (it.Valid() && as_view(it.key()).starts_with(prefix)) return true;
+  check(it.status(), "term blocks seek");
+  // Before the chunk's first term, or a chunk without blocks.
+  it.Seek(prefix);
+  check(it.status(), "term blocks seek");
+  return it.Valid() && as_view(it.key()).starts_with(prefix);
+}
+
+std::optional<std::string> ChunkTerms::find(std::uint64_t chunk, std::string_view term) {
+  const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
+  if (!seek_block(prefix, term)) {
+    const std::string key = index_ == TermIndex::words ? chunk_postings_key(tenant_, chunk, term)
+                                                       : chunk_values_key(tenant_, chunk, term);
+    return database_.get(database_.columns, key, snapshot_);
+  }
+  std::optional<std::string> found;
+  const bool intact = for_each_term(as_view(iterator().value()),
+                                    [&](std::string_view candidate, std::string_view postings) {
+                                      if (candidate < term) return true;
+                                      if (candidate == term) found.emplace(postings);
+                                      return false;
+                                    });
+  if (!intact) throw damaged(chunk);
+  return found;
+}
+
+void ChunkTerms::with_prefix(std::uint64_t chunk, std::string_view prefix,
+                             const std::function<void(std::string_view, std::string_view)>& visit) {
+  const std::string blocks = term_blocks_prefix(tenant_, chunk, index_);
+  if (!seek_block(blocks, prefix)) {
+    const std::string legacy = index_ == TermIndex::words ? chunk_postings_prefix(tenant_, chunk)
+                                                          : chunk_values_prefix(tenant_, chunk);
+    const std::string lower = legacy + std::string(prefix);
+    const std::string upper = prefix_successor(lower);
+    const rocksdb::Slice upper_slice(upper);
+    auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
+    for (it->Seek(lower); it->Valid(); it->Next())
+      visit(as_view(it->key()).substr(legacy.size()), as_view(it->value()));
+    check(it->status(), "postings scan");
+    return;
+  }
+  auto& it = iterator();
+  bool past = false;
+  for (; !past && it.Valid() && as_view(it.key()).starts_with(blocks); it.Next()) {
+    const bool intact =
+        for_each_term(as_view(it.value()), [&](std::string_view term, std::string_view postings) {
+          if (term.starts_with(prefix)) {
+            visit(term, postings);
+          } else if (term > prefix) {
+            past = true;
+          }
+          return !past;
+        });
+    if (!intact) throw damaged(chunk);
+  }
+  check(it.status(), "term blocks scan");
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage
