@@ -2,15 +2,32 @@
 # eventsvc against PostgreSQL 15 on the same machine, same events, same durability (fsync before
 # the answer), TLS on both; see bench/README.md.
 #
-#   bench/run.sh [BUILD_DIR]                  sizes 100000 and 1000000
+#   bench/run.sh [BUILD_DIR]                  sizes 100000 and 1000000, both data shapes
 #   SIZES=100000 bench/run.sh                 one size
+#   SHAPES=production bench/run.sh            one data shape (default "classic production")
+#   HELD_OUT=1 bench/run.sh                   also the production shape with the held-out seed
 #   STORAGE_BENCH=1 bench/run.sh              also the in-process storage benchmark
 #
-# For each size it starts a throwaway PostgreSQL cluster and a throwaway eventsvc, each on its own
-# temporary data directory and port on 127.0.0.1, runs bench/compare.py, and removes both.
+# For each size and each shape it starts a throwaway PostgreSQL cluster and a throwaway eventsvc,
+# each on its own temporary data directory and port on 127.0.0.1, runs bench/compare.py, and
+# removes both. Every shape runs with seed 7, the one the code is tuned on; seed 11 is held out
+# (never tuned on) and runs, with the production shape, only when HELD_OUT=1.
 set -euo pipefail
 build=${1:-build/release}
 sizes=${SIZES:-100000 1000000}
+shapes=${SHAPES:-classic production}
+tuned_seed=7
+held_out_seed=11
+runs=()  # "shape seed"
+for shape in $shapes; do
+  case "$shape" in
+    classic|production) runs+=("$shape $tuned_seed") ;;
+    *) echo "bench: unknown shape '$shape' in SHAPES (classic, production)" >&2; exit 1 ;;
+  esac
+done
+if [[ "${HELD_OUT:-0}" == 1 ]]; then
+  runs+=("production $held_out_seed")
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 pg_bin=/usr/lib/postgresql/15/bin
 
@@ -19,6 +36,9 @@ for binary in "$pg_bin/postgres" /usr/bin/python3 "$build/bin/eventsvc"; do
 done
 /usr/bin/python3 -c 'import psycopg2' 2>/dev/null ||
   { echo "bench: python3-psycopg2 is missing (make bench installs it)" >&2; exit 1; }
+if [[ " ${runs[*]} " == *" production "* && ! -f /usr/share/dict/words ]]; then
+  echo "bench: /usr/share/dict/words is missing (wamerican; make bench installs it)" >&2; exit 1
+fi
 
 work=$(mktemp -d /tmp/eventsvc-bench-XXXXXX)
 chmod 755 "$work"
@@ -114,19 +134,22 @@ stop_eventsvc() {
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -sr)"
 for size in $sizes; do
-  echo "== $size events"
-  start_postgres
-  start_eventsvc
-  /usr/bin/python3 "$here/compare.py" --events "$size" \
-    --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
-    --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
-  if [[ -z "${slow_clients_done:-}" ]]; then
-    echo "== slow and idle clients"
-    /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
-    slow_clients_done=1
-  fi
-  stop_eventsvc
-  stop_postgres
+  for run in "${runs[@]}"; do
+    read -r shape seed <<< "$run"
+    echo "== $size events, $shape shape, seed $seed"
+    start_postgres
+    start_eventsvc
+    /usr/bin/python3 "$here/compare.py" --events "$size" --shape "$shape" --seed "$seed" \
+      --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
+      --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
+    if [[ -z "${slow_clients_done:-}" ]]; then
+      echo "== slow and idle clients"
+      /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
+      slow_clients_done=1
+    fi
+    stop_eventsvc
+    stop_postgres
+  done
 done
 
 if [[ -n "${STORAGE_BENCH:-}" ]]; then

@@ -2,6 +2,12 @@
 // plugin (in process, no HTTP), then measures query and search latency percentiles.
 //
 //   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q] [--only NAME-PART]
+//                          [--shape classic|production]
+//
+// The production shape is what the in-process profile of projection is taken on: an id unique
+// to each event, IPv4 and IPv6 addresses, user agents, SKUs in an array of objects, UTF-8 city
+// names and messages of 6-20 words drawn Zipf-like from /usr/share/dict/words (about 25 leaves an
+// event); its searches are for a word of rank 3 and one of rank 3,000.
 //
 // Prints one line per measurement; see bench/README.md for what each query exercises. While it
 // loads, it prints the process's resident memory at every tenth of the events projected, so that
@@ -11,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -51,10 +58,116 @@ struct Options {
   std::string dir = "/tmp/eventsvc-bench";
   bool accept_only = false;  // measure durable accept alone (projector off)
   std::string only;          // run only the measurements whose name contains this
+  bool production = false;   // --shape production
 };
 
+// Words of /usr/share/dict/words (lowercase ASCII letters, 3-12 of them) in a fixed shuffled
+// order, drawn with Zipf weights 1/rank^1.1: a real vocabulary's long tail of rare words.
+class Vocabulary {
+ public:
+  Vocabulary() {
+    std::ifstream in("/usr/share/dict/words");
+    for (std::string word; std::getline(in, word);) {
+      if (word.size() < 3 || word.size() > 12) continue;
+      if (std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+        words_.push_back(word);
+    }
+    if (words_.empty()) {
+      std::fprintf(stderr, "--shape production needs /usr/share/dict/words (Debian: wamerican)\n");
+      std::exit(2);
+    }
+    std::shuffle(words_.begin(), words_.end(), std::mt19937(7));
+    double total = 0;
+    cumulative_.reserve(words_.size());
+    for (std::size_t rank = 1; rank <= words_.size(); ++rank) {
+      total += 1.0 / std::pow(static_cast<double>(rank), 1.1);
+      cumulative_.push_back(total);
+    }
+  }
+  const std::string& draw(std::mt19937& random) const {
+    const double at = std::uniform_real_distribution<double>(0, cumulative_.back())(random);
+    const auto it = std::lower_bound(cumulative_.begin(), cumulative_.end(), at);
+    return words_[static_cast<std::size_t>(it - cumulative_.begin())];
+  }
+  // The word of Zipf rank `rank` (1: the most common).
+  const std::string& ranked(std::size_t rank) const { return words_[rank - 1]; }
+
+ private:
+  std::vector<std::string> words_;
+  std::vector<double> cumulative_;
+};
+
+const Vocabulary& vocabulary() {
+  static const Vocabulary words;
+  return words;
+}
+
+const char* kCities[] = {"Zürich", "São Paulo", "Kraków",   "Malmö",    "東京",   "Lyon",
+                         "Ōsaka",  "Reykjavík", "Montréal", "Curitiba", "Gdańsk", "Tromsø"};
+const char* kAgents[] = {
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%d.0.0.0",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/%d.1 Safari",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:%d.0) Gecko/20100101 Firefox/%d.0",
+    "okhttp/4.%d.2",
+    "curl/8.%d.0",
+    "python-requests/2.%d.1"};
+
+std::string ipv4(std::mt19937& random) {
+  return std::to_string(random() % 223 + 1) + "." + std::to_string(random() % 256) + "." +
+         std::to_string(random() % 256) + "." + std::to_string(random() % 256);
+}
+
+std::string ipv6(std::mt19937& random) {
+  char text[64];
+  std::snprintf(text, sizeof text, "2001:db8:%x:%x::%x", static_cast<unsigned>(random() % 65536),
+                static_cast<unsigned>(random() % 65536), static_cast<unsigned>(random() % 65536));
+  return text;
+}
+
+// One production-like event: a login with its client, or an order with its items, by turns.
+json::object production_event(std::size_t i, sdk::Millis at, std::mt19937& random) {
+  const auto& words = vocabulary();
+  std::string message;
+  const std::size_t length = 6 + random() % 15;
+  for (std::size_t w = 0; w < length; ++w) {
+    if (w) message.push_back(' ');
+    message += words.draw(random);
+  }
+  char agent[160];
+  const auto version = static_cast<int>(random() % 40 + 80);
+  std::snprintf(agent, sizeof agent, kAgents[random() % std::size(kAgents)], version, version);
+  char sku[16];
+  json::array items;
+  for (std::size_t k = 0, n = 1 + random() % 3; k < n; ++k) {
+    std::snprintf(sku, sizeof sku, "SKU-%06x", static_cast<unsigned>(random() % 0xFFFFFF));
+    items.push_back(json::object{{"sku", sku},
+                                 {"qty", static_cast<int>(1 + random() % 4)},
+                                 {"price", static_cast<double>(random() % 100000) / 100.0}});
+  }
+  return json::object{
+      {"id", "evt-" + std::to_string(i)},
+      {"type", i % 3 == 0 ? "order.paid" : "login"},
+      {"occurred_at", sdk::format_rfc3339(at)},
+      {"data",
+       json::object{
+           {"user", json::object{{"id", "u-" + std::to_string(random() % 200000)},
+                                 {"tier", i % 5 == 0 ? "gold" : "silver"},
+                                 {"city", kCities[random() % std::size(kCities)]}}},
+           {"client", json::object{{"ip", i % 5 == 0 ? ipv6(random) : ipv4(random)},
+                                   {"user_agent", agent},
+                                   {"session", "s-" + std::to_string(random())}}},
+           {"order", json::object{{"id", "o-" + std::to_string(i / 3)},
+                                  {"total", static_cast<double>(random() % 200000) / 100.0},
+                                  {"currency", i % 4 == 0 ? "USD" : "EUR"},
+                                  {"items", std::move(items)}}},
+           {"status", i % 97 == 0 ? "failed" : "ok"},
+           {"message", message}}},
+      {"metrics", json::object{{"latency_ms", static_cast<int>(random() % 500)},
+                               {"bytes", static_cast<int>(random() % 100000)}}}};
+}
+
 sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis base,
-                              std::mt19937& random) {
+                              std::mt19937& random, bool production) {
   sdk::IncomingWrite write;
   write.tenant = kTenant;
   write.idempotency_key = "bench-" + std::to_string(first);
@@ -66,6 +179,16 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
   write.received_at = sdk::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::size_t i = first; i < first + count; ++i) {
+    if (production) {
+      const sdk::Millis at = base + static_cast<sdk::Millis>(i) * 10;
+      json::object event = production_event(i, at, random);
+      sdk::IncomingEvent incoming;
+      incoming.version = {std::string(event.at("id").as_string()), at, sdk::event_digest(event)};
+      incoming.event = std::move(event);
+      pairs.emplace_back(incoming.version.id, incoming.version.digest);
+      write.events.push_back(std::move(incoming));
+      continue;
+    }
     std::string text;
     for (int w = 0; w < 8; ++w) {
       if (w) text.push_back(' ');
@@ -109,13 +232,16 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--events")) options.events = std::stoul(argv[i + 1]);
     if (!std::strcmp(argv[i], "--queries")) options.queries = std::stoul(argv[i + 1]);
     if (!std::strcmp(argv[i], "--dir")) options.dir = argv[i + 1];
+    if (!std::strcmp(argv[i], "--shape"))
+      options.production = !std::strcmp(argv[i + 1], "production");
   }
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--accept-only")) options.accept_only = true;
     if (!std::strcmp(argv[i], "--only")) options.only = argv[i + 1];
   }
   std::filesystem::remove_all(options.dir);
-  json::object config{{"block_cache_mb", 512}};
+  // Projection's own rate is measured: writes are never refused for the lag they cause.
+  json::object config{{"block_cache_mb", 512}, {"projector", json::object{{"max_lag_ms", 0}}}};
   if (options.accept_only) config["projector"] = json::object{{"enabled", false}};
   auto context = eventsvc::testing::plugin_context(eventsvc::sdk::manifest_of<rs::RocksdbStorage>(),
                                                    config, options.dir);
@@ -138,9 +264,9 @@ int main(int argc, char** argv) {
       while (true) {
         const std::size_t first = next.fetch_add(100);
         if (first >= options.events) break;
-        storage.accept(
-            make_write(first, std::min<std::size_t>(100, options.events - first), base, random),
-            render);
+        storage.accept(make_write(first, std::min<std::size_t>(100, options.events - first), base,
+                                  random, options.production),
+                       render);
       }
     });
   }
@@ -208,6 +334,38 @@ int main(int argc, char** argv) {
   auto field = [](const char* name) { return *sdk::FieldPath::parse(name); };
   const sdk::Millis last = base + static_cast<sdk::Millis>(options.events) * 10;
 
+  if (options.production) {
+    const std::string common = vocabulary().ranked(3);
+    const std::string rare = vocabulary().ranked(3000);
+    for (const auto& [name, word] :
+         {std::pair{"search a word of rank 3 (BM25, top 25, 24 h)", common},
+          std::pair{"search a word of rank 3000 (BM25, top 25, 24 h)", rare}}) {
+      run(name, [&, word = word](std::size_t) {
+        sdk::RecordQuery query;
+        query.source = sdk::Source::history;
+        query.text = sdk::parse_text_query(word);
+        query.rank_by_text = true;
+        query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 86400000)}};
+        query.limit = 25;
+        query.scan_limit = 50000;
+        return query;
+      });
+    }
+    run("query history one user id", [&](std::size_t) {
+      sdk::RecordQuery query;
+      query.source = sdk::Source::history;
+      query.where = {{field("payload.user.id"), sdk::Op::eq,
+                      json::value("u-" + std::to_string(random() % 200000))}};
+      return query;
+    });
+    run("query current gold, failed, USD", [&](std::size_t) {
+      sdk::RecordQuery query;
+      query.where = {{field("payload.user.tier"), sdk::Op::eq, json::value("gold")},
+                     {field("payload.status"), sdk::Op::eq, json::value("failed")},
+                     {field("payload.order.currency"), sdk::Op::eq, json::value("USD")}};
+      return query;
+    });
+  }
   run("query current id eq", [&](std::size_t) {
     sdk::RecordQuery query;
     query.where = {

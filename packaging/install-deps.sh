@@ -21,7 +21,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3 python3-psycopg2 openssl)
+  packages+=(python3 python3-psycopg2 openssl wamerican)
 fi
 
 missing=()
