@@ -31,7 +31,7 @@ from urllib.parse import urlparse
 import psycopg2
 import psycopg2.extras
 
-from generation import BATCH, DAY, MINUTE, iso
+from generation import BATCH, DAY, MINUTE, GeneratedEvents, count_history, iso
 from production_shape import ProductionDataset, ProductionTruth
 
 CONNECTIONS = 16
@@ -51,7 +51,7 @@ RARE = "quokka"
 # ---- the generator --------------------------------------------------------------------------
 
 
-class Dataset:
+class Dataset(GeneratedEvents):
     """N events of three kinds over the 6.5 days before `end`: sensor readings (nested data and a
     `metrics` object, 5,000 devices re-reporting), order lifecycles (ids with several versions)
     and auth logs with free text (unique ids). Every event carries metrics.latency_ms."""
@@ -59,12 +59,7 @@ class Dataset:
     shape = "classic"
 
     def __init__(self, events, end_ms, seed=7):
-        self.events = events
-        self.batches = (events + BATCH - 1) // BATCH
-        self.end = end_ms
-        self.start = end_ms - int(6.5 * DAY)
-        self.step = (self.end - self.start) // events
-        self.seed = seed
+        super().__init__(events, end_ms, seed)
         self.orders = max(1, events * 3 // 40)  # about 4 versions per order
         # Made before anything is timed, so the loads measure the servers, not the generator.
         self.prepared = [self.batch(i) for i in range(self.batches)]
@@ -134,17 +129,13 @@ class Truth:
         buckets = {}
         for stream, events in data.prepared:
             for at, event in events:
-                count, total = per_stream.get(stream, (0, 0))
-                per_stream[stream] = (count + 1, total + event["metrics"]["latency_ms"])
-                if at >= self.day_from:
-                    bucket = at // 300_000 * 300_000
-                    buckets[bucket] = buckets.get(bucket, 0) + 1
-                    if stream == "auth":
-                        words = set(event["data"]["message"].split())
-                        if self.common_words[0] in words and self.common_words[1] in words:
-                            both.add(event["id"])
-                        if self.rare_word in words:
-                            rare.add(event["id"])
+                count_history(per_stream, buckets, stream, at, event, self.day_from)
+                if at >= self.day_from and stream == "auth":
+                    words = set(event["data"]["message"].split())
+                    if self.common_words[0] in words and self.common_words[1] in words:
+                        both.add(event["id"])
+                    if self.rare_word in words:
+                        rare.add(event["id"])
                 if stream != "auth":
                     previous = latest.get(event["id"])
                     if previous is None or previous[0] <= at:

@@ -13,7 +13,7 @@ import itertools
 import random
 import re
 
-from generation import BATCH, DAY, HOUR, MINUTE, iso
+from generation import BATCH, DAY, HOUR, MINUTE, GeneratedEvents, count_history, iso
 
 DICT_WORDS = "/usr/share/dict/words"  # Debian's wamerican
 ZIPF_S = 1.1
@@ -294,7 +294,7 @@ def user_agent(rng):
     return fmt.format(rng.randrange(*a), rng.randrange(*b), rng.randrange(*c))
 
 
-class ProductionDataset:
+class ProductionDataset(GeneratedEvents):
     """N events of five kinds over the 6.5 days before `end`, shaped like production traffic:
     sensors (5,000 devices re-reporting, nested device and location, readings whose fields depend
     on the model), orders (lifecycles of four versions per id, 1-4 items of high-cardinality
@@ -305,12 +305,7 @@ class ProductionDataset:
     shape = "production"
 
     def __init__(self, events, end_ms, seed=7):
-        self.events = events
-        self.batches = (events + BATCH - 1) // BATCH
-        self.end = end_ms
-        self.start = end_ms - int(6.5 * DAY)
-        self.step = (self.end - self.start) // events
-        self.seed = seed
+        super().__init__(events, end_ms, seed)
         self.vocabulary = vocabulary(seed)
         self.zipf = list(itertools.accumulate(
             rank ** -ZIPF_S for rank in range(1, len(self.vocabulary) + 1)))
@@ -550,13 +545,9 @@ class ProductionTruth:
         ip_events = {}  # data.ip -> ids of its events, in order of first appearance
         for stream, events in data.prepared:
             for at, event in events:
-                count, total = per_stream.get(stream, (0, 0))
-                per_stream[stream] = (count + 1, total + event["metrics"]["latency_ms"])
-                if at >= self.day_from:
-                    bucket = at // 300_000 * 300_000
-                    buckets[bucket] = buckets.get(bucket, 0) + 1
-                    if stream in TEXT_STREAMS:
-                        messages.append((event["id"], set(event["data"]["message"].split())))
+                count_history(per_stream, buckets, stream, at, event, self.day_from)
+                if at >= self.day_from and stream in TEXT_STREAMS:
+                    messages.append((event["id"], set(event["data"]["message"].split())))
                 if stream in ("orders", "sensors"):
                     previous = latest.get(event["id"])
                     if previous is None or previous[0] <= at:

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -215,6 +216,19 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
   return write;
 }
 
+// A BM25 search of history for `text`, best 25 of at most 50,000 candidates, from `from` on
+// (all time without it).
+sdk::RecordQuery ranked_search(const std::string& text, std::optional<sdk::Millis> from) {
+  sdk::RecordQuery query;
+  query.source = sdk::Source::history;
+  query.text = sdk::parse_text_query(text);
+  query.rank_by_text = true;
+  if (from) query.where = {{*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(*from)}};
+  query.limit = 25;
+  query.scan_limit = 50000;
+  return query;
+}
+
 void report(const char* name, std::vector<double> samples, std::size_t results) {
   std::sort(samples.begin(), samples.end());
   auto at = [&](double q) {
@@ -340,16 +354,7 @@ int main(int argc, char** argv) {
     for (const auto& [name, word] :
          {std::pair{"search a word of rank 3 (BM25, top 25, 24 h)", common},
           std::pair{"search a word of rank 3000 (BM25, top 25, 24 h)", rare}}) {
-      run(name, [&, word = word](std::size_t) {
-        sdk::RecordQuery query;
-        query.source = sdk::Source::history;
-        query.text = sdk::parse_text_query(word);
-        query.rank_by_text = true;
-        query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 86400000)}};
-        query.limit = 25;
-        query.scan_limit = 50000;
-        return query;
-      });
+      run(name, [&, word = word](std::size_t) { return ranked_search(word, last - 86400000); });
     }
     run("query history one user id", [&](std::size_t) {
       sdk::RecordQuery query;
@@ -414,25 +419,10 @@ int main(int argc, char** argv) {
     query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 3600000)}};
     return query;
   });
-  run("search 'rareword3' (BM25, top 25, all time)", [&](std::size_t) {
-    sdk::RecordQuery query;
-    query.source = sdk::Source::history;
-    query.text = sdk::parse_text_query("rareword3");
-    query.rank_by_text = true;
-    query.limit = 25;
-    query.scan_limit = 50000;
-    return query;
-  });
-  run("search 'kernel panic' last 5 min (BM25, top 25)", [&](std::size_t) {
-    sdk::RecordQuery query;
-    query.source = sdk::Source::history;
-    query.text = sdk::parse_text_query("kernel panic");
-    query.rank_by_text = true;
-    query.where = {{field("timestamp"), sdk::Op::gte, json::value(last - 300000)}};
-    query.limit = 25;
-    query.scan_limit = 50000;
-    return query;
-  });
+  run("search 'rareword3' (BM25, top 25, all time)",
+      [&](std::size_t) { return ranked_search("rareword3", std::nullopt); });
+  run("search 'kernel panic' last 5 min (BM25, top 25)",
+      [&](std::size_t) { return ranked_search("kernel panic", last - 300000); });
   storage.stop();
   std::printf(
       "database size: %.0f MiB\n",
