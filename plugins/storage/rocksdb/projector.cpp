@@ -5,12 +5,13 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "key_codec.hpp"
-#include "term_blocks.hpp"
+#include "round_chunks.hpp"
 #include "verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -65,10 +66,12 @@ std::vector<float> decode_embedding(std::string_view value, std::string_view mod
 
 // What this round's batch already wrote, since the batch is not readable until committed.
 struct Projector::Overlay {
+  explicit Overlay(std::uint64_t chunk_number) : chunk(chunk_number), chunks(chunk_number) {}
   std::map<std::string, std::string> versions;  // version key -> digest
-  std::map<std::string, sdk::Record> current;   // tenant|id -> current record
-  std::map<std::string, ChunkBuilder> chunks;   // tenant -> this round's new history versions
-  std::uint64_t chunk = 0;                      // this round's chunk number
+  // tenant|id -> current record
+  std::map<std::string, std::shared_ptr<const sdk::Record>> current;
+  std::uint64_t chunk;                         // this round's chunk number
+  RoundChunks chunks;                          // the round's new history versions, per tenant
   std::map<std::string, RowRef> current_rows;  // tenant|id -> where its current version's cells are
   std::map<std::pair<std::string, std::uint64_t>, std::vector<std::uint32_t>>
       replaced;  // (tenant, chunk) -> rows that stopped being current this round
@@ -215,10 +218,9 @@ std::size_t Projector::project_once() {
 
   rocksdb::WriteBatch batch;
   OrderedBatch records;
-  Overlay overlay;
   // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
   // number again only if this batch never committed.
-  overlay.chunk = entries.front().sequence;
+  Overlay overlay(entries.front().sequence);
   const sdk::Millis now = sdk::now_millis();
   for (const auto& entry : entries) {
     project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
@@ -237,14 +239,6 @@ std::size_t Projector::project_once() {
     batch.Delete(database_.inbox, key);
   }
   merge_pending_ = merge_pending_ || !overlay.chunks.empty();
-  for (const auto& [tenant, chunk] : overlay.chunks) {
-    batch.Put(database_.columns, chunk_header_key(tenant, overlay.chunk),
-              encode_chunk_header(chunk.header()));
-    for (const auto& [column, bytes] : chunk.encode()) {
-      batch.Put(database_.columns, chunk_column_key(tenant, overlay.chunk, column), bytes);
-    }
-    put_term_blocks(batch, database_, tenant, overlay.chunk, chunk);
-  }
   // Each chunk's bitmap, read and rewritten (projection and merges are this thread's alone).
   for (const auto& [where, rows] : overlay.replaced) {
     const std::string key = replaced_key(where.first, where.second);
@@ -262,6 +256,8 @@ std::size_t Projector::project_once() {
   }
   indexer_.flush(records);
   records.move_into(batch);
+  for (const auto& [key, value] : overlay.chunks.finish())
+    batch.Put(database_.columns, key, value);
   const std::uint64_t next = entries.back().sequence + 1;
   batch.Put(database_.meta, kCursorKey, sequence_key(next));
   database_.write(batch, false);
@@ -278,8 +274,10 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
                               std::uint64_t sequence, const AcceptedWrite& write) {
   std::uint64_t index = 0;
   for (const auto& event : write.events) {
-    sdk::Record record = record_of(event.event, event.version, write);
-    record.sequence = sequence * 128 + index++;  // acceptance order
+    auto made = std::make_shared<sdk::Record>(record_of(event.event, event.version, write));
+    made->sequence = sequence * 128 + index++;  // acceptance order
+    const std::shared_ptr<const sdk::Record> shared = std::move(made);
+    const sdk::Record& record = *shared;
 
     const std::string key = version_key(tenant, record.timestamp, record.id);
     if (overlay.versions.contains(key) || database_.exists(database_.history, key)) {
@@ -287,8 +285,9 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     }
     batch.put(database_.history, key, encode_record(record));
     overlay.versions.emplace(key, record.proof_digest);
-    const TokenCounts tokens = TokenCounts::of(record);
-    const RowRef row{overlay.chunk, overlay.chunks[tenant].add(record, tokens)};
+    const auto counted = std::make_shared<const TokenCounts>(TokenCounts::of(record));
+    const TokenCounts& tokens = *counted;
+    const RowRef row{overlay.chunk, overlay.chunks.add(tenant, shared, counted)};
     indexer_.add(batch, tenant, Scope::history, record, tokens);
     if (embedder_ != nullptr) {
       batch.put(database_.vectors, key,
@@ -297,7 +296,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
 
     // Current: the version with the greatest occurred_at per id.
     const std::string id_key = tenant + record.id;
-    std::optional<sdk::Record> previous;
+    std::shared_ptr<const sdk::Record> previous;
     std::optional<RowRef> previous_row;
     if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
       previous = it->second;
@@ -305,7 +304,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     } else if (const auto stored_current = database_.get(database_.current_ids, id_key)) {
       const auto stored = database_.get(
           database_.history, version_key(tenant, read_instant(*stored_current), record.id));
-      if (stored) previous = decode_record(*stored);
+      if (stored) previous = std::make_shared<const sdk::Record>(decode_record(*stored));
       previous_row = decode_current_row(*stored_current);
     }
     if (previous && previous->timestamp >= record.timestamp) {
@@ -320,7 +319,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     batch.put(database_.current, key, {});
     batch.put(database_.current_ids, id_key, encode_current(record.timestamp, row));
     indexer_.add(batch, tenant, Scope::current, record, tokens);
-    overlay.current.insert_or_assign(id_key, std::move(record));
+    overlay.current.insert_or_assign(id_key, shared);
     overlay.current_rows.insert_or_assign(id_key, row);
   }
 }

@@ -1,9 +1,10 @@
 // The projector turns accepted writes into searchable records, asynchronously (DESIGN §4):
 //
 //  1. One batch per round of inbox entries, in sequence order: every new version into history
-//     with its indexes, the latest version per id into current (replacing the older one's
-//     entries), the receipt to `projecting`, the inbox entries deleted, the receipts queued for
-//     verification, the cursor advanced. A version already in history is never overwritten: a
+//     with its indexes (the round's column chunks built on a second thread, round_chunks.hpp),
+//     the latest version per id into current (replacing the older one's entries), the receipt to
+//     `projecting`, the inbox entries deleted, the receipts queued for verification, the cursor
+//     advanced. A version already in history is never overwritten: a
 //     different digest is a conflict and the first version stays.
 //  2. Verification reads every submitted (id, occurred_at) back from history and compares
 //     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the

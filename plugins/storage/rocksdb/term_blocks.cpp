@@ -52,14 +52,23 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
   return blocks;
 }
 
-void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
-                     std::uint64_t chunk, const ChunkBuilder& built) {
+std::vector<std::pair<std::string, std::string>> term_block_entries(std::string_view tenant,
+                                                                    std::uint64_t chunk,
+                                                                    const ChunkBuilder& built) {
+  std::vector<std::pair<std::string, std::string>> entries;
   for (const auto index : {TermIndex::words, TermIndex::values}) {
     const std::string prefix = term_blocks_prefix(tenant, chunk, index);
     const auto& postings = index == TermIndex::words ? built.postings() : built.values();
-    for (const auto& [first, block] : encode_term_blocks(postings.encode()))
-      batch.Put(database.columns, prefix + first, block);
+    for (auto& [first, block] : encode_term_blocks(postings.encode()))
+      entries.emplace_back(prefix + first, std::move(block));
   }
+  return entries;
+}
+
+void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
+                     std::uint64_t chunk, const ChunkBuilder& built) {
+  for (const auto& [key, block] : term_block_entries(tenant, chunk, built))
+    batch.Put(database.columns, key, block);
 }
 
 bool for_each_term(std::string_view block,

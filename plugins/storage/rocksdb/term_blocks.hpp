@@ -44,7 +44,11 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
 
 class ChunkBuilder;
 
-// Puts the word and value postings of a built chunk, numbered `chunk`, into `batch` as blocks.
+// The keys and values of the word and value postings of a built chunk, numbered `chunk`, as
+// blocks (columns family); put_term_blocks puts them into `batch`.
+std::vector<std::pair<std::string, std::string>> term_block_entries(std::string_view tenant,
+                                                                    std::uint64_t chunk,
+                                                                    const ChunkBuilder& built);
 void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
                      std::uint64_t chunk, const ChunkBuilder& built);
 
