@@ -78,7 +78,7 @@ std::string ApiClient::ingest_verified(const json::value& batch,
   const auto response = ingest(batch, idempotency_key);
   EXPECT_EQ(response.status, 202) << response.body;
   if (response.status != 202) return {};
-  const std::string id(response.json().at("receipt_id").as_string());
+  std::string id(response.json().at("receipt_id").as_string());
   EXPECT_EQ(wait_final(id).at("status"), "verified");
   return id;
 }

@@ -22,9 +22,10 @@ constexpr sdk::Millis kT0 = 1795336200000;
 std::vector<std::pair<std::string, std::string>> unblocked(
     const std::vector<std::pair<std::string, std::string>>& blocks) {
   std::vector<std::pair<std::string, std::string>> terms;
-  for (const auto& [first, block] : blocks) {
+  for (const auto& entry : blocks) {
+    const std::string& first = entry.first;
     bool is_first = true;
-    EXPECT_TRUE(for_each_term(block, [&](std::string_view term, std::string_view postings) {
+    EXPECT_TRUE(for_each_term(entry.second, [&](std::string_view term, std::string_view postings) {
       if (is_first) {
         EXPECT_EQ(term, first);
       }
