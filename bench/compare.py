@@ -4,6 +4,8 @@
 Both servers are started by bench/run.sh; this program loads the same events into both over TLS
 (16 connections, 100-event writes, each acknowledged only after fsync), asks both the same
 questions, checks every answer against what the generator knows to be true, and prints one table.
+Then it gives the same events to two specialists (bench/anchors: DuckDB for the history
+aggregations, Xapian for BM25 search), checks their answers alike and prints a second table.
 
   bench/compare.py --events N --eventsvc URL --key KEY --eventsvc-pid PID --eventsvc-data DIR
                    --pg DSN --pg-pid PID --pg-data DIR [--shape classic|production] [--seed N]
@@ -21,9 +23,11 @@ import http.client
 import json
 import os
 import random
+import shutil
 import ssl
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from urllib.parse import urlparse
@@ -150,6 +154,45 @@ class Truth:
                         and e["data"]["status"] == "warn" and e["data"]["reading"]["humidity"] > 50}
         self.per_stream = per_stream
         self.buckets = buckets
+
+
+# ---- checks: every answer against the generator's truth ----------------------------------------
+
+
+def expect_subset(expected, size):
+    """Search results: min(size, |expected|) ids, every one a match."""
+    def check(side, ids):
+        ids = list(ids)
+        if len(ids) != min(size, len(expected)):
+            return "%d results, expected %d" % (len(ids), min(size, len(expected)))
+        wrong = [i for i in ids if i not in expected]
+        return "not matches: %s" % wrong[:5] if wrong else None
+    return check
+
+
+def expect_exact(expected):
+    def check(side, ids):
+        got = set(ids)
+        return None if got == expected else "got %d ids, expected %d (missing %s, extra %s)" % (
+            len(got), len(expected), sorted(expected - got)[:3], sorted(got - expected)[:3])
+    return check
+
+
+def expect_streams(per_stream):
+    """{stream: (count, sum of metrics.latency_ms)}, exactly."""
+    def check(side, answer):
+        if answer != {s: (c, t) for s, (c, t) in per_stream.items()}:
+            return "%s != %s" % (answer, per_stream)
+        return None
+    return check
+
+
+def expect_buckets(buckets):
+    """{RFC 3339 start of a 5-minute bucket: events}, exactly."""
+    def check(side, answer):
+        return None if answer == {iso(k): v for k, v in buckets.items()} else (
+            "%d buckets, expected %d" % (len(answer), len(buckets)))
+    return check
 
 
 # ---- clients --------------------------------------------------------------------------------
@@ -435,7 +478,131 @@ def percentiles(samples):
 
 def fmt_ms(seconds):
     ms = seconds * 1000
+    if ms < 0.1:
+        return "%.3f ms" % ms  # the specialists' fastest questions, inside their process
     return "%.2f ms" % ms if ms < 10 else "%.1f ms" % ms if ms < 100 else "%.0f ms" % ms
+
+
+# ---- specialists: DuckDB for the history aggregations, Xapian for BM25 search -------------------
+
+ANCHORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "anchors")
+NOT_INSTALLED = "not installed (make bench installs it)"
+# The questions of the main table each specialist answers, by the name eventsvc's row has there.
+TWO_WORDS = "search, two common words, 24 h, top 25"
+RARE_WORD = "search, a rare word, 24 h"
+STREAMS = "history 7 days: count, sum and avg grouped by stream"
+BUCKETS = "history 24 h: 5-minute buckets"
+
+
+def write_anchor_events(data, path):
+    """The events as JSON lines holding what the specialists' questions read: id, stream, time in
+    epoch ms, metrics.latency_ms, and data.message where there is one (in both shapes only the
+    text streams have one: the events the search questions are about)."""
+    with open(path, "w", encoding="utf-8") as f:
+        for stream, events in data.prepared:
+            for at, event in events:
+                line = {"id": event["id"], "stream": stream, "at_ms": at,
+                        "latency_ms": event["metrics"]["latency_ms"]}
+                if "message" in event["data"]:
+                    line["message"] = event["data"]["message"]
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+def run_anchor(name, command):
+    """The JSON line a specialist prints; a specialist that fails stops the run."""
+    print("-- %s: loading and asking" % name, file=sys.stderr)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit("%s failed (%s): %s" % (name, " ".join(command), done.stderr[-2000:]))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def duckdb_installed():
+    return shutil.which("node") is not None and os.path.isdir(
+        os.path.join(ANCHORS, "node_modules", "@duckdb", "node-api"))
+
+
+def xapian_installed():
+    return subprocess.run(["/usr/bin/python3", "-c", "import xapian"],
+                          capture_output=True).returncode == 0
+
+
+def specialists(data, truth, runs, svc_measured):
+    """Loads the same events into DuckDB and Xapian (each on disk, in a temporary directory),
+    asks each its two questions `runs` times, checks the answers as eventsvc's are checked (a
+    wrong one stops the run), and returns (the table's rows, a line on what was loaded).
+    svc_measured: question -> eventsvc's (p50, p99) in seconds, where it was measured."""
+    work = tempfile.mkdtemp(prefix="eventsvc-anchors-")
+    try:
+        events = os.path.join(work, "events.jsonl")
+        write_anchor_events(data, events)
+        duck = xap = None
+        if duckdb_installed():
+            duck = run_anchor("DuckDB", [
+                "node", os.path.join(ANCHORS, "duckdb_anchor.mjs"), "--events", events,
+                "--db", os.path.join(work, "events.duckdb"), "--week-from", str(truth.week_from),
+                "--day-from", str(truth.day_from), "--to", str(data.end), "--runs", str(runs)])
+        if xapian_installed():
+            xap = run_anchor("Xapian", [
+                "/usr/bin/python3", os.path.join(ANCHORS, "xapian_anchor.py"), "--events", events,
+                "--db", os.path.join(work, "xapian"), "--day-from", str(truth.day_from),
+                "--to", str(data.end), "--words", *truth.common_words, "--rare", truth.rare_word,
+                "--runs", str(runs)])
+    finally:
+        shutil.rmtree(work)
+
+    rows, loaded = [], []
+    questions = []  # (question, engine, its output for it, the answer as checked, check)
+    if duck:
+        questions += [
+            (STREAMS, "DuckDB", duck["streams"],
+             {s: (c, t) for s, (c, t, _) in duck["streams"]["answer"].items()},
+             expect_streams(truth.per_stream)),
+            (BUCKETS, "DuckDB", duck["buckets"],
+             {iso(int(k)): v for k, v in duck["buckets"]["answer"].items()},
+             expect_buckets(truth.buckets))]
+        loaded.append("DuckDB %s loaded %s events in %.1f s" % (
+            duck["version"], "{:,}".format(data.events), duck["load_s"]))
+    if xap:
+        questions += [
+            (TWO_WORDS, "Xapian", xap["two_words"], xap["two_words"]["answer"],
+             expect_subset(truth.two_words, 25)),
+            (RARE_WORD, "Xapian", xap["rare_word"], xap["rare_word"]["answer"],
+             expect_exact(truth.rare))]
+        loaded.append("Xapian %s indexed %s messages in %.1f s" % (
+            xap["version"], "{:,}".format(xap["messages"]), xap["load_s"]))
+    answered = {}
+    for question, engine, output, answer, check in questions:
+        problem = check(engine, answer)
+        if problem:
+            raise SystemExit("wrong answer from %s to '%s': %s" % (engine, question, problem))
+        answered[question] = (output["p50_ms"] / 1000, output["p99_ms"] / 1000)
+
+    for question, engine in ((TWO_WORDS, "Xapian"), (RARE_WORD, "Xapian"), (STREAMS, "DuckDB"),
+                             (BUCKETS, "DuckDB")):
+        mine = answered.get(question)
+        text = "%s / %s" % tuple(map(fmt_ms, mine)) if mine else NOT_INSTALLED
+        svc_p = svc_measured.get(question)
+        rows.append((question, text if engine == "DuckDB" else "",
+                     text if engine == "Xapian" else "",
+                     "%s / %s" % tuple(map(fmt_ms, svc_p)) if svc_p else "",
+                     "%.2f× %s's p99" % (svc_p[1] / mine[1], engine) if svc_p and mine else ""))
+    return rows, "; ".join(loaded)
+
+
+def print_specialists(rows, loaded):
+    print()
+    print("specialists on the same events, each with its own schema (bench/README.md)" +
+          (": " + loaded if loaded else ""))
+    print()
+    print("| question | DuckDB p50 / p99 | Xapian p50 / p99 | eventsvc p50 / p99 | "
+          "eventsvc vs specialist |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print("| %s |" % " | ".join(row))
+    if loaded:
+        print()
+        print("every specialist's answer matched the generator's expectation")
 
 
 SHAPES = {"classic": (Dataset, Truth), "production": (ProductionDataset, ProductionTruth)}
@@ -503,6 +670,7 @@ def main():
 
     # The questions, asked alternately, QUERY_RUNS times each.
     day = {"from": iso(truth.day_from), "to": iso(data.end)}
+    svc_measured = {}  # question -> eventsvc's (p50, p99), for the specialists' table
 
     def ask(name, svc_call, pg_call, check):
         timings = {"pg": [], "svc": []}
@@ -521,27 +689,12 @@ def main():
                         raise SystemExit("wrong answer from %s to '%s': %s" % (side, name, problem))
         pg_p = percentiles(timings["pg"])
         svc_p = percentiles(timings["svc"])
+        svc_measured[name] = svc_p
         runs = len(timings["pg"])
         label = name + (" (p50 / p99)" if runs == QUERY_RUNS else " (p50 / max of %d)" % runs)
         rows.append((label, "%s / %s" % tuple(map(fmt_ms, pg_p)),
                      "%s / %s" % tuple(map(fmt_ms, svc_p)),
                      "%.2f× PostgreSQL's p99" % (svc_p[1] / pg_p[1])))
-
-    def expect_subset(expected, size):
-        def check(side, ids):
-            ids = list(ids)
-            if len(ids) != min(size, len(expected)):
-                return "%d results, expected %d" % (len(ids), min(size, len(expected)))
-            wrong = [i for i in ids if i not in expected]
-            return "not matches: %s" % wrong[:5] if wrong else None
-        return check
-
-    def expect_exact(expected):
-        def check(side, ids):
-            got = set(ids)
-            return None if got == expected else "got %d ids, expected %d (missing %s, extra %s)" % (
-                len(got), len(expected), sorted(expected - got)[:3], sorted(got - expected)[:3])
-        return check
 
     search_sql = ("SELECT id FROM events WHERE tsv @@ to_tsquery('simple', %s) AND occurred_at "
                   "BETWEEN %s AND %s ORDER BY ts_rank(tsv, to_tsquery('simple', %s)) DESC LIMIT %s")
@@ -592,11 +745,6 @@ def main():
                 (json.dumps({"data": {"ip": truth.ip}}), iso(truth.week_from)))],
             expect_exact(truth.ip_matches))
 
-    def check_streams(side, answer):
-        if answer != {s: (c, t) for s, (c, t) in truth.per_stream.items()}:
-            return "%s != %s" % (answer, truth.per_stream)
-        return None
-
     def svc_streams():
         answer = svc.post("/v1/analyze", {
             "source": "history", "where": {"timestamp": {"gte": iso(truth.week_from)}},
@@ -615,7 +763,7 @@ def main():
             "SELECT stream, count(*), sum((doc->'metrics'->>'latency_ms')::bigint), "
             "avg((doc->'metrics'->>'latency_ms')::bigint) FROM events WHERE occurred_at >= %s "
             "GROUP BY stream", (iso(truth.week_from),))},
-        check_streams)
+        expect_streams(truth.per_stream))
 
     def svc_buckets():
         answer = svc.post("/v1/analyze", {
@@ -628,8 +776,7 @@ def main():
         lambda: {iso(int(r[0])): r[1] for r in pg.rows(
             "SELECT floor(extract(epoch FROM occurred_at) * 1000 / 300000) * 300000, count(*) "
             "FROM events WHERE occurred_at BETWEEN %s AND %s GROUP BY 1", (day["from"], day["to"]))},
-        lambda side, answer: None if answer == {iso(k): v for k, v in truth.buckets.items()}
-        else "%d buckets, expected %d" % (len(answer), len(truth.buckets)))
+        expect_buckets(truth.buckets))
 
     if data.shape == "classic":
         # A decision pack over the week's sensor readings by site, at the default budget, against
@@ -748,6 +895,11 @@ def main():
         print("| %s |" % " | ".join(row))
     print()
     print("every answer matched the generator's expectation")
+    sys.stdout.flush()
+
+    # After every other figure, with eventsvc and PostgreSQL idle: the specialists, on the same
+    # events, against eventsvc's timings of the same questions above.
+    print_specialists(*specialists(data, truth, QUERY_RUNS, svc_measured))
 
 
 if __name__ == "__main__":

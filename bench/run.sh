@@ -40,6 +40,11 @@ if [[ " ${runs[*]} " == *" production "* && ! -f /usr/share/dict/words ]]; then
   echo "bench: /usr/share/dict/words is missing (wamerican; make bench installs it)" >&2; exit 1
 fi
 
+# The DuckDB specialist comes from npm, pinned by bench/anchors/package-lock.json (bench only).
+if [[ ! -d "$here/anchors/node_modules" ]] && command -v npm >/dev/null 2>&1; then
+  npm ci --prefix "$here/anchors" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
 work=$(mktemp -d /tmp/eventsvc-bench-XXXXXX)
 chmod 755 "$work"
 cleanup() {

@@ -21,7 +21,8 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3 python3-psycopg2 openssl wamerican)
+  # python3-xapian: the benchmark's search specialist (bench/anchors/xapian_anchor.py).
+  packages+=(python3 python3-psycopg2 python3-xapian openssl wamerican)
 fi
 
 missing=()
