@@ -21,9 +21,16 @@ using namespace testing_support;
 
 constexpr sdk::Millis kT0 = 1795336200000;
 
+// Seeds from kProductionSeeds on generate the production-like shape besides the small one:
+// unique ids next to re-reported ones, high-cardinality strings (addresses, user ids, SKUs in an
+// array of objects), UTF-8 values and free text of a 2,000-word vocabulary drawn with a skew, so
+// that most terms hold a row or two of one chunk (bench/README.md, "The production-like shape").
+constexpr unsigned kProductionSeeds = 100;
+
 class Generator {
  public:
-  Generator(unsigned seed, int ids) : random_(seed), ids_(ids) {}
+  Generator(unsigned seed, int ids)
+      : random_(seed), ids_(ids), production_(seed >= kProductionSeeds) {}
 
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
   bool chance(int percent) { return pick(100) < percent; }
@@ -59,8 +66,48 @@ class Generator {
     }
   }
 
+  // A word of the vocabulary: w0 the most common, w1999 the rarest.
+  std::string vocabulary_word() {
+    const int r = pick(2000);
+    return "w" + std::to_string(r * r / 2000);
+  }
+  // A value generated before for `field` (most of the time), else one that may not exist.
+  json::value seen_or_fresh(const std::string& field, const std::function<json::value()>& fresh) {
+    const auto& values = seen_[field];
+    if (!values.empty() && chance(75))
+      return json::value(values[pick(static_cast<int>(values.size()))]);
+    return fresh();
+  }
+  std::string remember(const std::string& field, std::string value) {
+    seen_[field].push_back(value);
+    return value;
+  }
+  void add_production_fields(json::object& data) {
+    data["ip"] =
+        remember("payload.ip", "10." + std::to_string(pick(3)) + "." + std::to_string(pick(40)) +
+                                   "." + std::to_string(pick(256)));
+    std::string message;
+    for (int i = 0, n = 3 + pick(6); i < n; ++i)
+      message += (i > 0 ? " " : "") + vocabulary_word();
+    data["msg"] = message;
+    static const char* kCities[] = {"Zürich", "São Paulo", "東京", "Kraków", "Malmö"};
+    data["user"] =
+        json::object{{"id", remember("payload.user.id", "u-" + std::to_string(pick(700)))},
+                     {"city", kCities[pick(5)]}};
+    json::array items;
+    for (int i = 0, n = 1 + pick(3); i < n; ++i) {
+      char sku[16];
+      std::snprintf(sku, sizeof sku, "SKU-%05X", static_cast<unsigned>(pick(6000)));
+      items.push_back(
+          json::object{{"sku", remember("payload.items.0.sku", sku)}, {"qty", 1 + pick(4)}});
+    }
+    data["items"] = std::move(items);
+  }
+
   sdk::IncomingEvent next_event() {
-    const std::string id = "e" + std::to_string(pick(ids_));
+    // The production shape: half the ids unique to their event, half re-reported.
+    const std::string id = production_ && chance(50) ? "u" + std::to_string(++unique_ids_)
+                                                     : "e" + std::to_string(pick(ids_));
     const sdk::Millis at = kT0 + pick(50) * 1000 + (ids_ > 100 ? pick(1000) : 0);
     json::object data;
     if (chance(85)) data["num"] = number();
@@ -69,6 +116,7 @@ class Generator {
     if (chance(20)) data["maybe"] = scalar();
     if (chance(50)) data["tags"] = json::array{word(), word()};
     if (chance(50)) data["nested"] = json::object{{"x", scalar()}};
+    if (production_) add_production_fields(data);
     json::object extra;
     if (chance(40)) extra["metrics"] = json::object{{"cpu", number()}};
     static const char* kTypes[] = {"reading", "alert", "status"};
@@ -83,7 +131,12 @@ class Generator {
         "payload.num",    "payload.cat",      "payload.flag", "payload.maybe", "payload.tags",
         "payload.tags.0", "payload.nested.x", "metrics.cpu",  "type",          "id",
         "timestamp",      "stream",           "payload"};
-    const auto field = *sdk::FieldPath::parse(kFields[pick(13)]);
+    static const char* kProductionFields[] = {"payload.ip",          "payload.user.id",
+                                              "payload.user.city",   "payload.items.0.sku",
+                                              "payload.items.1.qty", "payload.msg"};
+    const bool production_field = production_ && chance(50);
+    const std::string name = production_field ? kProductionFields[pick(6)] : kFields[pick(13)];
+    const auto field = *sdk::FieldPath::parse(name);
     const auto op = static_cast<sdk::Op>(pick(12));
     sdk::Condition condition{field, op, json::value()};
     const bool instant = field.is_instant();
@@ -91,6 +144,12 @@ class Generator {
       if (instant) return json::value(kT0 + pick(52) * 1000 - 1000);
       if (field.is_canonical(sdk::CanonicalField::id))
         return json::value("e" + std::to_string(pick(ids_ + 2)));
+      if (production_field) {
+        return seen_or_fresh(name, [&] {
+          return name == "payload.items.1.qty" ? json::value(pick(6))
+                                               : json::value("w" + std::to_string(pick(3000)));
+        });
+      }
       if (field.is_canonical(sdk::CanonicalField::type)) {
         static const char* kTypes[] = {"reading", "alert", "status", "other"};
         return json::value(kTypes[pick(4)]);
@@ -124,6 +183,11 @@ class Generator {
       case sdk::Op::prefix: {
         if (instant) {
           condition.operand = "2026-11-22T08:3";
+        } else if (production_field) {
+          const auto value = operand();
+          condition.operand = value.is_string() && chance(30)
+                                  ? json::value(std::string(value.as_string()).substr(0, 4))
+                                  : value;
         } else {
           const auto w = word();
           condition.operand = chance(30) ? json::value(std::string(w.as_string()).substr(0, 2)) : w;
@@ -134,9 +198,32 @@ class Generator {
     return condition;
   }
 
+  // A text query: over the small shape's words, or the production shape's vocabulary.
+  std::string text() {
+    static const char* kTexts[] = {"red",           "blue* reading",    "\"blue red\"",
+                                   "reading -red",  "gr* -\"red red\"", "e1* status",
+                                   "blueberry red", "zeta -gr*"};
+    if (!production_ || chance(30)) return kTexts[pick(8)];
+    switch (pick(5)) {
+      case 0:
+        return vocabulary_word();
+      case 1:
+        return vocabulary_word() + " " + vocabulary_word();
+      case 2:
+        return "w1" + std::to_string(pick(10)) + "*";
+      case 3:
+        return vocabulary_word() + " -" + vocabulary_word();
+      default:
+        return "w" + std::to_string(1000 + pick(1000));  // rare or absent
+    }
+  }
+
  private:
   std::mt19937 random_;
   int ids_;
+  bool production_;
+  int unique_ids_ = 0;
+  std::map<std::string, std::vector<std::string>> seen_;  // generated values per field
 };
 
 std::vector<std::string> keys_of(const std::vector<sdk::Record>& records) {
@@ -244,10 +331,7 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       query.where.push_back(generator.condition());
     if (generator.chance(25)) {
       // Words, prefixes, phrases (which the postings cannot decide alone), exclusions.
-      static const char* kTexts[] = {"red",           "blue* reading",    "\"blue red\"",
-                                     "reading -red",  "gr* -\"red red\"", "e1* status",
-                                     "blueberry red", "zeta -gr*"};
-      query.text = sdk::parse_text_query(kTexts[generator.pick(8)]);
+      query.text = sdk::parse_text_query(generator.text());
       query.rank_by_text = generator.chance(40);
     }
 
@@ -523,7 +607,10 @@ INSTANTIATE_TEST_SUITE_P(Seeds, PlannerPropertyTest,
                          ::testing::Values(std::pair{1U, 12}, std::pair{2U, 12}, std::pair{3U, 12},
                                            std::pair{4U, 12}, std::pair{5U, 12}, std::pair{6U, 12},
                                            std::pair{7U, 12}, std::pair{8U, 12},
-                                           std::pair{11U, 160}, std::pair{12U, 160}));
+                                           std::pair{11U, 160}, std::pair{12U, 160},
+                                           // The production-like shape.
+                                           std::pair{101U, 12}, std::pair{102U, 12},
+                                           std::pair{103U, 40}, std::pair{111U, 160}));
 
 }  // namespace
 }  // namespace eventsvc::plugins::rocksdb_storage
