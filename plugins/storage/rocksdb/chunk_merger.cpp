@@ -164,24 +164,15 @@ bool ChunkMerger::merge_once() {
     std::map<std::string, ColumnView> columns;
     std::vector<std::pair<std::string, std::string>> postings;
     std::vector<std::pair<std::string, std::string>> values;
-    const auto unblock = [&](std::string_view block, auto& into) {
-      const bool intact = for_each_term(block, [&](std::string_view term, std::string_view bytes) {
-        into.emplace_back(term, bytes);
-        return true;
-      });
-      if (!intact)
-        throw sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk.number) +
-                                   " are damaged");
-    };
     batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
       if (key.starts_with(word_blocks)) {
-        unblock(value, postings);
+        append_block_terms(chunk.number, value, postings);
         continue;
       }
       if (key.starts_with(value_blocks)) {
-        unblock(value, values);
+        append_block_terms(chunk.number, value, values);
         continue;
       }
       if (key.starts_with(postings_prefix)) {

@@ -14,11 +14,11 @@
 #include <string>
 #include <thread>
 
+#include "backlog.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "inbox_sequence.hpp"
 #include "postgres_log.hpp"
-#include "backlog.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -26,10 +26,9 @@ class LogFollower {
  public:
   // `projecting()`: this server's projector runs. While it does not, the server stops reporting
   // itself to the log, so that after host_timeout it no longer holds receipts back.
-  LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
-              Backlog& backlog, std::function<void()> wake_projector,
-              std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
-              std::size_t batch);
+  LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence, Backlog& backlog,
+              std::function<void()> wake_projector, std::function<bool()> projecting,
+              std::shared_ptr<sdk::Logger> logger, std::size_t batch);
   ~LogFollower();
 
   void start();

@@ -4,8 +4,8 @@
 //     with its indexes (the round's column chunks built on a second thread, round_chunks.hpp),
 //     the latest version per id into current (replacing the older one's entries), the receipt to
 //     `projecting`, the inbox entries deleted, the receipts queued for verification, the cursor
-//     advanced. A version already in history is never overwritten: a
-//     different digest is a conflict and the first version stays.
+//     advanced. A version already in history is never overwritten: a different digest is a
+//     conflict and the first version stays.
 //  2. Verification reads every submitted (id, occurred_at) back from history and compares
 //     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the
 //     permanent verdict that the write's records carry.
@@ -26,6 +26,7 @@
 #include <string>
 #include <thread>
 
+#include "backlog.hpp"
 #include "chunk_merger.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/embedder.hpp"
@@ -34,7 +35,6 @@
 #include "inbox_sequence.hpp"
 #include "record_indexer.hpp"
 #include "stored_formats.hpp"
-#include "backlog.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

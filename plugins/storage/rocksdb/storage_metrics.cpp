@@ -3,6 +3,9 @@
 // (space, memory, compaction debt, stalls).
 #include "rocksdb_storage.hpp"
 
+#include <chrono>
+#include <cstdint>
+
 namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
@@ -11,11 +14,28 @@ double as_double(std::uint64_t value) {
   return static_cast<double>(value);
 }
 
+// The lag bound's side of projection: how far search trails, the bound, the writes it refused.
+struct LagFigures {
+  std::chrono::milliseconds lag;
+  std::chrono::milliseconds max_lag;
+  std::uint64_t refused;
+};
+
 void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool available,
-                       std::size_t backlog, std::uint64_t write_failures) {
+                       std::size_t backlog, const LagFigures& lag, std::uint64_t write_failures) {
   sink.gauge("storage_projection_backlog_writes",
              "Accepted writes not yet projected into search and query (every workspace)",
              as_double(backlog));
+  sink.gauge("storage_projection_lag_seconds",
+             "How long the oldest accepted write not yet searchable has waited (0: none waits)",
+             static_cast<double>(lag.lag.count()) / 1000.0);
+  sink.gauge("storage_projection_max_lag_seconds",
+             "projector.max_lag_ms: writes are refused past this lag (0: never)",
+             static_cast<double>(lag.max_lag.count()) / 1000.0);
+  sink.counter("storage_ingest_refused_total",
+               "Writes answered 503 because search trailed acceptance by more than "
+               "projector.max_lag_ms",
+               as_double(lag.refused), {{"reason", "projection_lag"}});
   sink.gauge("storage_projector_up",
              "1 while the projector runs and its last round succeeded, else 0", available ? 1 : 0);
   sink.counter("storage_projected_writes_total", "Accepted writes projected",
@@ -99,17 +119,8 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
 
 void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
   report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
+                    {backlog_.lag(), max_lag_, refused_for_lag_.load()},
                     database_->write_failures());
-  sink.gauge("storage_projection_lag_seconds",
-             "How long the oldest accepted write not yet searchable has waited (0: none waits)",
-             static_cast<double>(backlog_.lag().count()) / 1000.0);
-  sink.gauge("storage_projection_max_lag_seconds",
-             "projector.max_lag_ms: writes are refused past this lag (0: never)",
-             static_cast<double>(max_lag_.count()) / 1000.0);
-  sink.counter("storage_ingest_refused_total",
-               "Writes answered 503 because search trailed acceptance by more than "
-               "projector.max_lag_ms",
-               as_double(refused_for_lag_.load()), {{"reason", "projection_lag"}});
   report_rocksdb(sink, *database_);
   if (follower_) {
     sink.gauge("storage_log_following_up",

@@ -89,6 +89,15 @@ bool for_each_term(std::string_view block,
   return true;
 }
 
+void append_block_terms(std::uint64_t chunk, std::string_view block,
+                        std::vector<std::pair<std::string, std::string>>& into) {
+  const bool intact = for_each_term(block, [&](std::string_view term, std::string_view postings) {
+    into.emplace_back(term, postings);
+    return true;
+  });
+  if (!intact) throw damaged(chunk);
+}
+
 ChunkTerms::ChunkTerms(Database& database, const rocksdb::Snapshot* snapshot,
                        const std::string& tenant, TermIndex index)
     : database_(database), snapshot_(snapshot), tenant_(tenant), index_(index) {}
@@ -111,13 +120,15 @@ bool ChunkTerms::seek_block(const std::string& prefix, std::string_view term) {
   return it.Valid() && as_view(it.key()).starts_with(prefix);
 }
 
+std::string ChunkTerms::legacy_prefix(std::uint64_t chunk) const {
+  return index_ == TermIndex::words ? chunk_postings_prefix(tenant_, chunk)
+                                    : chunk_values_prefix(tenant_, chunk);
+}
+
 std::optional<std::string> ChunkTerms::find(std::uint64_t chunk, std::string_view term) {
   const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
-  if (!seek_block(prefix, term)) {
-    const std::string key = index_ == TermIndex::words ? chunk_postings_key(tenant_, chunk, term)
-                                                       : chunk_values_key(tenant_, chunk, term);
-    return database_.get(database_.columns, key, snapshot_);
-  }
+  if (!seek_block(prefix, term))
+    return database_.get(database_.columns, legacy_prefix(chunk) + std::string(term), snapshot_);
   std::optional<std::string> found;
   const bool intact = for_each_term(as_view(iterator().value()),
                                     [&](std::string_view candidate, std::string_view postings) {
@@ -133,8 +144,7 @@ void ChunkTerms::with_prefix(std::uint64_t chunk, std::string_view prefix,
                              const std::function<void(std::string_view, std::string_view)>& visit) {
   const std::string blocks = term_blocks_prefix(tenant_, chunk, index_);
   if (!seek_block(blocks, prefix)) {
-    const std::string legacy = index_ == TermIndex::words ? chunk_postings_prefix(tenant_, chunk)
-                                                          : chunk_values_prefix(tenant_, chunk);
+    const std::string legacy = legacy_prefix(chunk);
     const std::string lower = legacy + std::string(prefix);
     const std::string upper = prefix_successor(lower);
     const rocksdb::Slice upper_slice(upper);

@@ -57,6 +57,11 @@ void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string
 bool for_each_term(std::string_view block,
                    const std::function<bool(std::string_view, std::string_view)>& visit);
 
+// Appends the (term, postings) of a block of chunk `chunk` to `into`; throws (500) when the
+// block is damaged.
+void append_block_terms(std::uint64_t chunk, std::string_view block,
+                        std::vector<std::pair<std::string, std::string>>& into);
+
 // Reads one index of the chunks of one tenant, in either layout. Not thread-safe: one per reader.
 class ChunkTerms {
  public:
@@ -75,6 +80,8 @@ class ChunkTerms {
   // one whose first term is not after it, else the chunk's first block. False when the chunk has
   // no blocks (written before them).
   bool seek_block(const std::string& prefix, std::string_view term);
+  // Where a chunk written before blocks keeps one key per term of this index.
+  std::string legacy_prefix(std::uint64_t chunk) const;
 
   Database& database_;
   const rocksdb::Snapshot* snapshot_;

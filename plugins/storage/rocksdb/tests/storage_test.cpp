@@ -51,6 +51,27 @@ TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) 
   EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
 }
 
+TEST_F(StorageTest, ABadLagBoundIsAConfigErrorNamingTheKey) {
+  const std::pair<json::value, std::string> cases[] = {
+      {json::value(-1), "plugins.test.config.projector.max_lag_ms: must be at least 0"},
+      {json::value("2s"), "plugins.test.config.projector.max_lag_ms: must be an integer"},
+      {json::value(86400001), "plugins.test.config.projector.max_lag_ms: must be at most 86400000"},
+  };
+  for (const auto& [bound, expected] : cases) {
+    testing::TempDir other;
+    try {
+      RocksdbStorage storage(testing::plugin_context(
+          sdk::manifest_of<RocksdbStorage>(), {{"projector", json::object{{"max_lag_ms", bound}}}},
+          other.path()));
+      ADD_FAILURE() << "accepted max_lag_ms " << sdk::to_json(bound);
+    } catch (const sdk::Error& error) {
+      EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
+    }
+    // Nothing was opened or written.
+    EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
+  }
+}
+
 TEST_F(StorageTest, ASharedLogNeedsItsDatabaseAndAHostIdAndNamesTheKey) {
   const std::pair<json::object, std::string> cases[] = {
       {{{"kind", "postgres"}, {"host_id", "h1"}},
