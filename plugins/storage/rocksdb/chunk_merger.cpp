@@ -133,26 +133,29 @@ std::vector<std::pair<std::string, std::string>> entries_under(Database& databas
 
 }  // namespace
 
-bool ChunkMerger::merge_once() {
+std::optional<PreparedMerge> ChunkMerger::prepare() {
   const auto found = find_run(policy_, database_);
-  if (!found) return false;
-  const auto& [tenant, run] = *found;
-  const std::uint64_t merged = run.front().number;
-  const auto started = std::chrono::steady_clock::now();
-  std::uint64_t run_rows = 0;
+  if (!found) return std::nullopt;
+  PreparedMerge merge;
+  merge.started = std::chrono::steady_clock::now();
+  merge.tenant = found->first;
+  const std::string& tenant = merge.tenant;
+  const auto& run = found->second;
+  merge.merged = run.front().number;
   for (const auto& chunk : run)
-    run_rows += chunk.header.rows;
+    merge.rows += chunk.header.rows;
   if (logger_ != nullptr) {
     logger_->log(sdk::LogLevel::debug, "merging " + std::to_string(run.size()) +
-                                           " column chunks (" + std::to_string(run_rows) +
+                                           " column chunks (" + std::to_string(merge.rows) +
                                            " rows)");
   }
 
-  rocksdb::WriteBatch batch;
+  rocksdb::WriteBatch& batch = merge.batch;
   ChunkBuilder builder;
-  std::vector<bool> replaced;  // of the merged chunk
   for (const auto& chunk : run) {
-    const std::uint32_t base = builder.header().rows;
+    PreparedMerge::Source& source = merge.sources.emplace_back();
+    source.number = chunk.number;
+    source.base = builder.header().rows;
     // The chunk's columns (its header key sorts first and is skipped by name).
     std::string prefix = chunk_prefix(tenant);
     append_u64(prefix, chunk.number);
@@ -189,15 +192,6 @@ bool ChunkMerger::merge_once() {
                                    " is damaged");
       columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
     }
-    // Its replaced rows, renumbered; every other row is its id's current version.
-    std::vector<bool> gone(chunk.header.rows, false);
-    const std::string replaced_prefix = replaced_key(tenant, chunk.number);
-    for (const auto& [key, value] : entries_under(database_, replaced_prefix)) {
-      batch.Delete(database_.columns, key);
-      if (!mark_replaced(std::string_view(key).substr(replaced_prefix.size()), value, gone)) {
-        throw sdk::Error::internal("replaced rows are damaged");
-      }
-    }
     const auto ids = columns.find("id");
     const auto instants = columns.find("timestamp");
     if (ids == columns.end() || instants == columns.end()) {
@@ -206,24 +200,20 @@ bool ChunkMerger::merge_once() {
     }
     ColumnView::Cursor id(ids->second);
     ColumnView::Cursor instant(instants->second);
+    source.ids.reserve(chunk.header.rows);
+    source.instants.reserve(chunk.header.rows);
     for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
       id.next();
       instant.next();
-      if (gone[row]) {
-        replaced.resize(std::max<std::size_t>(replaced.size(), base + row + 1), false);
-        replaced[base + row] = true;
-        continue;
-      }
-      batch.Put(database_.current_ids,
-                tenant + std::string(ids->second.dictionary_entry(id.string_index())),
-                encode_current(static_cast<sdk::Millis>(instant.number()), {merged, base + row}));
+      source.ids.emplace_back(ids->second.dictionary_entry(id.string_index()));
+      source.instants.push_back(static_cast<sdk::Millis>(instant.number()));
     }
     builder.append(columns, chunk.header);
     std::vector<Posting> decoded;
     auto move_rows = [&](const auto& entries, PostingsBuilder& into, auto decode) {
       for (const auto& [term, bytes] : entries) {
         decoded.clear();
-        if (!decode(bytes, decoded, base)) {
+        if (!decode(bytes, decoded, source.base)) {
           throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
                                      " are damaged");
         }
@@ -233,24 +223,52 @@ bool ChunkMerger::merge_once() {
     move_rows(postings, builder.postings(), decode_postings);
     move_rows(values, builder.values(), decode_row_set);
   }
-  batch.Put(database_.columns, chunk_header_key(tenant, merged),
+  batch.Put(database_.columns, chunk_header_key(tenant, merge.merged),
             encode_chunk_header(builder.header()));
   for (const auto& [column, bytes] : builder.encode()) {
-    batch.Put(database_.columns, chunk_column_key(tenant, merged, column), bytes);
+    batch.Put(database_.columns, chunk_column_key(tenant, merge.merged, column), bytes);
   }
-  put_term_blocks(batch, database_, tenant, merged, builder);
+  put_term_blocks(batch, database_, tenant, merge.merged, builder);
+  return merge;
+}
+
+void ChunkMerger::commit(PreparedMerge& merge) {
+  const std::string& tenant = merge.tenant;
+  rocksdb::WriteBatch& batch = merge.batch;
+  std::vector<bool> replaced;  // of the merged chunk
+  for (const auto& source : merge.sources) {
+    // Its replaced rows as they are now, renumbered; every other row is its id's current version.
+    const auto rows = static_cast<std::uint32_t>(source.ids.size());
+    std::vector<bool> gone(rows, false);
+    const std::string replaced_prefix = replaced_key(tenant, source.number);
+    for (const auto& [key, value] : entries_under(database_, replaced_prefix)) {
+      batch.Delete(database_.columns, key);
+      if (!mark_replaced(std::string_view(key).substr(replaced_prefix.size()), value, gone)) {
+        throw sdk::Error::internal("replaced rows are damaged");
+      }
+    }
+    for (std::uint32_t row = 0; row < rows; ++row) {
+      if (gone[row]) {
+        replaced.resize(std::max<std::size_t>(replaced.size(), source.base + row + 1), false);
+        replaced[source.base + row] = true;
+        continue;
+      }
+      batch.Put(database_.current_ids, tenant + source.ids[row],
+                encode_current(source.instants[row], {merge.merged, source.base + row}));
+    }
+  }
   if (!replaced.empty()) {
-    batch.Put(database_.columns, replaced_key(tenant, merged), encode_replaced(replaced));
+    batch.Put(database_.columns, replaced_key(tenant, merge.merged), encode_replaced(replaced));
   }
   database_.write(batch, false);
   if (logger_ != nullptr) {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started);
-    logger_->log(sdk::LogLevel::debug,
-                 "merged " + std::to_string(run.size()) + " column chunks into one of " +
-                     std::to_string(run_rows) + " rows in " + std::to_string(took.count()) + " ms");
+        std::chrono::steady_clock::now() - merge.started);
+    logger_->log(sdk::LogLevel::debug, "merged " + std::to_string(merge.sources.size()) +
+                                           " column chunks into one of " +
+                                           std::to_string(merge.rows) + " rows in " +
+                                           std::to_string(took.count()) + " ms");
   }
-  return true;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -85,7 +85,11 @@ Projector::Projector(Database& database, InboxSequence& sequence, Backlog& backl
       logger_(std::move(logger)),
       options_(options),
       indexer_(database, options.version_indexes),
-      merger_(database, options.merge, logger_.get()),
+      merges_(database, options.merge, *logger_, rounds_,
+              [this] {
+                // Merged while nothing was projected: as after a round when caught up.
+                if (idle_) database_.flush_read(kFlushBytes);
+              }),
       cursor_(stored_cursor(database)) {}
 
 Projector::~Projector() {
@@ -107,6 +111,7 @@ std::uint64_t Projector::decode_cursor(const std::optional<std::string>& value) 
 void Projector::start() {
   if (!options_.enabled || thread_.joinable()) return;
   stopping_ = false;
+  merges_.start();
   thread_ = std::thread([this] { run(); });
 }
 
@@ -114,6 +119,7 @@ void Projector::stop() {
   stopping_ = true;
   wake();
   if (thread_.joinable()) thread_.join();
+  merges_.stop();
 }
 
 void Projector::wake() {
@@ -142,35 +148,20 @@ void Projector::run() {
       }
       if (projected > 0) {
         written_since_flush_ = true;
-        // Under sustained ingest the projector is never idle: one merge every fanout - 1 rounds
-        // is the pace the tiers need (a round's chunk takes part in 1/fanout + 1/fanout² + ...
-        // merges), so chunks do not pile up meanwhile.
-        if (merge_pending_ && ++rounds_since_merge_ + 1 >= options_.merge.fanout) {
-          rounds_since_merge_ = 0;
-          merge_pending_ = merger_.merge_once();
-        }
         continue;
       }
-      // Idle: merge a few runs of chunks, then look for writes again. Once nothing is left to
-      // merge, the chunk headers are not scanned again until a round writes a chunk.
-      if (merge_pending_) {
-        int merged = 0;
-        while (merged < 4 && !stopping_ && merger_.merge_once())
-          ++merged;
-        written_since_flush_ = written_since_flush_ || merged > 0;
-        if (merged > 0) continue;
-        merge_pending_ = false;
-      }
-      // Caught up and merged: reads are served from table files, not from memtables filled by
-      // the rounds and merges just made (see Database::flush_read).
-      if (written_since_flush_) {
+      // Caught up: reads are served from table files, not from memtables filled by the rounds
+      // just made (see Database::flush_read); the merge thread flushes after its merges.
+      if (written_since_flush_ && !merges_.busy()) {
         database_.flush_read(kFlushBytes);
         written_since_flush_ = false;
       }
+      idle_ = true;
       std::unique_lock lock(mutex_);
       wakeup_.wait_for(lock, std::chrono::milliseconds(500),
                        [&] { return pending_wake_ || stopping_; });
       pending_wake_ = false;
+      idle_ = false;
     } catch (const std::exception& error) {
       ++stats_.failed_rounds;
       if (healthy_) logger_->error(std::string("projection failed, will retry: ") + error.what());
@@ -183,6 +174,7 @@ void Projector::run() {
 }
 
 std::size_t Projector::project_once() {
+  const std::lock_guard round(rounds_);
   const std::uint64_t upper = sequence_.safe_upper();
   if (cursor_ >= upper) return 0;
   const std::string lower_key = sequence_key(cursor_);
@@ -238,8 +230,8 @@ std::size_t Projector::project_once() {
     batch.Put(database_.verify_queue, key, queued);
     batch.Delete(database_.inbox, key);
   }
-  merge_pending_ = merge_pending_ || !overlay.chunks.empty();
-  // Each chunk's bitmap, read and rewritten (projection and merges are this thread's alone).
+  const bool wrote_chunks = !overlay.chunks.empty();
+  // Each chunk's bitmap, read and rewritten (a merge commits only between rounds).
   for (const auto& [where, rows] : overlay.replaced) {
     const std::string key = replaced_key(where.first, where.second);
     std::vector<bool> bits;
@@ -264,6 +256,7 @@ std::size_t Projector::project_once() {
   cursor_ = next;
   for (const auto& entry : entries)
     backlog_.projected(entry.tenant, entry.sequence);
+  if (wrote_chunks) merges_.wake();
   ++stats_.rounds;
   stats_.writes += entries.size();
   stats_.events += events;
@@ -322,14 +315,6 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     overlay.current.insert_or_assign(id_key, shared);
     overlay.current_rows.insert_or_assign(id_key, row);
   }
-}
-
-std::size_t Projector::merge_chunks() {
-  std::size_t merges = 0;
-  while (merger_.merge_once())
-    ++merges;
-  merge_pending_ = false;
-  return merges;
 }
 
 void Projector::verify_queued() {

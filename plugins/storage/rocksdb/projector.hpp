@@ -33,6 +33,7 @@
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/metrics.hpp"
 #include "inbox_sequence.hpp"
+#include "merge_thread.hpp"
 #include "record_indexer.hpp"
 #include "stored_formats.hpp"
 
@@ -80,9 +81,9 @@ class Projector {
 
   // One round; returns the writes projected. Public for tests that drive it by hand.
   std::size_t project_once();
-  // Merges small column chunks until none are left to merge; returns how many merges it made.
-  // The thread does this while idle. Public for tests.
-  std::size_t merge_chunks();
+  // Merges column chunks on the caller's thread until none are left to merge; returns how many
+  // merges it made. The merge thread does this beside the rounds. Public for tests.
+  std::size_t merge_chunks() { return merges_.merge_all(); }
   void verify_queued();
 
   static std::uint64_t stored_cursor(Database& database);
@@ -102,10 +103,10 @@ class Projector {
   std::shared_ptr<sdk::Logger> logger_;
   ProjectorOptions options_;
   RecordIndexer indexer_;
-  ChunkMerger merger_;
-  bool merge_pending_ = true;         // chunks may be left to merge (a restart may have left some)
-  bool written_since_flush_ = false;  // rounds or merges wrote since the last flush_read
-  std::uint32_t rounds_since_merge_ = 0;
+  std::mutex rounds_;  // held by a round, and by a merge's commit (merge_thread.hpp)
+  MergeThread merges_;
+  bool written_since_flush_ = false;  // rounds wrote since the last flush_read
+  std::atomic<bool> idle_{false};     // caught up, waiting for writes
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
   static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "chunk_merger.hpp"
 #include "column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "key_codec.hpp"
@@ -208,6 +209,38 @@ TEST_F(StorageTest, OlderVersionGoesToHistoryOnly) {
   sdk::RecordQuery by_value = all(sdk::Source::current);
   by_value.where.push_back({*sdk::FieldPath::parse("payload.v"), sdk::Op::eq, json::value("new")});
   EXPECT_TRUE(read(by_value).empty());  // the replaced version left the current indexes
+}
+
+// A merge is built beside the rounds and committed between two: a version that a round replaced
+// meanwhile in one of the merged chunks stays replaced, and the ids still current in them are
+// found in the new chunk by the next round.
+TEST_F(StorageTest, ARoundBetweenAMergesBuildAndItsCommitIsKept) {
+  for (const char* id : {"a", "b", "c"}) {
+    storage_->accept(write_of(std::string("key-") + id, {event(id, kT0, 1)}), kRender);
+    project();  // a chunk per round
+  }
+  ChunkMerger merger(storage_->database(), MergePolicy{});
+  auto merge = merger.prepare();
+  ASSERT_TRUE(merge.has_value());
+  EXPECT_EQ(merge->rows, 3U);
+
+  storage_->accept(write_of("key-a2", {event("a", kT0 + 1000, 2)}), kRender);
+  project();
+  merger.commit(*merge);
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@0", "c@0", "a@1000"}));
+
+  // Older than a's current version, newer than the one replaced during the merge: history only.
+  storage_->accept(write_of("key-b2", {event("b", kT0 + 2000, 3), event("a", kT0 + 500, 4)}),
+                   kRender);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"c@0", "a@1000", "b@2000"}));
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"a@0", "b@0", "c@0", "a@500", "a@1000", "b@2000"}));
+  sdk::RecordQuery old_values = all(sdk::Source::current);
+  old_values.where.push_back({*sdk::FieldPath::parse("payload"), sdk::Op::eq, json::value(1)});
+  EXPECT_EQ(ids_of(read(old_values)), (std::vector<std::string>{"c@0"}));
 }
 
 TEST_F(StorageTest, StoredRecordHasTheDocumentedLayout) {
