@@ -328,6 +328,16 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
   return chunks;
 }
 
+std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
+    const rocksdb::Snapshot* snapshot, const std::string& tenant, const sdk::TextQuery& query) {
+  std::uint64_t rows = 0;
+  std::vector<std::uint64_t> numbers;
+  for (const auto& chunk : chunks_in(snapshot, tenant, sdk::TimeBounds{}, rows))
+    numbers.push_back(chunk.number);
+  return std::make_shared<const TextStatistics>(
+      chunk_text_statistics(database_, snapshot, tenant, numbers, query));
+}
+
 void ColumnReader::on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
   if (threads == 1) {
     work(0);
@@ -491,12 +501,16 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
     sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep, query.after);
+  // Ranking weighs words by how many documents of the whole history hold them, whatever the
+  // query's time bounds.
+  std::shared_ptr<const TextStatistics> statistics;
+  if (query.text && query.rank) statistics = text_statistics(snapshot.get(), tenant, *query.text);
   on_threads(threads, [&](std::size_t thread) {
     // Scorers cache as they go: one per thread.
     std::optional<TextScorer> scorer;
     std::optional<ChunkText> text;
     if (query.text) {
-      if (query.rank) scorer.emplace(database_, tenant, scope_of(query.source), snapshot.get());
+      if (query.rank) scorer.emplace(statistics);
       text.emplace(database_, snapshot.get(), tenant, *query.text, scorer ? &*scorer : nullptr);
     }
     std::optional<ChunkValues> values;

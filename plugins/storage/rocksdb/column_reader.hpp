@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/sdk/text.hpp"
+#include "text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -91,6 +93,11 @@ class ColumnReader {
   // Every chunk carries its word postings, and history has no key per (value or token, version):
   // text queries and history's conditions are answered from the chunks.
   bool chunk_indexed() const { return chunk_indexed_; }
+  // Where chunk_indexed(): what BM25 needs to rank `query`'s matches, over the whole history of
+  // the tenant (text_scorer.hpp), read at `snapshot` (null: now).
+  std::shared_ptr<const TextStatistics> text_statistics(const rocksdb::Snapshot* snapshot,
+                                                        const std::string& tenant,
+                                                        const sdk::TextQuery& query);
 
  private:
   // The chunks whose time range meets `bounds`; `rows` is their total.

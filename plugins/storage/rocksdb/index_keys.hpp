@@ -1,7 +1,9 @@
 // Secondary index layouts (indexes and stats column families). Each index exists twice per tenant:
 // once for history (every version) and once for current (latest version per id). The id index
-// and the BM25 counters are kept in every database; the field index and text postings only in
-// databases from before chunk indexes (chunk_postings.hpp), whose reads use them.
+// and history's documents and tokens counters are kept in every database; the field index, text
+// postings and the other counters only in databases from before chunk indexes
+// (chunk_postings.hpp), whose reads use them (the others sum a token's documents over the chunks,
+// text_scorer.hpp).
 //
 //   field index    <tenant> 'F' <scope> <path:varstr> <encoded value> <instant> <id>   -> ""
 //   id index       <tenant> 'I' <scope> <id:varstr> <instant>                          -> ""

@@ -289,25 +289,38 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
 
     // Current: the version with the greatest occurred_at per id.
     const std::string id_key = tenant + record.id;
-    std::shared_ptr<const sdk::Record> previous;
+    std::optional<sdk::Millis> previous_at;
+    std::shared_ptr<const sdk::Record> previous;  // read only when removing it needs its tokens
     std::optional<RowRef> previous_row;
     if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
       previous = it->second;
+      previous_at = previous->timestamp;
       previous_row = overlay.current_rows.at(id_key);
     } else if (const auto stored_current = database_.get(database_.current_ids, id_key)) {
-      const auto stored = database_.get(
-          database_.history, version_key(tenant, read_instant(*stored_current), record.id));
-      if (stored) previous = std::make_shared<const sdk::Record>(decode_record(*stored));
+      previous_at = read_instant(*stored_current);
+      if (indexer_.removal_needs_tokens()) {
+        const auto stored =
+            database_.get(database_.history, version_key(tenant, *previous_at, record.id));
+        if (stored) {
+          previous = std::make_shared<const sdk::Record>(decode_record(*stored));
+        } else {
+          previous_at.reset();
+        }
+      }
       previous_row = decode_current_row(*stored_current);
     }
-    if (previous && previous->timestamp >= record.timestamp) {
+    if (previous_at && *previous_at >= record.timestamp) {
       overlay.replaced[{tenant, row.chunk}].push_back(row.row);  // never current
       continue;
     }
     if (previous_row) overlay.replaced[{tenant, previous_row->chunk}].push_back(previous_row->row);
-    if (previous) {
-      batch.remove(database_.current, version_key(tenant, previous->timestamp, previous->id));
-      indexer_.remove(batch, tenant, Scope::current, *previous, TokenCounts::of(*previous));
+    if (previous_at) {
+      batch.remove(database_.current, version_key(tenant, *previous_at, record.id));
+      if (indexer_.removal_needs_tokens()) {
+        indexer_.remove(batch, tenant, Scope::current, *previous, TokenCounts::of(*previous));
+      } else {
+        indexer_.remove_id(batch, tenant, Scope::current, record.id, *previous_at);
+      }
     }
     batch.put(database_.current, key, {});
     batch.put(database_.current_ids, id_key, encode_current(record.timestamp, row));

@@ -58,11 +58,17 @@ void QueryEngine::complete(const std::string& tenant, sdk::Record& record,
   }
 }
 
+TextScorer QueryEngine::scorer_for(const std::string& tenant, const sdk::RecordQuery& query) {
+  if (columns_.chunk_indexed())
+    return TextScorer(columns_.text_statistics(nullptr, tenant, *query.text));
+  return TextScorer(database_, tenant, scope_of(query.source));
+}
+
 sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
                                               const sdk::RecordQuery& query, ScoredWordsPlan plan,
                                               const sdk::RecordVisitor& visit,
                                               const std::string& embedding_model) {
-  TextScorer scorer(database_, tenant, scope_of(query.source));
+  TextScorer scorer = scorer_for(tenant, query);
   struct Candidate {
     double score;
     VersionRef ref;
@@ -135,7 +141,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   stats.indexed = plan.indexed;
 
   std::optional<TextScorer> scorer;
-  if (query.rank_by_text && query.text) scorer.emplace(database_, tenant, scope_of(query.source));
+  if (query.rank_by_text && query.text) scorer.emplace(scorer_for(tenant, query));
   std::vector<Ranked> ranked;
 
   CandidateStream& candidates = *plan.candidates;

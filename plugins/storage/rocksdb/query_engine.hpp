@@ -10,6 +10,7 @@
 #include "database.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "query_planner.hpp"
+#include "text_scorer.hpp"
 #include "verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -39,6 +40,9 @@ class QueryEngine {
   // Fills what a delivered record carries beyond its stored form.
   void complete(const std::string& tenant, sdk::Record& record, const sdk::RecordQuery& query,
                 const std::string& embedding_model);
+  // BM25 for a ranked text query: the chunks' statistics, or the counters of a database from
+  // before chunk indexes (text_scorer.hpp).
+  TextScorer scorer_for(const std::string& tenant, const sdk::RecordQuery& query);
   // The ScoredWordsPlan path: score every candidate from its postings, read only the best.
   sdk::ScanStats scan_scored_words(const std::string& tenant, const sdk::RecordQuery& query,
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,

@@ -14,6 +14,13 @@ void RecordIndexer::remove(OrderedBatch& batch, std::string_view tenant, Scope s
   apply(batch, tenant, scope, record, tokens, false);
 }
 
+void RecordIndexer::remove_id(OrderedBatch& batch, std::string_view tenant, Scope scope,
+                              std::string_view id, sdk::Millis timestamp) {
+  std::string id_key = id_prefix(tenant, scope, id);
+  append_instant(id_key, timestamp);
+  batch.remove(database_.indexes, std::move(id_key));
+}
+
 void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope scope,
                           const sdk::Record& record, const TokenCounts& tokens, bool adding) {
   auto put_or_delete = [&](std::string key) {
@@ -48,12 +55,17 @@ void RecordIndexer::apply(OrderedBatch& batch, std::string_view tenant, Scope sc
       }
     }
   }
+  // Searches of a database with chunk indexes rank by the history's totals and sum each word's
+  // documents over the chunks (text_scorer.hpp).
+  if (!version_indexes_ && scope != Scope::history) return;
   CounterDeltas& deltas = deltas_of(tenant, scope);
   const std::int64_t sign = adding ? 1 : -1;
-  for (const auto& [token, frequency] : tokens.frequencies) {
-    auto it = deltas.tokens.find(token);
-    if (it == deltas.tokens.end()) it = deltas.tokens.emplace(token, 0).first;
-    it->second += sign;
+  if (version_indexes_) {
+    for (const auto& [token, frequency] : tokens.frequencies) {
+      auto it = deltas.tokens.find(token);
+      if (it == deltas.tokens.end()) it = deltas.tokens.emplace(token, 0).first;
+      it->second += sign;
+    }
   }
   deltas.documents += sign;
   deltas.length += sign * static_cast<std::int64_t>(tokens.length);

@@ -1,10 +1,11 @@
 // Adds and removes the index entries of one record in one scope, inside the projector's batch:
 // its id entry and the BM25 counters. Values and words are indexed per column chunk
-// (chunk_postings.hpp); only a database whose history predates chunk indexes still gets, in both
-// scopes, a field key per (value, version) and a posting key per (token, version), the indexes
-// its reads use. The
-// BM25 counters change by many small deltas per round; they are summed here and written once per
-// key by flush(), which must run before the batch is committed.
+// (chunk_postings.hpp), and the BM25 counters are the history's documents and their length
+// (text_scorer.hpp). Only a database whose history predates chunk indexes still gets, in both
+// scopes, a field key per (value, version), a posting key per (token, version) and a counter per
+// token, the indexes and statistics its reads use; only there does removing a record need its
+// tokens. The BM25 counters change by many small deltas per round; they are summed here and
+// written once per key by flush(), which must run before the batch is committed.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,17 @@ class RecordIndexer {
   RecordIndexer(Database& database, bool version_indexes)
       : database_(database), version_indexes_(version_indexes) {}
 
-  // `tokens`: the record's TokenCounts.
+  // Whether remove() reads the removed record's tokens.
+  bool removal_needs_tokens() const { return version_indexes_; }
+
+  // `tokens`: the record's TokenCounts (remove: empty unless removal_needs_tokens()).
   void add(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
            const TokenCounts& tokens);
   void remove(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,
               const TokenCounts& tokens);
+  // remove() where removal_needs_tokens() is false: only the version's id entry goes.
+  void remove_id(OrderedBatch& batch, std::string_view tenant, Scope scope, std::string_view id,
+                 sdk::Millis timestamp);
   // Writes the summed counter deltas into `batch` and forgets them.
   void flush(OrderedBatch& batch);
 

@@ -309,6 +309,17 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
   }
   // The projection itself against the model.
   ASSERT_EQ(everything[sdk::Source::history].size(), model_history.size());
+  auto history_statistics = std::make_shared<TextStatistics>();
+  for (const auto& record : everything[sdk::Source::history]) {
+    const auto tokens = sdk::record_tokens(record);
+    std::set<std::string_view> distinct;
+    for (const auto& token : tokens) {
+      if (token.empty()) continue;
+      ++history_statistics->length;
+      if (distinct.insert(token).second) ++history_statistics->frequencies[std::string(token)];
+    }
+    ++history_statistics->documents;
+  }
   for (const auto& record : everything[sdk::Source::history]) {
     EXPECT_EQ(model_history.at({record.id, record.timestamp}), record.proof_digest);
   }
@@ -344,8 +355,9 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
     if (query.order == sdk::Order::desc) std::reverse(expected.begin(), expected.end());
     std::vector<double> expected_scores(expected.size(), 0.0);
     if (query.rank_by_text) {
-      // The record-wise BM25 score; best first, ties newer first, then by id.
-      TextScorer scorer(storage_->database(), tenant_prefix(kTenant), scope_of(query.source));
+      // The record-wise BM25 score, with every statistic counted over the whole history
+      // (text_scorer.hpp); best first, ties newer first, then by id.
+      TextScorer scorer(history_statistics);
       std::vector<std::pair<double, sdk::Record>> scored;
       for (auto& record : expected)
         scored.emplace_back(scorer.score(*query.text, sdk::record_tokens(record)), record);
