@@ -151,7 +151,9 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
   }
 
   rocksdb::WriteBatch& batch = merge.batch;
-  ChunkBuilder builder;
+  ChunkBuilder builder;  // the columns; the postings are merged list by list
+  std::vector<ChunkTermList> word_lists;
+  std::vector<ChunkTermList> value_lists;
   for (const auto& chunk : run) {
     PreparedMerge::Source& source = merge.sources.emplace_back();
     source.number = chunk.number;
@@ -165,8 +167,8 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
     const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
     const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
     std::map<std::string, ColumnView> columns;
-    std::vector<std::pair<std::string, std::string>> postings;
-    std::vector<std::pair<std::string, std::string>> values;
+    auto& postings = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
+    auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
     batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
@@ -209,26 +211,16 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
       source.instants.push_back(static_cast<sdk::Millis>(instant.number()));
     }
     builder.append(columns, chunk.header);
-    std::vector<Posting> decoded;
-    auto move_rows = [&](const auto& entries, PostingsBuilder& into, auto decode) {
-      for (const auto& [term, bytes] : entries) {
-        decoded.clear();
-        if (!decode(bytes, decoded, source.base)) {
-          throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk.number) +
-                                     " are damaged");
-        }
-        into.append(term, decoded);
-      }
-    };
-    move_rows(postings, builder.postings(), decode_postings);
-    move_rows(values, builder.values(), decode_row_set);
   }
   batch.Put(database_.columns, chunk_header_key(tenant, merge.merged),
             encode_chunk_header(builder.header()));
   for (const auto& [column, bytes] : builder.encode()) {
     batch.Put(database_.columns, chunk_column_key(tenant, merge.merged, column), bytes);
   }
-  put_term_blocks(batch, database_, tenant, merge.merged, builder);
+  put_term_blocks(batch, database_, tenant, merge.merged, TermIndex::words,
+                  merge_term_lists(word_lists, true));
+  put_term_blocks(batch, database_, tenant, merge.merged, TermIndex::values,
+                  merge_term_lists(value_lists, false));
   return merge;
 }
 

@@ -1,8 +1,10 @@
 #include "chunk_postings.hpp"
 
 #include <algorithm>
+#include <queue>
 
 #include "column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "key_codec.hpp"
 
@@ -205,13 +207,6 @@ void PostingsBuilder::add_row(std::string_view term, std::uint32_t row) {
   it->second.push_back({row, 1});
 }
 
-void PostingsBuilder::append(std::string_view token, const std::vector<Posting>& postings) {
-  auto it = postings_.find(token);
-  if (it == postings_.end())
-    it = postings_.emplace(std::string(token), std::vector<Posting>{}).first;
-  it->second.insert(it->second.end(), postings.begin(), postings.end());
-}
-
 std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const {
   std::vector<std::pair<std::string, std::string>> out;
   out.reserve(postings_.size());
@@ -221,6 +216,49 @@ std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const
                      frequencies_ ? encode_postings(postings) : encode_row_set(postings));
   }
   return out;
+}
+
+std::vector<std::pair<std::string, std::string>> merge_term_lists(
+    const std::vector<ChunkTermList>& lists, bool frequencies) {
+  struct Head {
+    std::size_t list;
+    std::size_t at;
+  };
+  // The smallest term on top; of equal terms, the earlier chunk's, whose rows come first.
+  auto after = [&](const Head& a, const Head& b) {
+    const auto& ta = lists[a.list].terms[a.at].first;
+    const auto& tb = lists[b.list].terms[b.at].first;
+    if (ta != tb) return ta > tb;
+    return a.list > b.list;
+  };
+  std::priority_queue<Head, std::vector<Head>, decltype(after)> heads(after);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    total += lists[i].terms.size();
+    if (!lists[i].terms.empty()) heads.push({i, 0});
+  }
+  std::vector<std::pair<std::string, std::string>> merged;
+  merged.reserve(total);
+  std::vector<Posting> rows;
+  while (!heads.empty()) {
+    const std::string term = lists[heads.top().list].terms[heads.top().at].first;
+    rows.clear();
+    while (!heads.empty() && lists[heads.top().list].terms[heads.top().at].first == term) {
+      const Head head = heads.top();
+      heads.pop();
+      const ChunkTermList& list = lists[head.list];
+      const std::string& bytes = list.terms[head.at].second;
+      const bool intact = frequencies ? decode_postings(bytes, rows, list.base)
+                                      : decode_row_set(bytes, rows, list.base);
+      if (!intact) {
+        throw sdk::Error::internal("the postings of chunk " + std::to_string(list.chunk) +
+                                   " are damaged");
+      }
+      if (head.at + 1 < list.terms.size()) heads.push({head.list, head.at + 1});
+    }
+    merged.emplace_back(term, frequencies ? encode_postings(rows) : encode_row_set(rows));
+  }
+  return merged;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -71,6 +71,21 @@ bool decode_row_set(std::string_view bytes, std::vector<Posting>& out, std::uint
 // Sets the rows of a row set in `bits`; false when damaged or past its rows.
 bool mark_row_set(std::string_view bytes, RowBits& bits);
 
+// One chunk's (term, encoded postings) in term order, while its rows are moved past `base`
+// (merging chunks).
+struct ChunkTermList {
+  std::uint64_t chunk = 0;  // for the message when its postings are damaged
+  std::uint32_t base = 0;
+  std::vector<std::pair<std::string, std::string>> terms;
+};
+
+// The postings of consecutive chunks as those of one: a k-way merge of their term lists, in the
+// chunks' order (each list's rows after the previous ones'), so that no term is hashed or sorted
+// again. Word postings, or with `frequencies` false, row sets. Throws (500) naming a chunk whose
+// postings are damaged.
+std::vector<std::pair<std::string, std::string>> merge_term_lists(
+    const std::vector<ChunkTermList>& lists, bool frequencies);
+
 // The postings of the chunk being built, term by term: word postings, or with `frequencies`
 // false, row sets.
 class PostingsBuilder {
@@ -79,8 +94,6 @@ class PostingsBuilder {
   void add(std::uint32_t row, const TokenCounts& counts);
   // One term of one row (value postings: frequency 1). Rows must come in ascending order.
   void add_row(std::string_view term, std::uint32_t row);
-  // Appends postings already decoded (merging chunks); rows must follow the ones added so far.
-  void append(std::string_view token, const std::vector<Posting>& postings);
   // (token, encoded postings), in token order.
   std::vector<std::pair<std::string, std::string>> encode() const;
 

@@ -119,8 +119,8 @@ class ChunkBuilder {
  public:
   // Returns the record's row. `tokens`: the record's TokenCounts.
   std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
-  // Appends every row of a decoded chunk (merging chunks); its postings, rows already moved
-  // past the rows before it, go to postings().append().
+  // Appends every row of a decoded chunk (merging chunks); its postings are merged apart
+  // (merge_term_lists).
   void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }

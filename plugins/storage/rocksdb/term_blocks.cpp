@@ -71,6 +71,14 @@ void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string
     batch.Put(database.columns, key, block);
 }
 
+void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
+                     std::uint64_t chunk, TermIndex index,
+                     const std::vector<std::pair<std::string, std::string>>& terms) {
+  const std::string prefix = term_blocks_prefix(tenant, chunk, index);
+  for (const auto& [first, block] : encode_term_blocks(terms))
+    batch.Put(database.columns, prefix + first, block);
+}
+
 bool for_each_term(std::string_view block,
                    const std::function<bool(std::string_view, std::string_view)>& visit) {
   std::string term;

@@ -51,6 +51,10 @@ std::vector<std::pair<std::string, std::string>> term_block_entries(std::string_
                                                                     const ChunkBuilder& built);
 void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
                      std::uint64_t chunk, const ChunkBuilder& built);
+// The same for one index, from its (term, postings) in term order.
+void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
+                     std::uint64_t chunk, TermIndex index,
+                     const std::vector<std::pair<std::string, std::string>>& terms);
 
 // Calls visit(term, postings) for each term of a block, in order, until it returns false; false
 // when the block is damaged.

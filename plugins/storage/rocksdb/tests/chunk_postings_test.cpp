@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -81,6 +83,52 @@ TEST(ChunkPostings, DamagedBytesAreRefused) {
   EXPECT_FALSE(mark_replaced({}, std::string("\x00\x01", 2), rows));    // row 8
   EXPECT_FALSE(mark_replaced("1234567", std::string(4, '\0'), rows));   // a list key cut short
   EXPECT_FALSE(mark_replaced("12345678", std::string(3, '\0'), rows));  // a row cut short
+}
+
+// Merging chunks: the lists of random chunks merged term by term equal the postings of one chunk
+// built from all their rows, for word postings and row sets, and damage names its chunk.
+TEST(ChunkPostings, MergedTermListsEqualOneChunkOfAllTheRows) {
+  std::mt19937 random(7);
+  const std::vector<std::string> vocabulary = {"a", "ab", "b", "disk", "full", "z", "\xc3\xa9t\xc3\xa9"};
+  for (const bool frequencies : {true, false}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<ChunkTermList> lists;
+      std::map<std::string, std::vector<Posting>> whole;
+      std::uint32_t base = 0;
+      for (int chunk = 0, chunks = 1 + static_cast<int>(random() % 5); chunk < chunks; ++chunk) {
+        ChunkTermList list{static_cast<std::uint64_t>(100 + chunk), base, {}};
+        const auto rows = static_cast<std::uint32_t>(1 + random() % 300);
+        for (const auto& term : vocabulary) {  // in term order
+          auto postings = random_rows(random, rows, static_cast<int>(random() % 40));
+          if (postings.empty()) continue;
+          if (!frequencies) {
+            for (auto& posting : postings)
+              posting.frequency = 1;
+          }
+          list.terms.emplace_back(term, frequencies ? encode_postings(postings)
+                                                    : encode_row_set(postings));
+          for (const auto& posting : postings)
+            whole[term].push_back({posting.row + base, posting.frequency});
+        }
+        base += rows;
+        lists.push_back(std::move(list));
+      }
+      std::vector<std::pair<std::string, std::string>> expected;
+      for (const auto& [term, postings] : whole)
+        expected.emplace_back(term, frequencies ? encode_postings(postings)
+                                                : encode_row_set(postings));
+      EXPECT_EQ(merge_term_lists(lists, frequencies), expected) << "trial " << trial;
+    }
+  }
+  std::vector<ChunkTermList> damaged = {{7, 0, {{"a", encode_postings({{1, 1}})}}},
+                                        {9, 10, {{"a", std::string("\x05\x01", 2)}}}};
+  try {
+    merge_term_lists(damaged, true);
+    FAIL() << "damaged postings were merged";
+  } catch (const sdk::Error& error) {
+    EXPECT_EQ(error.status(), 500);
+    EXPECT_NE(std::string(error.what()).find("chunk 9"), std::string::npos) << error.what();
+  }
 }
 
 TEST(ChunkPostings, ReplacedBitmapsRoundTrip) {
