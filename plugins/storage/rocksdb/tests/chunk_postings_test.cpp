@@ -114,6 +114,7 @@ TEST(ChunkPostings, MergedTermListsEqualOneChunkOfAllTheRows) {
         lists.push_back(std::move(list));
       }
       std::vector<std::pair<std::string, std::string>> expected;
+      expected.reserve(whole.size());
       for (const auto& [term, postings] : whole)
         expected.emplace_back(term, frequencies ? encode_postings(postings)
                                                 : encode_row_set(postings));
