@@ -10,6 +10,9 @@
 //     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the
 //     permanent verdict that the write's records carry.
 //
+// The column chunks are merged into fewer, larger ones on a thread of their own, beside the rounds
+// (merge_thread.hpp); a merge's commit waits for the round in progress.
+//
 // Crash-safe: each step is one atomic RocksDB batch, the inbox is deleted in the same batch that
 // projects it, and the verification queue survives restarts. After a crash the projector resumes
 // from its cursor.
