@@ -141,6 +141,26 @@ TEST(OperatorView, NotReadyNamesEveryReason) {
   EXPECT_EQ(sample(samples, "eventsvc_storage_projector_up{plugin=rocksdb}"), 0);
 }
 
+// Writes projected one round each leave small column chunks, which the merge thread joins; the
+// merges are counted, and none failed.
+TEST(OperatorView, MergesOfColumnChunksAreCounted) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  for (const char* id : {"m1", "m2", "m3"}) {
+    api.ingest_verified(make_batch("s", json::array{make_event(id, "t", now_ms(), 1)}),
+                        std::string("merge-") + id);
+  }
+  std::map<std::string, double> samples;
+  for (int poll = 0; poll < 200; ++poll) {
+    samples = scrape(server);
+    if (sample(samples, "eventsvc_storage_chunk_merges_total{plugin=rocksdb}") >= 1) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_GE(sample(samples, "eventsvc_storage_chunk_merges_total{plugin=rocksdb}"), 1);
+  EXPECT_EQ(sample(samples, "eventsvc_storage_chunk_merge_failures_total{plugin=rocksdb}"), 0);
+}
+
 // Projection held still by the gated test embedder: once the oldest write not yet searchable has
 // waited past projector.max_lag_ms, writes are refused with 503 and Retry-After (nothing of them
 // stored), the server stays ready, and writes are accepted again once search has caught up.

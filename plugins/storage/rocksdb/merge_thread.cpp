@@ -52,6 +52,7 @@ bool MergeThread::merge_one() {
   if (!merge) return false;
   const std::lock_guard round(rounds_);
   merger_.commit(*merge);
+  ++merges_;
   return true;
 }
 
@@ -86,6 +87,7 @@ void MergeThread::run() {
       backoff = std::chrono::milliseconds(100);
       lock.lock();
     } catch (const std::exception& error) {
+      ++failures_;
       logger_.error(std::string("merging column chunks failed, will retry: ") + error.what());
       lock.lock();
       pending_ = true;

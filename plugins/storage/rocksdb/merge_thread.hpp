@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -33,6 +34,9 @@ class MergeThread {
   void wake();
   // Merging, or woken to look for a run.
   bool busy() const { return busy_.load(); }
+  // Merges committed, and attempts that failed (each logged, then retried), since start.
+  std::uint64_t merges() const { return merges_.load(); }
+  std::uint64_t failures() const { return failures_.load(); }
 
   // Merges on the caller's thread until no run is left; returns how many merges it made. For
   // tests, and safe beside the thread.
@@ -52,6 +56,8 @@ class MergeThread {
   bool pending_ = true;    // guarded by mutex_; a restart may have left chunks to merge
   bool stopping_ = false;  // guarded by mutex_
   std::atomic<bool> busy_{false};
+  std::atomic<std::uint64_t> merges_{0};
+  std::atomic<std::uint64_t> failures_{0};
   std::thread thread_;
 };
 

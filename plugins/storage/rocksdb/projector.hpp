@@ -87,6 +87,7 @@ class Projector {
   // Merges column chunks on the caller's thread until none are left to merge; returns how many
   // merges it made. The merge thread does this beside the rounds. Public for tests.
   std::size_t merge_chunks() { return merges_.merge_all(); }
+  const MergeThread& merges() const { return merges_; }
   void verify_queued();
 
   static std::uint64_t stored_cursor(Database& database);

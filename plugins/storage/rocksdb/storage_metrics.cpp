@@ -1,10 +1,10 @@
 // The storage's series on the operator's /metrics page: the projector's progress (what ingest
 // accepted and what projection and verification have done with it) and RocksDB's own figures
 // (space, memory, compaction debt, stalls).
-#include "rocksdb_storage.hpp"
-
 #include <chrono>
 #include <cstdint>
+
+#include "rocksdb_storage.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -22,7 +22,13 @@ struct LagFigures {
 };
 
 void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool available,
-                       std::size_t backlog, const LagFigures& lag, std::uint64_t write_failures) {
+                       std::size_t backlog, const LagFigures& lag, std::uint64_t write_failures,
+                       const MergeThread& merges) {
+  sink.counter("storage_chunk_merges_total", "Merges of column chunks committed",
+               as_double(merges.merges()));
+  sink.counter("storage_chunk_merge_failures_total",
+               "Merges of column chunks that failed (logged, retried with backoff)",
+               as_double(merges.failures()));
   sink.gauge("storage_projection_backlog_writes",
              "Accepted writes not yet projected into search and query (every workspace)",
              as_double(backlog));
@@ -120,7 +126,7 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
 void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
   report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
                     {backlog_.lag(), max_lag_, refused_for_lag_.load()},
-                    database_->write_failures());
+                    database_->write_failures(), projector_->merges());
   report_rocksdb(sink, *database_);
   if (follower_) {
     sink.gauge("storage_log_following_up",
