@@ -212,15 +212,10 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
     }
     builder.append(columns, chunk.header);
   }
-  batch.Put(database_.columns, chunk_header_key(tenant, merge.merged),
-            encode_chunk_header(builder.header()));
-  for (const auto& [column, bytes] : builder.encode()) {
-    batch.Put(database_.columns, chunk_column_key(tenant, merge.merged, column), bytes);
-  }
-  put_term_blocks(batch, database_, tenant, merge.merged, TermIndex::words,
-                  merge_term_lists(word_lists, true));
-  put_term_blocks(batch, database_, tenant, merge.merged, TermIndex::values,
-                  merge_term_lists(value_lists, false));
+  for (const auto& [key, value] :
+       chunk_entries(tenant, merge.merged, builder, merge_term_lists(word_lists, true),
+                     merge_term_lists(value_lists, false)))
+    batch.Put(database_.columns, key, value);
   return merge;
 }
 

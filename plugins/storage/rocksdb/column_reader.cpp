@@ -302,6 +302,11 @@ class CountSink final : public RowSink {
   void record(const sdk::Record& /*record*/, double /*score*/) override {}
 };
 
+// Whether a chunk holds versions inside `bounds`, by its header's time range.
+bool meets(const ChunkHeader& header, const sdk::TimeBounds& bounds) {
+  return header.max_timestamp >= bounds.lower && header.min_timestamp <= bounds.upper;
+}
+
 }  // namespace
 
 std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
@@ -320,7 +325,7 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
         number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
                : std::nullopt;
     if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
-    if (header->max_timestamp < bounds.lower || header->min_timestamp > bounds.upper) continue;
+    if (!meets(*header, bounds)) continue;
     chunks.push_back({*number, *header});
     rows += header->rows;
   }
@@ -331,8 +336,16 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     const rocksdb::Snapshot* snapshot, const std::string& tenant, const sdk::TextQuery& query) {
   std::uint64_t rows = 0;
+  return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, sdk::TimeBounds{}, rows),
+                         query);
+}
+
+std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
+    const rocksdb::Snapshot* snapshot, const std::string& tenant,
+    const std::vector<ChunkRef>& every_chunk, const sdk::TextQuery& query) {
   std::vector<std::uint64_t> numbers;
-  for (const auto& chunk : chunks_in(snapshot, tenant, sdk::TimeBounds{}, rows))
+  numbers.reserve(every_chunk.size());
+  for (const auto& chunk : every_chunk)
     numbers.push_back(chunk.number);
   return std::make_shared<const TextStatistics>(
       chunk_text_statistics(database_, snapshot, tenant, numbers, query));
@@ -486,8 +499,20 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
+  const sdk::TimeBounds bounds = sdk::timestamp_bounds(where);
+  const bool ranked = query.text && query.rank;
+  // Ranking weighs words by how many documents of the whole history hold them, whatever the
+  // query's time bounds: then every chunk is listed once, and narrowed to the bounds after.
   std::uint64_t rows = 0;
-  auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
+  auto chunks = chunks_in(snapshot.get(), tenant, ranked ? sdk::TimeBounds{} : bounds, rows);
+  std::shared_ptr<const TextStatistics> statistics;
+  if (ranked) {
+    statistics = text_statistics(snapshot.get(), tenant, chunks, *query.text);
+    std::erase_if(chunks, [&](const ChunkRef& chunk) { return !meets(chunk.header, bounds); });
+    rows = 0;
+    for (const auto& chunk : chunks)
+      rows += chunk.header.rows;
+  }
 
   // In the order asked, so that the first `keep` are found early and the rest skipped.
   if (query.first_only && !query.rank) {
@@ -501,10 +526,6 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
     sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep, query.after);
-  // Ranking weighs words by how many documents of the whole history hold them, whatever the
-  // query's time bounds.
-  std::shared_ptr<const TextStatistics> statistics;
-  if (query.text && query.rank) statistics = text_statistics(snapshot.get(), tenant, *query.text);
   on_threads(threads, [&](std::size_t thread) {
     // Scorers cache as they go: one per thread.
     std::optional<TextScorer> scorer;

@@ -100,6 +100,11 @@ class ColumnReader {
                                                         const sdk::TextQuery& query);
 
  private:
+  // text_statistics() over `every_chunk`, the tenant's chunks listed already.
+  std::shared_ptr<const TextStatistics> text_statistics(const rocksdb::Snapshot* snapshot,
+                                                        const std::string& tenant,
+                                                        const std::vector<ChunkRef>& every_chunk,
+                                                        const sdk::TextQuery& query);
   // The chunks whose time range meets `bounds`; `rows` is their total.
   std::vector<ChunkRef> chunks_in(const rocksdb::Snapshot* snapshot, const std::string& tenant,
                                   const sdk::TimeBounds& bounds, std::uint64_t& rows);

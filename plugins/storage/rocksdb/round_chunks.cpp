@@ -59,10 +59,7 @@ void RoundChunks::build() {
       taken.clear();
     }
     for (const auto& [tenant, chunk] : chunks_) {
-      encoded_.emplace_back(chunk_header_key(tenant, chunk_), encode_chunk_header(chunk.header()));
-      for (auto& [column, bytes] : chunk.encode())
-        encoded_.emplace_back(chunk_column_key(tenant, chunk_, column), std::move(bytes));
-      for (auto& entry : term_block_entries(tenant, chunk_, chunk))
+      for (auto& entry : chunk_entries(tenant, chunk_, chunk))
         encoded_.push_back(std::move(entry));
     }
   } catch (...) {

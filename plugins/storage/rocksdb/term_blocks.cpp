@@ -52,31 +52,26 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
   return blocks;
 }
 
-std::vector<std::pair<std::string, std::string>> term_block_entries(std::string_view tenant,
-                                                                    std::uint64_t chunk,
-                                                                    const ChunkBuilder& built) {
+std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
+                                                               std::uint64_t chunk,
+                                                               const ChunkBuilder& built) {
+  return chunk_entries(tenant, chunk, built, built.postings().encode(), built.values().encode());
+}
+
+std::vector<std::pair<std::string, std::string>> chunk_entries(
+    std::string_view tenant, std::uint64_t chunk, const ChunkBuilder& built,
+    const std::vector<std::pair<std::string, std::string>>& words,
+    const std::vector<std::pair<std::string, std::string>>& values) {
   std::vector<std::pair<std::string, std::string>> entries;
+  entries.emplace_back(chunk_header_key(tenant, chunk), encode_chunk_header(built.header()));
+  for (auto& [column, bytes] : built.encode())
+    entries.emplace_back(chunk_column_key(tenant, chunk, column), std::move(bytes));
   for (const auto index : {TermIndex::words, TermIndex::values}) {
     const std::string prefix = term_blocks_prefix(tenant, chunk, index);
-    const auto& postings = index == TermIndex::words ? built.postings() : built.values();
-    for (auto& [first, block] : encode_term_blocks(postings.encode()))
+    for (auto& [first, block] : encode_term_blocks(index == TermIndex::words ? words : values))
       entries.emplace_back(prefix + first, std::move(block));
   }
   return entries;
-}
-
-void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
-                     std::uint64_t chunk, const ChunkBuilder& built) {
-  for (const auto& [key, block] : term_block_entries(tenant, chunk, built))
-    batch.Put(database.columns, key, block);
-}
-
-void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
-                     std::uint64_t chunk, TermIndex index,
-                     const std::vector<std::pair<std::string, std::string>>& terms) {
-  const std::string prefix = term_blocks_prefix(tenant, chunk, index);
-  for (const auto& [first, block] : encode_term_blocks(terms))
-    batch.Put(database.columns, prefix + first, block);
 }
 
 bool for_each_term(std::string_view block,

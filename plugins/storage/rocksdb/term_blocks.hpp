@@ -17,7 +17,6 @@
 #pragma once
 
 #include <rocksdb/iterator.h>
-#include <rocksdb/write_batch.h>
 
 #include <cstdint>
 #include <functional>
@@ -44,17 +43,16 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
 
 class ChunkBuilder;
 
-// The keys and values of the word and value postings of a built chunk, numbered `chunk`, as
-// blocks (columns family); put_term_blocks puts them into `batch`.
-std::vector<std::pair<std::string, std::string>> term_block_entries(std::string_view tenant,
-                                                                    std::uint64_t chunk,
-                                                                    const ChunkBuilder& built);
-void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
-                     std::uint64_t chunk, const ChunkBuilder& built);
-// The same for one index, from its (term, postings) in term order.
-void put_term_blocks(rocksdb::WriteBatch& batch, Database& database, std::string_view tenant,
-                     std::uint64_t chunk, TermIndex index,
-                     const std::vector<std::pair<std::string, std::string>>& terms);
+// Every key and value of a built chunk numbered `chunk` (columns family): its header, its columns,
+// and its word and value postings as blocks. The postings are the builder's own, or, merging
+// chunks, given as (term, postings) in term order.
+std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
+                                                               std::uint64_t chunk,
+                                                               const ChunkBuilder& built);
+std::vector<std::pair<std::string, std::string>> chunk_entries(
+    std::string_view tenant, std::uint64_t chunk, const ChunkBuilder& built,
+    const std::vector<std::pair<std::string, std::string>>& words,
+    const std::vector<std::pair<std::string, std::string>>& values);
 
 // Calls visit(term, postings) for each term of a block, in order, until it returns false; false
 // when the block is damaged.

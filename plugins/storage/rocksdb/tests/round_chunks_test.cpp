@@ -43,10 +43,7 @@ TEST(RoundChunks, BuildsWhatTheProjectorWouldBuildInLine) {
   }
   std::vector<std::pair<std::string, std::string>> expected;
   for (const auto& [tenant, chunk] : in_line) {
-    expected.emplace_back(chunk_header_key(tenant, kChunk), encode_chunk_header(chunk.header()));
-    for (const auto& [column, bytes] : chunk.encode())
-      expected.emplace_back(chunk_column_key(tenant, kChunk, column), bytes);
-    for (const auto& entry : term_block_entries(tenant, kChunk, chunk))
+    for (const auto& entry : chunk_entries(tenant, kChunk, chunk))
       expected.push_back(entry);
   }
   EXPECT_FALSE(round.empty());
