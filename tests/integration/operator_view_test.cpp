@@ -161,6 +161,38 @@ TEST(OperatorView, MergesOfColumnChunksAreCounted) {
   EXPECT_EQ(sample(samples, "eventsvc_storage_chunk_merge_failures_total{plugin=rocksdb}"), 0);
 }
 
+// A word no chunk holds is answered by the chunks' term filters alone: every lookup is a skip and
+// none reads a chunk; a word one event holds is found, through a filter that let it pass.
+TEST(OperatorView, TermFiltersAnswerForWordsNoChunkHolds) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  for (const char* id : {"f1", "f2", "f3"}) {
+    api.ingest_verified(
+        make_batch("s", json::array{make_event(id, "t", now_ms(),
+                                               json::object{{"text", std::string("note ") + id}})}),
+        std::string("filter-") + id);
+  }
+  const auto skips = "eventsvc_storage_term_filter_skips_total{plugin=rocksdb}";
+  const auto passes = "eventsvc_storage_term_filter_passes_total{plugin=rocksdb}";
+  const auto before = scrape(server);
+  const auto absent = api.search(json::object{{"query", "zebra"}});
+  ASSERT_EQ(absent.status, 200) << absent.body;
+  EXPECT_TRUE(absent.json().at("results").as_array().empty()) << absent.body;
+  const auto after_absent = scrape(server);
+  EXPECT_GE(sample(after_absent, skips), sample(before, skips) + 1);
+  EXPECT_EQ(sample(after_absent, passes), sample(before, passes));
+
+  const auto found = api.search(json::object{{"query", "f2"}});
+  ASSERT_EQ(found.status, 200) << found.body;
+  const auto answer = found.json();
+  const auto& results = answer.at("results").as_array();
+  ASSERT_EQ(results.size(), 1U) << found.body;
+  EXPECT_EQ(results[0].at("id").as_string(), "f2");
+  EXPECT_GE(sample(scrape(server), passes), sample(after_absent, passes) + 1);
+  EXPECT_GT(sample(scrape(server), "eventsvc_storage_term_filter_cache_bytes{plugin=rocksdb}"), 0);
+}
+
 // Projection held still by the gated test embedder: once the oldest write not yet searchable has
 // waited past projector.max_lag_ms, writes are refused with 503 and Retry-After (nothing of them
 // stored), the server stays ready, and writes are accepted again once search has caught up.

@@ -166,12 +166,14 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
     const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
     const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
     const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
+    const std::string filter = term_filter_key(tenant, chunk.number);
     std::map<std::string, ColumnView> columns;
     auto& postings = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
     auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
     batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
     for (auto& [key, value] : entries_under(database_, prefix)) {
       batch.Delete(database_.columns, key);
+      if (key == filter) continue;  // the merged chunk has a filter of its own
       if (key.starts_with(word_blocks)) {
         append_block_terms(chunk.number, value, postings);
         continue;

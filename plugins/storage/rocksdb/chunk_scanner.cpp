@@ -104,23 +104,29 @@ void ChunkScanner::read_replaced(const ChunkRef& chunk) {
 void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
   if (narrowing()) {
     // Only rows with the query's words and values are examined; a chunk without them is not
-    // read at all.
+    // read at all. For current state the replaced rows (one point read) go before the values'
+    // postings, so that in a chunk whose matching rows were all replaced since (most of an old
+    // chunk, for ids that are re-reported) the values stop at the first that leaves none.
     std::uint32_t candidates = chunk.header.rows;
     if (text_ != nullptr) {
-      candidates = text_->candidates(chunk.number, chunk.header.rows, candidates_);
+      candidates = text_->candidates(chunk, candidates_);
     } else {
       candidates_.reset(chunk.header.rows, true);
     }
-    if (candidates > 0 && values_ != nullptr)
-      candidates = values_->narrow(chunk.number, candidates_);
+    if (candidates > 0 && source_ == sdk::Source::current) {
+      read_replaced(chunk);
+      candidates_.and_not(replaced_);
+      candidates = candidates_.count();
+    }
+    if (candidates > 0 && values_ != nullptr) candidates = values_->narrow(chunk, candidates_);
     stats.scanned += candidates;
     if (candidates == 0) return;
   } else {
     stats.scanned += chunk.header.rows;
+    read_replaced(chunk);
+    candidates_.reset(chunk.header.rows, true);
+    candidates_.and_not(replaced_);
   }
-  read_replaced(chunk);
-  if (!narrowing()) candidates_.reset(chunk.header.rows, true);
-  candidates_.and_not(replaced_);
   if (!candidates_.any()) return;  // every candidate stopped being current
   bool containers = false;
   auto rows = rows_of(chunk, containers);

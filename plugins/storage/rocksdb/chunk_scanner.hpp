@@ -21,11 +21,6 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-struct ChunkRef {
-  std::uint64_t number = 0;
-  ChunkHeader header;
-};
-
 // The columns a request reads, each once, and where each part of the request finds its column.
 struct ColumnPlan {
   struct Slot {

@@ -45,10 +45,10 @@ ChunkText::ChunkText(Database& database, const rocksdb::Snapshot* snapshot,
   }
 }
 
-ChunkText::Rows ChunkText::postings(std::uint64_t chunk, std::string_view token) {
+ChunkText::Rows ChunkText::postings(const ChunkRef& chunk, std::string_view token) {
   Rows out;
   const auto bytes = words_.find(chunk, token);
-  if (bytes && !decode_postings(*bytes, out)) throw damaged(chunk);
+  if (bytes && !decode_postings(*bytes, out)) throw damaged(chunk.number);
   return out;
 }
 
@@ -63,7 +63,8 @@ std::vector<std::pair<std::string, ChunkText::Rows>> ChunkText::expansions(
   return out;
 }
 
-std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_rows, RowBits& rows) {
+std::uint32_t ChunkText::candidates(const ChunkRef& chunk, RowBits& rows) {
+  const std::uint32_t chunk_rows = chunk.header.rows;
   rows.reset(chunk_rows, false);
   scores_.clear();
   std::vector<std::pair<std::string, Rows>> scored;
@@ -86,7 +87,7 @@ std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_row
     if (scorer_ != nullptr) scored.emplace_back(token, std::move(found));
   }
   for (const auto& prefix : query_.prefixes) {
-    auto tokens = expansions(chunk, prefix);
+    auto tokens = expansions(chunk.number, prefix);
     std::vector<std::uint32_t> any;
     for (const auto& entry : tokens) {
       for (const auto& posting : entry.second)
@@ -112,7 +113,7 @@ std::uint32_t ChunkText::candidates(std::uint64_t chunk, std::uint32_t chunk_row
     }
   }
   const std::uint32_t count = rows.count();
-  if (count > 0 && scorer_ != nullptr) compute_scores(chunk, chunk_rows, rows, scored);
+  if (count > 0 && scorer_ != nullptr) compute_scores(chunk.number, chunk_rows, rows, scored);
   return count;
 }
 

@@ -30,13 +30,13 @@ class ChunkText {
 
   // Sets in `rows` (reset to the chunk's rows) the rows that can match; returns how many. With a
   // scorer, also scores them (score()).
-  std::uint32_t candidates(std::uint64_t chunk, std::uint32_t chunk_rows, RowBits& rows);
+  std::uint32_t candidates(const ChunkRef& chunk, RowBits& rows);
   // The BM25 score of a candidate row of the chunk last given to candidates().
   double score(std::uint32_t row) const { return scores_.empty() ? 0.0 : scores_[row]; }
 
  private:
   using Rows = std::vector<Posting>;
-  Rows postings(std::uint64_t chunk, std::string_view token);
+  Rows postings(const ChunkRef& chunk, std::string_view token);
   // Every (token, postings) of the chunk whose token starts with `prefix`.
   std::vector<std::pair<std::string, Rows>> expansions(std::uint64_t chunk,
                                                        std::string_view prefix);

@@ -50,15 +50,16 @@ bool ChunkValues::narrows(const sdk::Condition& condition) {
   return !terms_of(condition).empty();
 }
 
-std::uint32_t ChunkValues::narrow(std::uint64_t chunk, RowBits& rows) {
+std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows) {
   RowBits holding;
   for (const auto& terms : conditions_) {
+    if (!rows.any()) return 0;  // the next conditions' postings need not be read
     holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
       if (term.empty()) continue;
       const auto postings = terms_.find(chunk, term);
       if (postings && !mark_row_set(*postings, holding)) {
-        throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk) +
+        throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk.number) +
                                    " are damaged");
       }
     }

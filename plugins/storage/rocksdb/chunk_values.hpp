@@ -31,8 +31,8 @@ class ChunkValues {
   static bool narrows(const sdk::Condition& condition);
 
   // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
-  // narrowing condition; returns how many rows stay set.
-  std::uint32_t narrow(std::uint64_t chunk, RowBits& rows);
+  // narrowing condition; returns how many rows stay set. Stops reading postings once none is.
+  std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows);
 
  private:
   ChunkTerms terms_;

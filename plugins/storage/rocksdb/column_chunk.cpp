@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -95,6 +96,8 @@ void append_u64_le(std::string& out, std::uint64_t value) {
     value >>= 8U;
   }
 }
+
+constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
 
 std::uint64_t read_le(std::string_view bytes, std::size_t offset, int size) {
   if constexpr (std::endian::native == std::endian::little) {
@@ -251,17 +254,25 @@ std::string encode_chunk_header(const ChunkHeader& header) {
   append_u32_le(out, header.rows);
   append_u64_le(out, static_cast<std::uint64_t>(header.min_timestamp));
   append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
-  if (header.max_ingested_at)
-    append_u64_le(out, static_cast<std::uint64_t>(*header.max_ingested_at));
+  // The optional fields in order, a filter only after max_ingested_at, which is then
+  // kNoIngestedAt when it is unknown (a merge of chunks written before it was kept).
+  if (header.max_ingested_at || header.filter) {
+    append_u64_le(out, static_cast<std::uint64_t>(header.max_ingested_at.value_or(kNoIngestedAt)));
+  }
+  if (header.filter) append_u64_le(out, *header.filter);
   return out;
 }
 
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
-  if (bytes.size() != 20 && bytes.size() != 28) return std::nullopt;
+  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36) return std::nullopt;
   ChunkHeader header{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
                      static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
-                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)), std::nullopt};
-  if (bytes.size() == 28) header.max_ingested_at = static_cast<sdk::Millis>(read_le(bytes, 20, 8));
+                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)), std::nullopt, std::nullopt};
+  if (bytes.size() >= 28) {
+    const auto ingested_at = static_cast<sdk::Millis>(read_le(bytes, 20, 8));
+    if (ingested_at != kNoIngestedAt) header.max_ingested_at = ingested_at;
+  }
+  if (bytes.size() == 36) header.filter = read_le(bytes, 28, 8);
   return header;
 }
 

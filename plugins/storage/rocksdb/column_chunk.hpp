@@ -79,6 +79,14 @@ struct ChunkHeader {
   sdk::Millis min_timestamp = 0;
   sdk::Millis max_timestamp = 0;
   std::optional<sdk::Millis> max_ingested_at;  // absent in chunks written before it was kept
+  // The id of the chunk's term filter (term_filter.hpp); absent in chunks written before them.
+  std::optional<std::uint64_t> filter;
+};
+
+// A chunk as the catalogue lists it.
+struct ChunkRef {
+  std::uint64_t number = 0;
+  ChunkHeader header;
 };
 
 std::string chunk_prefix(std::string_view tenant);      // <tenant> 'H'

@@ -343,12 +343,8 @@ std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     const rocksdb::Snapshot* snapshot, const std::string& tenant,
     const std::vector<ChunkRef>& every_chunk, const sdk::TextQuery& query) {
-  std::vector<std::uint64_t> numbers;
-  numbers.reserve(every_chunk.size());
-  for (const auto& chunk : every_chunk)
-    numbers.push_back(chunk.number);
   return std::make_shared<const TextStatistics>(
-      chunk_text_statistics(database_, snapshot, tenant, numbers, query));
+      chunk_text_statistics(database_, snapshot, tenant, every_chunk, query));
 }
 
 void ColumnReader::on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {

@@ -114,7 +114,7 @@ void check(const rocksdb::Status& status, const char* operation) {
                                 5);
 }
 
-Database::Database(const DatabaseOptions& options) {
+Database::Database(const DatabaseOptions& options) : term_filters_(options.filter_cache_mb << 20) {
   static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
 
   rocksdb::DBOptions db_options;

@@ -15,8 +15,8 @@
 //   verify_queue seq -> receipts projected but not yet verified
 //   vectors      version key -> embedding (model name + floats)
 //   columns      history in column chunks, one per projection round (column_chunk.hpp), with
-//                each chunk's word and value postings (chunk_postings.hpp), and the catalogue
-//                of chunk headers
+//                each chunk's word and value postings (chunk_postings.hpp) and term filter
+//                (term_filter.hpp), and the catalogue of chunk headers
 #pragma once
 
 #include <rocksdb/db.h>
@@ -32,12 +32,14 @@
 #include <vector>
 
 #include "eventsvc/sdk/logger.hpp"
+#include "term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 struct DatabaseOptions {
   std::filesystem::path path;
   std::size_t block_cache_mb = 128;
+  std::size_t filter_cache_mb = 64;  // the chunks' term filters read (term_filter.hpp)
   std::size_t write_buffer_mb = 32;
   std::string compression = "lz4";
   // Column families an existing database must have (its catalogue's): one that is missing stops
@@ -119,6 +121,9 @@ class Database {
                 const rocksdb::Snapshot* snapshot = nullptr);
   bool exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key);
 
+  // The column chunks' term filters read so far, beside RocksDB's block cache.
+  TermFilterCache& term_filters() { return term_filters_; }
+
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper_bound = nullptr,
                                               const rocksdb::Slice* lower_bound = nullptr,
@@ -127,6 +132,7 @@ class Database {
  private:
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  TermFilterCache term_filters_;
   std::atomic<std::uint64_t> write_failures_{0};
   std::atomic<bool> failing_{false};  // the last write failed: write_problem_ says how
   std::mutex problem_mutex_;

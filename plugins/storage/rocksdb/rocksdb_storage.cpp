@@ -84,6 +84,11 @@ constexpr ConfigKey kConfig[] = {
         .defaults_to("128")
         .at_least(8)
         .at_most(1 << 20),
+    ConfigKey::integer("filter_cache_mb",
+                       "Column chunks' term filters kept in memory, beside the block cache")
+        .defaults_to("64")
+        .at_least(1)
+        .at_most(1 << 20),
     ConfigKey::integer("write_buffer_mb", "Memtable size per column family")
         .defaults_to("32")
         .at_least(1)
@@ -173,6 +178,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
     };
   }
   options.block_cache_mb = static_cast<std::size_t>(context.config.get_int("block_cache_mb"));
+  options.filter_cache_mb = static_cast<std::size_t>(context.config.get_int("filter_cache_mb"));
   options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
   options.compression = context.config.get_string("compression");
   try {

@@ -114,6 +114,16 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
       sink.gauge(series.name, series.help, value);
     }
   }
+  const TermFilterCache& filters = database.term_filters();
+  sink.counter("storage_term_filter_skips_total",
+               "Lookups of a word or value in a column chunk that the chunk's term filter answered "
+               "\"not here\" without reading the chunk",
+               as_double(filters.skips()));
+  sink.counter("storage_term_filter_passes_total",
+               "Lookups of a word or value in a column chunk that its term filter let through",
+               as_double(filters.passes()));
+  sink.gauge("storage_term_filter_cache_bytes", "Bytes of term filters kept (filter_cache_mb)",
+             as_double(filters.bytes()));
   for (auto* family : database.families()) {
     sink.gauge("rocksdb_sst_files_bytes", "Bytes of live table files, by column family",
                as_double(database.int_property(family, "rocksdb.live-sst-files-size")),

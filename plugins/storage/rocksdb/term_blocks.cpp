@@ -11,6 +11,7 @@ namespace {
 
 constexpr char kWordBlocksTag = 0x04;
 constexpr char kValueBlocksTag = 0x05;
+constexpr char kFilterTag = 0x06;
 
 std::string_view as_view(const rocksdb::Slice& slice) {
   return {slice.data(), slice.size()};
@@ -26,6 +27,13 @@ std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, Ter
   std::string key = chunk_prefix(tenant);
   append_u64(key, chunk);
   key.push_back(index == TermIndex::words ? kWordBlocksTag : kValueBlocksTag);
+  return key;
+}
+
+std::string term_filter_key(std::string_view tenant, std::uint64_t chunk) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(kFilterTag);
   return key;
 }
 
@@ -63,14 +71,24 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
     const std::vector<std::pair<std::string, std::string>>& words,
     const std::vector<std::pair<std::string, std::string>>& values) {
   std::vector<std::pair<std::string, std::string>> entries;
-  entries.emplace_back(chunk_header_key(tenant, chunk), encode_chunk_header(built.header()));
+  // The header names the filter, so its value is set once the filter is built.
+  entries.emplace_back(chunk_header_key(tenant, chunk), std::string());
   for (auto& [column, bytes] : built.encode())
     entries.emplace_back(chunk_column_key(tenant, chunk, column), std::move(bytes));
+  TermFilterBuilder filter;
   for (const auto index : {TermIndex::words, TermIndex::values}) {
+    const auto& terms = index == TermIndex::words ? words : values;
     const std::string prefix = term_blocks_prefix(tenant, chunk, index);
-    for (auto& [first, block] : encode_term_blocks(index == TermIndex::words ? words : values))
+    for (auto& [first, block] : encode_term_blocks(terms))
       entries.emplace_back(prefix + first, std::move(block));
+    for (const auto& term : terms)
+      filter.add(index, term.first);
   }
+  std::string filter_bytes = filter.build();
+  ChunkHeader header = built.header();
+  header.filter = term_filter_id(filter_bytes);
+  entries.front().second = encode_chunk_header(header);
+  entries.emplace_back(term_filter_key(tenant, chunk), std::move(filter_bytes));
   return entries;
 }
 
@@ -128,7 +146,20 @@ std::string ChunkTerms::legacy_prefix(std::uint64_t chunk) const {
                                     : chunk_values_prefix(tenant_, chunk);
 }
 
-std::optional<std::string> ChunkTerms::find(std::uint64_t chunk, std::string_view term) {
+bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
+  if (!chunk.header.filter) return true;
+  TermFilterCache& cache = database_.term_filters();
+  const auto filter = cache.get(tenant_, chunk.number, *chunk.header.filter, [&] {
+    return database_.get(database_.columns, term_filter_key(tenant_, chunk.number), snapshot_);
+  });
+  const bool held = filter == nullptr || term_filter_may_hold(*filter, index_, term);
+  cache.count(!held);
+  return held;
+}
+
+std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_view term) {
+  if (!may_hold(ref, term)) return std::nullopt;
+  const std::uint64_t chunk = ref.number;
   const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
   if (!seek_block(prefix, term))
     return database_.get(database_.columns, legacy_prefix(chunk) + std::string(term), snapshot_);

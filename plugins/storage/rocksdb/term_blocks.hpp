@@ -13,7 +13,8 @@
 // after it, then reading that block up to it.
 //
 // Chunks written before blocks keep one key per term (tags 0x02 and 0x03, chunk_postings.hpp):
-// ChunkTerms reads both layouts, and merging such chunks writes blocks.
+// ChunkTerms reads both layouts, and merging such chunks writes blocks. A chunk written with
+// blocks also has a filter of its terms (term_filter.hpp), which ChunkTerms asks first.
 #pragma once
 
 #include <rocksdb/iterator.h>
@@ -27,14 +28,16 @@
 #include <utility>
 #include <vector>
 
+#include "column_chunk.hpp"
 #include "database.hpp"
+#include "term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-enum class TermIndex : std::uint8_t { words, values };
-
 // <tenant> 'H' <chunk> 0x04 or 0x05: every block key of one index of a chunk starts with it.
 std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index);
+// <tenant> 'H' <chunk> 0x06: the chunk's term filter.
+std::string term_filter_key(std::string_view tenant, std::uint64_t chunk);
 
 // (first term, block) for (term, postings) pairs in term order, each block at most about
 // `block_bytes` (a term larger than that has a block of its own).
@@ -43,9 +46,10 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
 
 class ChunkBuilder;
 
-// Every key and value of a built chunk numbered `chunk` (columns family): its header, its columns,
-// and its word and value postings as blocks. The postings are the builder's own, or, merging
-// chunks, given as (term, postings) in term order.
+// Every key and value of a built chunk numbered `chunk` (columns family): its header (naming a
+// new filter), its columns, its word and value postings as blocks and the filter of their terms.
+// The postings are the builder's own, or, merging chunks, given as (term, postings) in term
+// order.
 std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
                                                                std::uint64_t chunk,
                                                                const ChunkBuilder& built);
@@ -70,8 +74,9 @@ class ChunkTerms {
   ChunkTerms(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
              TermIndex index);
 
-  // The postings of `term` in `chunk`; nullopt when it has none.
-  std::optional<std::string> find(std::uint64_t chunk, std::string_view term);
+  // The postings of `term` in `chunk`; nullopt when it has none. The chunk's filter answers
+  // first, when it has one.
+  std::optional<std::string> find(const ChunkRef& chunk, std::string_view term);
   // Calls visit(term, postings) for every term of the chunk that starts with `prefix`, in order.
   void with_prefix(std::uint64_t chunk, std::string_view prefix,
                    const std::function<void(std::string_view, std::string_view)>& visit);
@@ -82,6 +87,8 @@ class ChunkTerms {
   // one whose first term is not after it, else the chunk's first block. False when the chunk has
   // no blocks (written before them).
   bool seek_block(const std::string& prefix, std::string_view term);
+  // False when the chunk's filter says `term` is not in it.
+  bool may_hold(const ChunkRef& chunk, std::string_view term);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

@@ -27,8 +27,7 @@ std::uint64_t rows_of(std::uint64_t chunk, std::string_view postings) {
 }  // namespace
 
 TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot* snapshot,
-                                     const std::string& tenant,
-                                     const std::vector<std::uint64_t>& chunks,
+                                     const std::string& tenant, const std::vector<ChunkRef>& chunks,
                                      const sdk::TextQuery& query) {
   TextStatistics statistics;
   statistics.documents = stored_counter(database, snapshot, documents_key(tenant, Scope::history));
@@ -40,15 +39,16 @@ TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot
   for (const auto& chunk : chunks) {
     for (const auto& word : scored) {
       if (const auto postings = words.find(chunk, word))
-        statistics.frequencies.find(word)->second += rows_of(chunk, *postings);
+        statistics.frequencies.find(word)->second += rows_of(chunk.number, *postings);
     }
     for (const auto& prefix : query.prefixes) {
-      words.with_prefix(chunk, prefix, [&](std::string_view token, std::string_view postings) {
-        auto it = statistics.frequencies.find(token);
-        if (it == statistics.frequencies.end())
-          it = statistics.frequencies.emplace(std::string(token), 0).first;
-        it->second += rows_of(chunk, postings);
-      });
+      words.with_prefix(chunk.number, prefix,
+                        [&](std::string_view token, std::string_view postings) {
+                          auto it = statistics.frequencies.find(token);
+                          if (it == statistics.frequencies.end())
+                            it = statistics.frequencies.emplace(std::string(token), 0).first;
+                          it->second += rows_of(chunk.number, postings);
+                        });
     }
   }
   return statistics;

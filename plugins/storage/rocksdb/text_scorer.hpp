@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "column_chunk.hpp"
 #include "database.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "index_keys.hpp"
@@ -34,11 +35,10 @@ struct TextStatistics {
   StringMap<std::uint64_t> frequencies;
 };
 
-// The statistics of `query` over `chunks` (the numbers of every chunk of the tenant) and the
-// tenant's history counters, read at `snapshot`.
+// The statistics of `query` over `chunks` (every chunk of the tenant) and the tenant's history
+// counters, read at `snapshot`.
 TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot* snapshot,
-                                     const std::string& tenant,
-                                     const std::vector<std::uint64_t>& chunks,
+                                     const std::string& tenant, const std::vector<ChunkRef>& chunks,
                                      const sdk::TextQuery& query);
 
 class TextScorer {

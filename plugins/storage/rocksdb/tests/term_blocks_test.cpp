@@ -202,5 +202,35 @@ TEST_F(TermBlocksStorageTest, ChunksWrittenBeforeBlocksAnswerAlikeAndMergeIntoBl
   EXPECT_EQ(answers(), expected);
 }
 
+// A word or value that one chunk of six holds: the other five chunks' filters say "not here" and
+// their postings are not read; merged chunks have filters of their own and answer alike.
+TEST_F(TermBlocksStorageTest, ARareTermOpensOnlyTheChunksThatMayHoldIt) {
+  const auto& filters = storage_->database().term_filters();
+  const auto lookups = [&](sdk::RecordQuery query) {
+    query.source = sdk::Source::history;
+    const auto skips = filters.skips();
+    const auto passes = filters.passes();
+    std::string ids;
+    for (const auto& record : read(query))
+      ids += record.id + " ";
+    return std::make_tuple(ids, filters.skips() - skips, filters.passes() - passes);
+  };
+  sdk::RecordQuery word;
+  word.text = sdk::parse_text_query("unique17");
+  EXPECT_EQ(lookups(word), std::make_tuple(std::string("e17 "), 5U, 1U));
+  sdk::RecordQuery value;
+  value.where = {{*sdk::FieldPath::parse("payload.text"), sdk::Op::eq, "fan diskette unique13"}};
+  EXPECT_EQ(lookups(value), std::make_tuple(std::string("e13 "), 5U, 1U));
+  sdk::RecordQuery absent;
+  absent.where = {{*sdk::FieldPath::parse("payload.color"), sdk::Op::eq, "purple"}};
+  EXPECT_EQ(lookups(absent), std::make_tuple(std::string(), 6U, 0U));
+
+  const auto expected = answers();
+  EXPECT_GT(storage_->projector().merge_chunks(), 0U);
+  EXPECT_EQ(answers(), expected);
+  EXPECT_EQ(std::get<0>(lookups(word)), "e17 ");
+  EXPECT_EQ(std::get<0>(lookups(value)), "e13 ");
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,90 @@
+// A chunk's filter of terms: whether a word or a value term (term_blocks.hpp) can be in the
+// chunk, answered from memory, so that a rare word or one exact id, address or order number
+// opens only the chunks that may hold it instead of seeking into every chunk of the time range
+// (Lucene's and RocksDB's per-segment Bloom filters do the same for point lookups).
+//
+//   columns  <tenant> 'H' <chunk:u64> 0x06   -> the filter
+//
+// The filter is a blocked Bloom filter: one 64-byte block per term, chosen by the term's hash,
+// with kProbes bits set in it, about ten bits per term (about 1% false positives, one cache line
+// read per question). It is byte 0: format (1), byte 1: probes, then the blocks. A term is hashed
+// with its index (word or value) in front, with a hash fixed by this format, since filters
+// outlive the process that wrote them.
+//
+// A chunk's header names its filter by a 64-bit hash of the filter (ChunkHeader::filter); a chunk
+// without one (written before filters) has no filter and every term may be in it. Filters are
+// read into a cache keyed by (tenant, chunk, id): chunk numbers are reused by merges, but two
+// filters with one id are the same filter, so a cached filter is that of the chunk a reader's
+// snapshot sees, whatever the snapshot.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+enum class TermIndex : std::uint8_t { words, values };
+
+// Builds a filter for the terms of a chunk's two indexes.
+class TermFilterBuilder {
+ public:
+  void add(TermIndex index, std::string_view term);
+  std::size_t size() const { return hashes_.size(); }
+  std::string build() const;
+
+ private:
+  std::vector<std::uint64_t> hashes_;
+};
+
+// False only when `term` of `index` is certainly not in the filter's chunk. A filter of another
+// format, or damaged, answers true.
+bool term_filter_may_hold(std::string_view filter, TermIndex index, std::string_view term);
+
+// The id of a filter: a hash of its bytes, never 0.
+std::uint64_t term_filter_id(std::string_view filter);
+
+// The filters read, least recently used dropped past `capacity_bytes`. Thread-safe.
+class TermFilterCache {
+ public:
+  explicit TermFilterCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+  // The filter of (tenant, chunk, id), read by `load` when it is not cached; null when `load`
+  // finds none (the chunk then may hold every term).
+  std::shared_ptr<const std::string> get(std::string_view tenant, std::uint64_t chunk,
+                                         std::uint64_t id,
+                                         const std::function<std::optional<std::string>()>& load);
+
+  // Counts a term lookup that a filter answered "not here", and one that it let through.
+  void count(bool skipped) { (skipped ? skips_ : passes_).fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t skips() const { return skips_.load(std::memory_order_relaxed); }
+  std::uint64_t passes() const { return passes_.load(std::memory_order_relaxed); }
+  std::size_t bytes() const;
+  std::size_t capacity() const { return capacity_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const std::string> filter;
+    std::list<std::string>::iterator recency;
+  };
+  std::string key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id) const;
+
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::list<std::string> recency_;  // most recently used first
+  std::unordered_map<std::string, Entry> entries_;
+  std::size_t bytes_ = 0;
+  std::atomic<std::uint64_t> skips_{0};
+  std::atomic<std::uint64_t> passes_{0};
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,98 @@
+// Term filters: never a false "not here", few false "maybe", a filter of another format or
+// damaged answers "maybe", and the cache keeps the most recently used filters within its bytes.
+#include "term_filter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace eventsvc::plugins::rocksdb_storage {
+namespace {
+
+std::string term(const char* kind, int n) {
+  return std::string(kind) + "-" + std::to_string(n * 7919);
+}
+
+TEST(TermFilter, HoldsEveryTermAddedAndFewOthers) {
+  TermFilterBuilder builder;
+  for (int n = 0; n < 20000; ++n) {
+    builder.add(TermIndex::words, term("word", n));
+    builder.add(TermIndex::values, term("value", n));
+  }
+  const std::string filter = builder.build();
+  // About ten bits per term.
+  EXPECT_LE(filter.size(), 2 + 40000 * 10 / 8 + 64);
+  for (int n = 0; n < 20000; ++n) {
+    ASSERT_TRUE(term_filter_may_hold(filter, TermIndex::words, term("word", n))) << n;
+    ASSERT_TRUE(term_filter_may_hold(filter, TermIndex::values, term("value", n))) << n;
+  }
+  int false_positives = 0;
+  for (int n = 20000; n < 40000; ++n)
+    false_positives += term_filter_may_hold(filter, TermIndex::words, term("word", n)) ? 1 : 0;
+  // The same term in the other index is another term.
+  for (int n = 0; n < 20000; ++n)
+    false_positives += term_filter_may_hold(filter, TermIndex::values, term("word", n)) ? 1 : 0;
+  EXPECT_LT(false_positives, 40000 * 3 / 100);  // about 1%
+}
+
+TEST(TermFilter, AnEmptyChunkHoldsNothing) {
+  const std::string filter = TermFilterBuilder().build();
+  EXPECT_FALSE(term_filter_may_hold(filter, TermIndex::words, "anything"));
+  EXPECT_FALSE(term_filter_may_hold(filter, TermIndex::values, ""));
+}
+
+TEST(TermFilter, AFilterOfAnotherFormatOrDamagedMayHoldAnything) {
+  std::string filter = TermFilterBuilder().build();
+  EXPECT_TRUE(term_filter_may_hold(filter.substr(0, 10), TermIndex::words, "a"));
+  EXPECT_TRUE(term_filter_may_hold(filter + "x", TermIndex::words, "a"));
+  filter[0] = 2;
+  EXPECT_TRUE(term_filter_may_hold(filter, TermIndex::words, "a"));
+  EXPECT_TRUE(term_filter_may_hold("", TermIndex::words, "a"));
+}
+
+TEST(TermFilter, AFiltersIdIsItsHash) {
+  TermFilterBuilder one;
+  one.add(TermIndex::words, "a");
+  TermFilterBuilder other;
+  other.add(TermIndex::words, "b");
+  EXPECT_EQ(term_filter_id(one.build()), term_filter_id(one.build()));
+  EXPECT_NE(term_filter_id(one.build()), term_filter_id(other.build()));
+  EXPECT_NE(term_filter_id(""), 0U);
+}
+
+TEST(TermFilterCache, KeepsTheMostRecentlyUsedWithinItsBytes) {
+  TermFilterCache cache(1000);
+  int loads = 0;
+  const auto load = [&](char fill) {
+    return [&loads, fill]() -> std::optional<std::string> {
+      ++loads;
+      return std::string(400, fill);
+    };
+  };
+  EXPECT_EQ(*cache.get("t", 1, 11, load('a')), std::string(400, 'a'));
+  EXPECT_EQ(*cache.get("t", 2, 22, load('b')), std::string(400, 'b'));
+  EXPECT_EQ(loads, 2);
+  EXPECT_EQ(*cache.get("t", 1, 11, load('x')), std::string(400, 'a')) << "cached";
+  EXPECT_EQ(loads, 2);
+  // A third filter passes the capacity: the least recently used (chunk 2) goes.
+  cache.get("t", 3, 33, load('c'));
+  EXPECT_EQ(cache.bytes(), 800U);
+  cache.get("t", 1, 11, load('x'));
+  EXPECT_EQ(loads, 3);
+  EXPECT_EQ(*cache.get("t", 2, 22, load('b')), std::string(400, 'b'));
+  EXPECT_EQ(loads, 4);
+  // The same chunk with another id (merged since) and another tenant are other filters.
+  EXPECT_EQ(*cache.get("t", 1, 12, load('d')), std::string(400, 'd'));
+  EXPECT_EQ(*cache.get("u", 1, 11, load('e')), std::string(400, 'e'));
+  EXPECT_EQ(loads, 6);
+  // A chunk whose filter is not found is not cached; one larger than the cache is not kept.
+  EXPECT_EQ(cache.get("t", 9, 99, [] { return std::optional<std::string>(); }), nullptr);
+  EXPECT_EQ(
+      cache.get("t", 8, 88, [] { return std::optional<std::string>(std::string(2000, 'z')); })
+          ->size(),
+      2000U);
+  EXPECT_LE(cache.bytes(), 1000U);
+}
+
+}  // namespace
+}  // namespace eventsvc::plugins::rocksdb_storage
