@@ -58,16 +58,17 @@ json::object freshness_of_newest(std::optional<Millis> newest, Millis expected_m
 }
 
 std::size_t settle_token_count(json::object& context, std::string_view member) {
-  std::size_t tokens = 0;
+  // Only the count's own width moves the count, and it only grows with the count: counting again
+  // from the pack with a one-digit count rises to the smallest count that counts itself, and
+  // stops there (each round is at most that count, and at least the round before).
   context[member] = 0;
-  // Converges in at most a few rounds: each round can only add a digit.
-  for (int round = 0; round < 8; ++round) {
-    const std::size_t next = estimate_tokens(context);
-    if (next == tokens) break;
-    tokens = next;
+  std::size_t tokens = estimate_tokens(context);
+  for (;;) {
     context[member] = tokens;
+    const std::size_t next = estimate_tokens(context);
+    if (next == tokens) return tokens;
+    tokens = next;
   }
-  return tokens;
 }
 
 }  // namespace eventsvc::sdk

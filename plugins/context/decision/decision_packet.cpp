@@ -9,6 +9,8 @@
 #include "budget_fit.hpp"
 #include "decision_mode.hpp"
 #include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/json.hpp"
 
 namespace eventsvc::plugins::context {
 
@@ -196,6 +198,7 @@ class PacketBuilder {
     const bool proof_complete = evidence_.scan_complete;
 
     const std::size_t facts_dropped = findings_.facts.size() - facts.size();
+    const std::size_t kept_facts = facts.size();
     const std::size_t matched = evidence_.admitted + evidence_.unverified;
     ReadinessInputs readiness_inputs;
     readiness_inputs.facts_found = !findings_.facts.empty();
@@ -231,7 +234,7 @@ class PacketBuilder {
                                         {"packed_tokens", 0},
                                         {"ratio", 0}};
     packet["confidence"] =
-        confidence_of(evidence_, findings_, evidence_.scan_complete, proof_complete);
+        confidence_of(evidence_, findings_, kept_facts, evidence_.scan_complete, proof_complete);
     packet["proof"] = json::object{{"complete", proof_complete},
                                    {"event_count", proof_ids.size()},
                                    {"event_ids", strings(proof_listed)}};
@@ -316,19 +319,8 @@ class PacketBuilder {
     return keys;
   }
 
-  // packed_tokens counts the packet it is part of: settle it (and the ratio) together.
   void settle_compaction(json::object& packet) const {
-    auto& compaction = packet["compaction"].as_object();
-    for (int round = 0; round < 8; ++round) {
-      const std::size_t tokens = sdk::estimate_tokens(packet);
-      if (compaction["packed_tokens"] == tokens) break;
-      compaction["packed_tokens"] = tokens;
-      compaction["ratio"] =
-          evidence_.source_tokens == 0
-              ? 0.0
-              : rounded(static_cast<double>(tokens) / static_cast<double>(evidence_.source_tokens),
-                        1e4);
-    }
+    settle_packed_tokens(packet, evidence_.source_tokens);
   }
 
   const sdk::ContextInput& input_;
@@ -340,8 +332,42 @@ class PacketBuilder {
 
 }  // namespace
 
-double confidence_of(const Evidence& evidence, const Findings& findings, bool scan_complete,
-                     bool proof_complete) {
+void settle_packed_tokens(json::object& packet, std::size_t source_tokens) {
+  auto& compaction = packet["compaction"].as_object();
+  const auto ratio_at = [&](std::size_t tokens, int decimals) {
+    return source_tokens == 0
+               ? 0.0
+               : rounded(static_cast<double>(tokens) / static_cast<double>(source_tokens),
+                         std::pow(10.0, decimals));
+  };
+  // The packet's bytes with both members one character wide; each member's own width is added.
+  compaction["packed_tokens"] = 0;
+  compaction["ratio"] = 0;
+  const std::size_t base = sdk::json_size(packet) - 2;
+  // Every count a packet of these bytes can have: both members one character wide, or as wide
+  // as a 20-digit count and a 24-character ratio.
+  const std::size_t lowest = sdk::estimate_tokens_of_json_text(base + 2);
+  const std::size_t highest = sdk::estimate_tokens_of_json_text(base + 20 + 24);
+  static constexpr int kDecimals[] = {4, 3, 5, 2, 6, 1, 0};
+  for (const int decimals : kDecimals) {
+    for (std::size_t tokens = lowest; tokens <= highest; ++tokens) {
+      const double ratio = ratio_at(tokens, decimals);
+      const std::size_t bytes =
+          base + sdk::json_size(json::value(tokens)) + sdk::json_size(json::value(ratio));
+      if (sdk::estimate_tokens_of_json_text(bytes) == tokens) {
+        compaction["packed_tokens"] = tokens;
+        compaction["ratio"] = ratio;
+        return;
+      }
+    }
+  }
+  // At 0 decimals both widths only grow with the count, by at most two bytes a step, so some
+  // count in the range counts itself.
+  throw sdk::Error::internal("no token count counts the pack that holds it");
+}
+
+double confidence_of(const Evidence& evidence, const Findings& findings, std::size_t facts_kept,
+                     bool scan_complete, bool proof_complete) {
   if (findings.facts.empty()) return 0;
   const double verified_share = static_cast<double>(evidence.admitted) /
                                 static_cast<double>(evidence.admitted + evidence.unverified);
@@ -353,7 +379,8 @@ double confidence_of(const Evidence& evidence, const Findings& findings, bool sc
                                : 1.0 - 0.5 * static_cast<double>(findings.stale_subjects) /
                                            static_cast<double>(evidence.subjects.size());
   const double completeness = (scan_complete ? 1.0 : 0.5) * (proof_complete ? 1.0 : 0.8);
-  return rounded(verified_share * agreement * coverage * freshness * completeness, 1000);
+  const double kept = static_cast<double>(facts_kept) / static_cast<double>(findings.facts.size());
+  return rounded(verified_share * agreement * coverage * freshness * completeness * kept, 1000);
 }
 
 sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evidence,

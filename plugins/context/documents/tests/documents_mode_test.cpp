@@ -29,7 +29,7 @@ TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
   input.result_limit = 30;
   const auto output = mode.build(input);
   const auto& context = output.context;
-  EXPECT_EQ(context.at("schema_version"), "1.0");
+  EXPECT_EQ(context.at("schema_version"), "1.1");
   EXPECT_EQ(context.at("mode"), "documents");
   EXPECT_EQ(context.at("token_budget"), 1000);
   const auto& docs = context.at("documents").as_array();

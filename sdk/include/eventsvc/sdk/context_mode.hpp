@@ -23,7 +23,7 @@
 
 namespace eventsvc::sdk {
 
-inline constexpr std::string_view kContextSchemaVersion = "1.0";
+inline constexpr std::string_view kContextSchemaVersion = "1.1";
 
 // The request's `context` object with defaults applied.
 struct ContextRequest {
