@@ -557,12 +557,20 @@ TEST_F(LongHistory, FactsKeptGrowWithTheBudgetAndAreNeverReadAsNoEvidence) {
   EXPECT_EQ(previous, 20U);
 }
 
-// Over HTTPS, at budgets from the smallest to past the largest pack: packed_tokens is exactly
-// ceil(bytes / 4) of the context the answer carries (audit_trace_id aside), never over the budget,
-// and confidence falls with the share of the 20 facts the pack keeps (every other factor is 1
-// here: all verified, no contradiction, nothing missing or stale, complete).
-TEST_F(LongHistory, TokenCountIsExactAndConfidenceCountsTheFactsKept) {
-  for (std::size_t budget = 256; budget <= 6000; budget += 97) {
+// Over HTTPS, at budgets from the smallest to far past the largest pack: packed_tokens is exactly
+// ceil(bytes / 4) of the context the answer carries (audit_trace_id aside), never over the budget;
+// confidence falls with the share of the 20 facts the pack keeps (every other factor is 1 here:
+// all verified, no contradiction, nothing missing or stale, complete); and a larger budget makes
+// a larger pack only by the items it keeps: two budgets that keep as many items give the same pack.
+TEST_F(LongHistory, TokenCountIsExactConfidenceCountsTheFactsKeptAndTheBudgetIsACeiling) {
+  std::vector<std::size_t> budgets;
+  for (std::size_t budget = 256; budget <= 6000; budget += 97)
+    budgets.push_back(budget);
+  for (const std::size_t budget : {8000U, 11942U, 20000U, 100000U})
+    budgets.push_back(budget);
+  std::string previous_text;
+  std::uint64_t previous_dropped = UINT64_MAX;
+  for (const std::size_t budget : budgets) {
     const std::string text = pack_text(budget);  // no audit plugin: every byte is counted
     const auto context = json::parse(text).as_object();
     const auto packed = context.at("compaction").at("packed_tokens").to_number<std::size_t>();
@@ -572,7 +580,14 @@ TEST_F(LongHistory, TokenCountIsExactAndConfidenceCountsTheFactsKept) {
     EXPECT_DOUBLE_EQ(context.at("confidence").to_number<double>(),
                      std::round(facts / 20.0 * 1000.0) / 1000.0)
         << budget << " " << facts;
+    const auto dropped = context.at("exclusions").at("over_budget").to_number<std::uint64_t>();
+    if (dropped == previous_dropped) {
+      EXPECT_EQ(text, previous_text) << budget;
+    }
+    previous_dropped = dropped;
+    previous_text = text;
   }
+  EXPECT_EQ(previous_dropped, 0U);
 }
 
 }  // namespace

@@ -22,46 +22,33 @@ BudgetChoice fit_to_budget(std::size_t candidates, std::size_t budget, std::size
                            const PacketMeasure& measure) {
   BudgetChoice choice;
   choice.dropped.assign(candidates, false);
-  for (int level = 0; level <= kMostShrunk; ++level) {
-    choice.level = level;
-    choice.tokens = measure(choice.dropped, level);
-    if (choice.tokens <= budget) return choice;
-  }
+  choice.tokens = measure(choice.dropped);
+  if (choice.tokens <= budget) return choice;
 
-  // The fewest candidates, dropped in order, that bring the shrunk packet within the budget (the
-  // size never grows with more dropped, so a binary search finds it).
+  // The fewest candidates, dropped in order, that bring the packet within the budget (the size
+  // never grows with more dropped, so a binary search finds it).
   std::size_t low = 0;
   std::size_t high = candidates;
   while (low < high) {
     const std::size_t middle = low + (high - low) / 2;
-    if (measure(first_dropped(candidates, middle), kMostShrunk) <= budget) {
+    if (measure(first_dropped(candidates, middle)) <= budget) {
       high = middle;
     } else {
       low = middle + 1;
     }
   }
   choice.dropped = first_dropped(candidates, low);
-  choice.tokens = measure(choice.dropped, kMostShrunk);
+  choice.tokens = measure(choice.dropped);
 
   // Most important first: whatever fits again goes back. The packet only grows, so an item that
   // does not fit now would not fit later either.
   for (std::size_t i = low; i-- > put_back_from;) {
     choice.dropped[i] = false;
-    const std::size_t tokens = measure(choice.dropped, kMostShrunk);
+    const std::size_t tokens = measure(choice.dropped);
     if (tokens <= budget) {
       choice.tokens = tokens;
     } else {
       choice.dropped[i] = true;
-    }
-  }
-
-  // With fewer items the proof may list every id again.
-  for (int level = 0; level < kMostShrunk; ++level) {
-    const std::size_t tokens = measure(choice.dropped, level);
-    if (tokens <= budget) {
-      choice.level = level;
-      choice.tokens = tokens;
-      return choice;
     }
   }
   return choice;

@@ -27,17 +27,19 @@ json::array strings(const Strings& values) {
   return out;
 }
 
-// A shrunk item lists this many of its ids: the first and the last half of them.
+// A fact lists this many of its ids: the first and the last half of them. Listing every id would
+// make a pack over a long history grow with the budget by ids alone (the rest are the observations
+// of the value between first_seen and last_seen, which a query finds).
 constexpr std::size_t kListedIds = 4;
 
-std::vector<std::string_view> listed_ids(const std::vector<std::string_view>& ids, bool shrunk) {
-  if (!shrunk || ids.size() <= kListedIds) return ids;
+std::vector<std::string_view> listed_ids(const std::vector<std::string_view>& ids) {
+  if (ids.size() <= kListedIds) return ids;
   std::vector<std::string_view> listed(ids.begin(), ids.begin() + kListedIds / 2);
   listed.insert(listed.end(), ids.end() - kListedIds / 2, ids.end());
   return listed;
 }
 
-json::object render(const Fact& fact, bool shrunk) {
+json::object render(const Fact& fact) {
   json::object out{{"subject", fact.subject},
                    {"attribute", fact.attribute},
                    {"value", *fact.value},
@@ -46,7 +48,7 @@ json::object render(const Fact& fact, bool shrunk) {
                    {"last_seen", sdk::format_rfc3339(fact.last_seen)},
                    {"observations", fact.observations},
                    {"event_count", fact.event_ids.size()},
-                   {"event_ids", strings(listed_ids(fact.event_ids, shrunk))}};
+                   {"event_ids", strings(listed_ids(fact.event_ids))}};
   if (fact.range) {
     out["range"] = json::object{
         {"min", fact.range->min}, {"max", fact.range->max}, {"readings", fact.range->readings}};
@@ -150,13 +152,11 @@ class PacketBuilder {
   }
   std::size_t documents() const { return documents_.size(); }
 
-  // The packet leaving out `dropped` at detail `level` (budget_fit.hpp). `budget_needed`: the
-  // budget that would keep every fact, when some were left out.
-  json::object build(const std::vector<bool>& dropped, int level,
+  // The packet leaving out `dropped` (budget_fit.hpp). `budget_needed`: the budget that would
+  // keep every fact, when some were left out.
+  json::object build(const std::vector<bool>& dropped,
                      std::optional<std::size_t> budget_needed) const {
     const Kept kept = kept_of(dropped);
-    const bool shrunk_items = level >= 1;
-    const bool shrunk_proof = level >= 2;
     json::array facts;
     json::array timeline;
     json::array contradictions;
@@ -166,9 +166,9 @@ class PacketBuilder {
     for (std::size_t i = 0; i < findings_.facts.size(); ++i) {
       if (!kept.facts[i]) continue;
       const Fact& fact = findings_.facts[i];
-      facts.emplace_back(render(fact, shrunk_items));
+      facts.emplace_back(render(fact));
       proof_ids.insert(fact.event_ids.begin(), fact.event_ids.end());
-      const auto ids = listed_ids(fact.event_ids, shrunk_items);
+      const auto ids = listed_ids(fact.event_ids);
       listed.insert(ids.begin(), ids.end());
     }
     auto cite = [&](std::string_view id) {
@@ -192,9 +192,8 @@ class PacketBuilder {
     for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
       if (kept.missing[i]) missing.emplace_back(render(findings_.missing[i]));
     }
-    const std::set<std::string_view>& proof_listed = shrunk_proof ? listed : proof_ids;
-    // Every kept item cites its sources (a shrunk one by its first and last ids and its count);
-    // only a cut scan leaves sources out.
+    // Every kept item cites its sources (a fact of more than four events by its first and last
+    // ids and its count); only a cut scan leaves sources out.
     const bool proof_complete = evidence_.scan_complete;
 
     const std::size_t facts_dropped = findings_.facts.size() - facts.size();
@@ -237,7 +236,7 @@ class PacketBuilder {
         confidence_of(evidence_, findings_, kept_facts, evidence_.scan_complete, proof_complete);
     packet["proof"] = json::object{{"complete", proof_complete},
                                    {"event_count", proof_ids.size()},
-                                   {"event_ids", strings(proof_listed)}};
+                                   {"event_ids", strings(listed)}};
     if (input_.request.include_documents) {
       json::array records;
       for (std::size_t i = 0; i < documents_.size(); ++i) {
@@ -388,23 +387,21 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
   const PacketBuilder builder(input, evidence, findings);
   const std::size_t budget = input.request.token_budget;
   // What an agent should ask for to get every fact, should some not fit: the packet of the facts
-  // alone, shrunk. Packets that leave facts out say so, and are measured saying so; it is worked
+  // alone. Packets that leave facts out say so, and are measured saying so; it is worked
   // out once, the first time one does (a pack that keeps every fact never needs it).
   std::optional<std::size_t> needed;
   const auto budget_needed = [&](const std::vector<bool>& dropped) -> std::optional<std::size_t> {
     if (!builder.drops_a_fact(dropped)) return std::nullopt;
     if (!needed) {
-      needed =
-          PacketBuilder::tokens_of(builder.build(builder.only_facts(), kMostShrunk, std::nullopt));
+      needed = PacketBuilder::tokens_of(builder.build(builder.only_facts(), std::nullopt));
     }
     return needed;
   };
   const BudgetChoice choice = fit_to_budget(
-      builder.candidates(), budget, builder.documents(),
-      [&](const std::vector<bool>& dropped, int level) {
-        return PacketBuilder::tokens_of(builder.build(dropped, level, budget_needed(dropped)));
+      builder.candidates(), budget, builder.documents(), [&](const std::vector<bool>& dropped) {
+        return PacketBuilder::tokens_of(builder.build(dropped, budget_needed(dropped)));
       });
-  json::object packet = builder.build(choice.dropped, choice.level, budget_needed(choice.dropped));
+  json::object packet = builder.build(choice.dropped, budget_needed(choice.dropped));
 
   // context_id: over the canonical packet without itself (and without audit_trace_id).
   json::object identity = packet;

@@ -7,35 +7,32 @@
 namespace eventsvc::plugins::context {
 namespace {
 
-// A packet of `sizes` items over a fixed base, where each item also costs `proof` extra at
-// detail 0 and half that at detail 1 (its ids in the proof), nothing at detail 2.
+// A packet of `sizes` items over a fixed base.
 struct SyntheticPacket {
   std::size_t base = 140;
   std::vector<std::size_t> sizes;
-  std::vector<std::size_t> proof;
 
-  std::size_t measure(const std::vector<bool>& dropped, int level) const {
+  std::size_t measure(const std::vector<bool>& dropped) const {
     std::size_t tokens = base;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      if (dropped[i]) continue;
-      tokens += sizes[i] + (level == 0 ? proof[i] : level == 1 ? proof[i] / 2 : 0);
+      if (!dropped[i]) tokens += sizes[i];
     }
     return tokens;
   }
 };
 
-TEST(BudgetFit, EverythingThatFitsAtTheLeastShrinkingLevelIsKept) {
-  const SyntheticPacket packet{140, {10, 20, 30}, {100, 100, 100}};
-  const auto measure = [&](const std::vector<bool>& d, int l) { return packet.measure(d, l); };
-  auto choice = fit_to_budget(3, 1000, 0, measure);
-  EXPECT_EQ(choice.level, 0);
-  EXPECT_EQ(choice.dropped_count(), 0U);
-  choice = fit_to_budget(3, 400, 0, measure);  // 200 + 150 at level 1
-  EXPECT_EQ(choice.level, 1);
-  EXPECT_EQ(choice.dropped_count(), 0U);
-  choice = fit_to_budget(3, 250, 0, measure);  // 200 at level 2
-  EXPECT_EQ(choice.level, 2);
-  EXPECT_EQ(choice.tokens, 200U);
+TEST(BudgetFit, EverythingThatFitsIsKeptAndALargerBudgetIsOnlyACeiling) {
+  const SyntheticPacket packet{140, {10, 20, 30}};
+  const auto measure = [&](const std::vector<bool>& d) { return packet.measure(d); };
+  for (const std::size_t budget : {200U, 201U, 1000U, 100000U}) {
+    const auto choice = fit_to_budget(3, budget, 0, measure);
+    EXPECT_EQ(choice.dropped_count(), 0U);
+    EXPECT_EQ(choice.tokens, 200U) << budget;
+  }
+  // Dropping the first two brings it within 180; the first (10) then fits again.
+  const auto choice = fit_to_budget(3, 180, 0, measure);
+  EXPECT_EQ(choice.dropped, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(choice.tokens, 180U);
 }
 
 TEST(BudgetFit, AtTheFixedPointNothingDroppedWouldFitAndTheBudgetHolds) {
@@ -45,24 +42,20 @@ TEST(BudgetFit, AtTheFixedPointNothingDroppedWouldFitAndTheBudgetHolds) {
     const std::size_t items = 1 + random() % 40;
     for (std::size_t i = 0; i < items; ++i) {
       packet.sizes.push_back(5 + random() % 300);
-      packet.proof.push_back(random() % 200);
     }
     const std::size_t budget = 256 + random() % 6000;
     const std::size_t put_back_from = random() % 3 == 0 ? random() % items : 0;
-    const auto measure = [&](const std::vector<bool>& d, int l) { return packet.measure(d, l); };
+    const auto measure = [&](const std::vector<bool>& d) { return packet.measure(d); };
     const auto choice = fit_to_budget(items, budget, put_back_from, measure);
-    ASSERT_EQ(choice.tokens, measure(choice.dropped, choice.level));
+    ASSERT_EQ(choice.tokens, measure(choice.dropped));
     EXPECT_LE(choice.tokens, budget) << trial;
     for (std::size_t i = put_back_from; i < items; ++i) {
       if (!choice.dropped[i]) continue;
       auto with = choice.dropped;
       with[i] = false;
-      EXPECT_GT(measure(with, kMostShrunk), budget)
+      EXPECT_GT(measure(with), budget)
           << "trial " << trial << ": item " << i << " was dropped but fits";
     }
-    // No less shrinking level would have held what was kept.
-    for (int level = 0; level < choice.level; ++level)
-      EXPECT_GT(measure(choice.dropped, level), budget) << trial;
   }
 }
 
@@ -72,9 +65,8 @@ TEST(BudgetFit, ItemsKeptNeverDecreaseAsTheBudgetGrows) {
     SyntheticPacket packet;
     for (std::size_t i = 0; i < 30; ++i) {
       packet.sizes.push_back(5 + random() % 300);
-      packet.proof.push_back(random() % 200);
     }
-    const auto measure = [&](const std::vector<bool>& d, int l) { return packet.measure(d, l); };
+    const auto measure = [&](const std::vector<bool>& d) { return packet.measure(d); };
     // The most important candidate (the last) is kept from the first budget it fits.
     bool kept_before = false;
     for (std::size_t budget = 256; budget <= 12000; budget += 97) {
