@@ -378,6 +378,68 @@ TEST_F(ContextTest, AuditTracesArePrivateFiles) {
   EXPECT_EQ(ApiClient(server_->port(), *key_).http().get("/v1/traces/" + id, *key_).status, 404);
 }
 
+// A pump reports its mode as a number (1 → 3, 3 again, → 2) beside a temperature. Read as
+// readings, the mode is a measurement: a range, no transitions. Named as a category (in
+// relationship_fields, an `eq`/`in` condition or a `distinct` aggregation), it is a state: its
+// changes are the timeline and its fact has no range.
+TEST(ContextStates, NumericCodesNamedAsCategoriesAreStates) {
+  ServerProcess server(test_config());
+  server.start();
+  ApiClient api(server.port(), server.create_key("modes", "test"));
+  const std::int64_t now = now_ms();
+  auto reading = [&](const char* id, int minutes_ago, int mode, double temp) {
+    return make_event(id, "reading", now - minutes_ago * kMinute,
+                      {{"pump", "p7"}, {"mode", mode}, {"temp", temp}});
+  };
+  api.ingest_verified(
+      make_batch("modes", json::array{reading("m1", 10, 1, 20.5), reading("m2", 8, 3, 21.0),
+                                      reading("m3", 6, 3, 21.5), reading("m4", 4, 2, 22.0)}),
+      "modes-key-1");
+  auto pack = [&](json::object naming) {
+    json::object body{{"where", json::object{{"stream", "modes"},
+                                             {"timestamp", json::object{{"gte", "now-1h"}}}}},
+                      {"group_by", json::array{"payload.pump"}},
+                      {"context", json::object{{"mode", "decision"}}}};
+    for (auto& [key, value] : naming)
+      body[key] = value;
+    const auto answer = api.analyze(body);
+    EXPECT_EQ(answer.status, 200) << answer.body;
+    return answer.json().at("context").as_object();
+  };
+  const auto mode_fact = [](const json::object& context) {
+    for (const auto& fact : context.at("facts").as_array()) {
+      if (fact.at("attribute") == "payload.mode") return fact.as_object();
+    }
+    return json::object{};
+  };
+
+  const auto as_readings =
+      pack({{"aggregations",
+             json::object{{"top", json::object{{"op", "max"}, {"field", "payload.mode"}}}}}});
+  EXPECT_TRUE(as_readings.at("timeline").as_array().empty()) << as_readings;
+  EXPECT_EQ(mode_fact(as_readings).at("range"),
+            (json::object{{"min", 1}, {"max", 3}, {"readings", 4}}));
+
+  for (const auto& naming :
+       {json::object{{"relationship_fields", json::array{"payload.mode"}}},
+        json::object{
+            {"aggregations", json::object{{"modes", json::object{{"op", "distinct"},
+                                                                 {"field", "payload.mode"}}}}}}}) {
+    const auto as_states = pack(naming);
+    const auto& timeline = as_states.at("timeline").as_array();
+    ASSERT_EQ(timeline.size(), 2U) << as_states;
+    EXPECT_EQ(timeline[0].at("from"), 1);
+    EXPECT_EQ(timeline[0].at("to"), 3);
+    EXPECT_EQ(timeline[0].at("event_id"), "m2");
+    EXPECT_EQ(timeline[1].at("from"), 3);
+    EXPECT_EQ(timeline[1].at("to"), 2);
+    EXPECT_EQ(timeline[1].at("from_event_id"), "m3");
+    const auto fact = mode_fact(as_states);
+    EXPECT_EQ(fact.at("value"), 2);
+    EXPECT_FALSE(fact.contains("range")) << fact;
+  }
+}
+
 TEST(ContextWithoutAudit, NoAuditTraceId) {
   ServerProcess server(test_config());
   server.start();

@@ -34,6 +34,24 @@ std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
   return named;
 }
 
+// Of those, the ones the request treats as categories: a number there is a code, not a reading.
+std::vector<sdk::FieldPath> state_attributes(const AnalyzeRequest& request) {
+  std::vector<sdk::FieldPath> states;
+  auto add = [&](const sdk::FieldPath& field) {
+    if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
+    if (std::find(states.begin(), states.end(), field) == states.end()) states.push_back(field);
+  };
+  for (const auto& condition : request.where) {
+    if (condition.op == sdk::Op::eq || condition.op == sdk::Op::in) add(condition.field);
+  }
+  for (const auto& spec : request.aggregations) {
+    if (spec.field && spec.op == "distinct") add(*spec.field);
+  }
+  for (const auto& field : request.relationship_fields)
+    add(field);
+  return states;
+}
+
 json::value optional_instant(const std::optional<sdk::Millis>& instant) {
   return instant ? json::value(sdk::format_rfc3339(*instant)) : json::value(nullptr);
 }
@@ -262,6 +280,7 @@ Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Conditio
   input.request = *request.context;
   input.subject_fields = request.group_by;
   input.attributes = named_attributes(request);
+  input.state_attributes = state_attributes(request);
   input.now = now;
   const auto* mode = modules.context_mode(request.context->mode);
   std::optional<StorageCells> cells;

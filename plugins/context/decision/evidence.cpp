@@ -162,6 +162,9 @@ class Gatherer {
       fields_.named.push_back(attribute);
     }
     fields_.every_leaf = true;  // to observe them, or to count them out of scope
+    for (const auto& attribute : input.state_attributes)
+      evidence_.state_attributes.push_back(attribute.text);
+    std::sort(evidence_.state_attributes.begin(), evidence_.state_attributes.end());
   }
 
   Evidence gather() && {

@@ -6,6 +6,7 @@
 // block, and an observation holds numbers into tables of the distinct ones, not copies.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +44,7 @@ struct Evidence {
   std::vector<std::string> attributes;  // named or observed, sorted
   std::vector<json::value> values;      // the distinct values observed
   std::vector<std::string> named_attributes;  // the explicit scope; empty: every scalar leaf
+  std::vector<std::string> state_attributes;  // sorted: read as states even when all numbers
   // Per row, every matched record's id (ids_text from id_ends[row - 1]) and timestamp.
   std::string ids_text;
   std::vector<std::size_t> id_ends;
@@ -62,6 +64,9 @@ struct Evidence {
     return std::string_view(ids_text).substr(begin, id_ends[row] - begin);
   }
   std::string_view event_id_of(const Observation& o) const { return id_of(o.record); }
+  bool is_state(std::string_view attribute) const {
+    return std::binary_search(state_attributes.begin(), state_attributes.end(), attribute);
+  }
 };
 
 // Deepest leaf considered when the request names no attribute: payload.a.b.c.d.

@@ -99,7 +99,8 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
               {},
               {},
               latest.record,
-              range_of(evidence, begin, end)};
+              evidence.is_state(evidence.attribute_of(latest)) ? std::nullopt
+                                                               : range_of(evidence, begin, end)};
     for (std::size_t i = end; i > begin && observations[i - 1].value == latest.value; --i)
       fact.value_since = observations[i - 1].at;
     events_seen.clear();

@@ -48,6 +48,10 @@ struct ContextInput {
   // Attribute paths the request named (where, group_by, aggregation fields, relationship_fields),
   // payload.* and metrics.* only. Empty: every scalar leaf of payload and metrics is in scope.
   std::vector<FieldPath> attributes;
+  // Of those, the ones the request treats as categories (named in relationship_fields, as the
+  // field of a `distinct` aggregation, or in an `eq` or `in` condition): their numbers are codes
+  // (a mode, a floor, an error code), not readings, and a decision pack reads them as states.
+  std::vector<FieldPath> state_attributes;
   // Matched records removed by excluded_document_ids; for a cells mode, counted once cells()
   // has returned.
   std::size_t excluded_by_request = 0;
