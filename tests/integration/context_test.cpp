@@ -440,6 +440,77 @@ TEST(ContextStates, NumericCodesNamedAsCategoriesAreStates) {
   }
 }
 
+// Readings that name their unit, in each of the three shapes: a sibling `unit`, `<name>_unit`, a
+// `units` object keyed by name. The fact carries the unit and its range spans that unit's
+// readings; sensor d switches from Celsius to Fahrenheit, which is a contradiction, not a range
+// of 20 to 69.8. The unit fields are part of the readings, never facts of their own.
+TEST(ContextUnits, ReadingsCarryTheirUnitAndTwoUnitsContradict) {
+  ServerProcess server(test_config());
+  server.start();
+  ApiClient api(server.port(), server.create_key("units", "test"));
+  const std::int64_t now = now_ms();
+  auto event = [&](const char* id, int minutes_ago, json::object payload) {
+    return make_event(id, "reading", now - minutes_ago * kMinute, std::move(payload));
+  };
+  api.ingest_verified(
+      make_batch(
+          "units",
+          json::array{
+              event("a1", 10, {{"sensor", "a"}, {"temp", 20.5}, {"unit", "C"}}),
+              event("a2", 8, {{"sensor", "a"}, {"temp", 21.0}, {"unit", "C"}}),
+              event("a3", 6, {{"sensor", "a"}, {"temp", 21.5}, {"unit", "C"}}),
+              event("b1", 6, {{"sensor", "b"}, {"humidity", 40}, {"humidity_unit", "%"}}),
+              event("c1", 6,
+                    {{"sensor", "c"}, {"temp", 290.1}, {"units", json::object{{"temp", "K"}}}}),
+              event("d1", 10, {{"sensor", "d"}, {"temp", 20}, {"unit", "C"}}),
+              event("d2", 6, {{"sensor", "d"}, {"temp", 69.8}, {"unit", "F"}})}),
+      "units-key-1");
+  json::object request{
+      {"where", json::object{{"stream", "units"}, {"timestamp", json::object{{"gte", "now-1h"}}}}},
+      {"group_by", json::array{"payload.sensor"}},
+      {"context", json::object{{"mode", "decision"}}}};
+  const auto answer = api.analyze(request);
+  ASSERT_EQ(answer.status, 200) << answer.body;
+  const auto context = answer.json().at("context").as_object();
+  // Read from the records instead of the columns (a relationship of a canonical field): the same.
+  request["relationship_fields"] = json::array{"stream"};
+  const auto by_records = api.analyze(request);
+  ASSERT_EQ(by_records.status, 200) << by_records.body;
+  EXPECT_EQ(by_records.json().at("context"), context);
+  std::map<std::string, json::object> facts;
+  for (const auto& fact : context.at("facts").as_array()) {
+    const std::string key = std::string(fact.at("subject").as_string()) + " " +
+                            std::string(fact.at("attribute").as_string());
+    facts[key] = fact.as_object();
+  }
+  ASSERT_EQ(facts.size(), 4U) << context;  // no fact of a unit field
+  EXPECT_EQ(facts["a payload.temp"].at("value"), 21.5);
+  EXPECT_EQ(facts["a payload.temp"].at("unit"), "C");
+  EXPECT_EQ(facts["a payload.temp"].at("range"),
+            (json::object{{"min", 20.5}, {"max", 21.5}, {"readings", 3}}));
+  EXPECT_EQ(facts["b payload.humidity"].at("unit"), "%");
+  EXPECT_EQ(facts["c payload.temp"].at("unit"), "K");
+  EXPECT_EQ(facts["d payload.temp"].at("value"), 69.8);
+  EXPECT_EQ(facts["d payload.temp"].at("unit"), "F");
+  EXPECT_EQ(facts["d payload.temp"].at("range"),
+            (json::object{{"min", 69.8}, {"max", 69.8}, {"readings", 1}}));
+  const auto& contradictions = context.at("contradictions").as_array();
+  ASSERT_EQ(contradictions.size(), 1U) << context;
+  EXPECT_EQ(contradictions[0].at("subject"), "d");
+  EXPECT_EQ(
+      contradictions[0].at("observations"),
+      (json::array{
+          json::object{
+              {"value", 20}, {"at", iso(now - 10 * kMinute)}, {"event_id", "d1"}, {"unit", "C"}},
+          json::object{{"value", 69.8},
+                       {"at", iso(now - 6 * kMinute)},
+                       {"event_id", "d2"},
+                       {"unit", "F"}}}));
+  EXPECT_EQ(contradictions[0].at("gap_ms"), 4 * kMinute);
+  EXPECT_EQ(context.at("decision_readiness").at("status"), "conflicting");
+  EXPECT_EQ(context.at("exclusions").at("out_of_scope"), 0);
+}
+
 TEST(ContextWithoutAudit, NoAuditTraceId) {
   ServerProcess server(test_config());
   server.start();

@@ -53,6 +53,7 @@ json::object render(const Fact& fact) {
     out["range"] = json::object{
         {"min", fact.range->min}, {"max", fact.range->max}, {"readings", fact.range->readings}};
   }
+  if (!fact.unit.empty()) out["unit"] = fact.unit;
   return out;
 }
 
@@ -68,9 +69,11 @@ json::object render_transition(const Change& transition, const Evidence& evidenc
 }
 
 json::object render(const Observation& observation, const Evidence& evidence) {
-  return {{"value", evidence.value_of(observation)},
-          {"at", sdk::format_rfc3339(observation.at)},
-          {"event_id", evidence.event_id_of(observation)}};
+  json::object out{{"value", evidence.value_of(observation)},
+                   {"at", sdk::format_rfc3339(observation.at)},
+                   {"event_id", evidence.event_id_of(observation)}};
+  if (observation.unit != 0) out["unit"] = evidence.unit_of(observation);
+  return out;
 }
 
 json::object render_contradiction(const Change& contradiction, const Evidence& evidence) {

@@ -45,6 +45,7 @@ class Names {
 
   // By id; valid as long as this (map nodes do not move).
   std::string_view name(std::uint32_t id) const { return names_[id]; }
+  std::size_t size() const { return names_.size(); }
 
   // The names in order, and for each first-seen id its index in that order.
   std::pair<std::vector<std::string>, std::vector<std::uint32_t>> sorted() const {
@@ -115,6 +116,32 @@ class Values {
   std::string key_;
 };
 
+}  // namespace
+
+std::vector<std::string> unit_fields_of(std::string_view path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos) return {};
+  const std::string_view parent = path.substr(0, dot);
+  const std::string_view name = path.substr(dot + 1);
+  std::string own(path);
+  own += "_unit";
+  std::string keyed(parent);
+  keyed += ".units.";
+  keyed += name;
+  return {own, keyed, std::string(parent) + ".unit", std::string(parent) + ".units"};
+}
+
+bool is_unit_field(std::string_view path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  const std::string_view name = path.substr(dot + 1);
+  if (name == "unit" || name == "units" || name.ends_with("_unit")) return true;
+  const std::string_view parent = path.substr(0, dot);
+  return parent.ends_with(".units");
+}
+
+namespace {
+
 // What a payload or metrics leaf is to the pack.
 enum class LeafRole : std::uint8_t {
   attribute,     // in scope: observed
@@ -145,11 +172,16 @@ struct FieldPlan {
   bool too_deep = false;  // containers are out of scope: objects and arrays at kMaxLeafDepth
   std::uint32_t attribute = 0;
   std::vector<std::uint32_t> value_ids;  // per value of the block, kUnknown until needed
+  // The fields of the block that may name its readings' unit, in the order looked for, and per
+  // value of each, its unit id (kUnknown until needed).
+  std::vector<const sdk::FieldCells*> units;
+  std::vector<std::vector<std::uint32_t>> unit_ids;
 };
 
 class Gatherer {
  public:
   explicit Gatherer(const sdk::ContextInput& input) : input_(input) {
+    units_.id("");  // unit 0: none
     // The subject's own fields identify it; they are neither facts about it nor out of scope.
     for (const auto& field : input.subject_fields) {
       subject_fields_.push_back(field.text);
@@ -183,6 +215,9 @@ class Gatherer {
         .find(path,
               [&](std::string_view name) {
                 if (covered_by(name, subject_fields_)) return Leaf{LeafRole::ignored, 0};
+                // A unit is part of its siblings' readings, unless the request names it.
+                if (is_unit_field(name) && !covered_by(name, evidence_.named_attributes))
+                  return Leaf{LeafRole::ignored, 0};
                 // Naming only the subject's own fields names no attribute: every leaf is in scope.
                 if (evidence_.named_attributes.empty())
                   return Leaf{LeafRole::attribute, attributes_.id(name)};
@@ -218,6 +253,35 @@ class Gatherer {
       plan.attribute = role.attribute;
     }
     subject_ids_.assign(subjects == 1 ? block.fields[0].values.size() : 0, kUnknown);
+    // Each observed field's unit field, when the block has one.
+    std::unordered_map<std::string_view, const sdk::FieldCells*> by_path;
+    for (const auto& cells : block.fields)
+      by_path.emplace(cells.path, &cells);
+    for (auto& plan : plans_) {
+      if (!plan.observed) continue;
+      for (const auto& candidate : unit_fields_of(plan.cells->path)) {
+        const auto it = by_path.find(candidate);
+        if (it == by_path.end()) continue;
+        plan.units.push_back(it->second);
+        plan.unit_ids.emplace_back(it->second->values.size(), kUnknown);
+      }
+    }
+  }
+
+  // The unit a reading names in `row`: the first of its unit fields that holds a string there
+  // (the rows of one block need not share a shape); 0 without one.
+  std::uint32_t unit(FieldPlan& plan, std::size_t row) {
+    for (std::size_t u = 0; u < plan.units.size(); ++u) {
+      const std::uint32_t index = plan.units[u]->rows[row];
+      if (index >= sdk::FieldCells::kContainer) continue;
+      std::uint32_t& known = plan.unit_ids[u][index];
+      if (known == kUnknown) {
+        const json::value& name = plan.units[u]->values[index];
+        known = name.is_string() && !name.get_string().empty() ? units_.id(name.get_string()) : 0;
+      }
+      if (known != 0) return known;
+    }
+    return 0;
   }
 
   std::uint32_t subject(const sdk::CellBlock& block, std::size_t row) {
@@ -271,8 +335,9 @@ class Gatherer {
         } else if (plan.observed) {
           std::uint32_t& value = plan.value_ids[index];
           if (value == kUnknown) value = values_.id(plan.cells->values[index]);
-          evidence_.observations.push_back(
-              {subject_id, plan.attribute, value, number, block.timestamps[row]});
+          const bool reading = plan.cells->values[index].is_number();
+          evidence_.observations.push_back({subject_id, plan.attribute, value, number,
+                                            block.timestamps[row], reading ? unit(plan, row) : 0});
         }
       }
     }
@@ -292,6 +357,8 @@ class Gatherer {
     evidence_.subjects = std::move(subjects);
     evidence_.attributes = std::move(attributes);
     evidence_.values = values_.take();
+    for (std::uint32_t id = 0; id < units_.size(); ++id)
+      evidence_.units.emplace_back(units_.name(id));
     const Evidence& evidence = evidence_;
     const auto by_time = [&](const Observation& a, const Observation& b) {
       if (a.at != b.at) return a.at < b.at;
@@ -339,6 +406,7 @@ class Gatherer {
   Names<Nothing> attributes_;
   Names<Leaf> leaves_;
   Values values_;
+  Names<Nothing> units_;
 };
 
 }  // namespace

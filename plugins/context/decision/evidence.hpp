@@ -26,6 +26,7 @@ struct Observation {
   std::uint32_t value = 0;      // index into Evidence::values: equal values, equal index
   std::uint32_t record = 0;     // the record's row (the order cells delivered it)
   sdk::Millis at = 0;
+  std::uint32_t unit = 0;  // index into Evidence::units; 0: the reading names no unit
 };
 
 struct Exclusions {
@@ -43,6 +44,7 @@ struct Evidence {
   std::vector<std::string> subjects;    // of admitted records, sorted: index order is name order
   std::vector<std::string> attributes;  // named or observed, sorted
   std::vector<json::value> values;      // the distinct values observed
+  std::vector<std::string> units;       // the distinct units of readings; units[0] is "" (none)
   std::vector<std::string> named_attributes;  // the explicit scope; empty: every scalar leaf
   std::vector<std::string> state_attributes;  // sorted: read as states even when all numbers
   // Per row, every matched record's id (ids_text from id_ends[row - 1]) and timestamp.
@@ -64,10 +66,17 @@ struct Evidence {
     return std::string_view(ids_text).substr(begin, id_ends[row] - begin);
   }
   std::string_view event_id_of(const Observation& o) const { return id_of(o.record); }
+  std::string_view unit_of(const Observation& o) const { return units[o.unit]; }
   bool is_state(std::string_view attribute) const {
     return std::binary_search(state_attributes.begin(), state_attributes.end(), attribute);
   }
 };
+
+// The field that names the unit of a reading at `path` (payload.reading.temp), in the order
+// looked for: `temp_unit`, `units.temp`, then `unit` or `units` beside it. Such fields are read as
+// units of their siblings, never as attributes of their own (unless the request names them).
+std::vector<std::string> unit_fields_of(std::string_view path);
+bool is_unit_field(std::string_view path);
 
 // Deepest leaf considered when the request names no attribute: payload.a.b.c.d.
 inline constexpr std::size_t kMaxLeafDepth = 4;

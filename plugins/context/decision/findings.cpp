@@ -16,14 +16,19 @@ void cap(std::vector<T>& items, std::size_t limit, Exclusions& exclusions) {
   items.resize(limit);
 }
 
-// min, max and count of observations[begin, end) when every one is a number.
-std::optional<Range> range_of(const Evidence& evidence, std::size_t begin, std::size_t end) {
+// min, max and count of the readings of observations[begin, end) in `unit` (0: every reading),
+// when every observation is a number.
+std::optional<Range> range_of(const Evidence& evidence, std::size_t begin, std::size_t end,
+                              std::uint32_t unit) {
+  for (std::size_t i = begin; i < end; ++i) {
+    if (!evidence.value_of(evidence.observations[i]).is_number()) return std::nullopt;
+  }
   Range range;
   double low = 0;
   double high = 0;
   for (std::size_t i = begin; i < end; ++i) {
+    if (unit != 0 && evidence.observations[i].unit != unit) continue;
     const json::value& value = evidence.value_of(evidence.observations[i]);
-    if (!value.is_number()) return std::nullopt;
     const double number = value.to_number<double>();
     if (range.readings == 0 || number < low) {
       low = number;
@@ -99,8 +104,10 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
               {},
               {},
               latest.record,
-              evidence.is_state(evidence.attribute_of(latest)) ? std::nullopt
-                                                               : range_of(evidence, begin, end)};
+              evidence.is_state(evidence.attribute_of(latest))
+                  ? std::nullopt
+                  : range_of(evidence, begin, end, latest.unit),
+              evidence.unit_of(latest)};
     for (std::size_t i = end; i > begin && observations[i - 1].value == latest.value; --i)
       fact.value_since = observations[i - 1].at;
     events_seen.clear();
@@ -129,6 +136,19 @@ Findings find(Evidence& evidence, const sdk::ContextRequest& request, sdk::Milli
         findings.contradictions.push_back({&before, &after});
       } else if (!measurement) {
         findings.timeline.push_back({&before, &after});
+      }
+    }
+    // Readings in two units: the latest in another unit than the latest reading's contradicts it
+    // (once, should the two also be consecutive readings at one instant).
+    if (measurement && latest.unit != 0) {
+      for (std::size_t i = end - 1; i-- > begin;) {
+        const Observation& other = observations[i];
+        if (other.unit == 0 || other.unit == latest.unit) continue;
+        const bool listed = !findings.contradictions.empty() &&
+                            findings.contradictions.back().before == &other &&
+                            findings.contradictions.back().after == &latest;
+        if (!listed) findings.contradictions.push_back({&other, &latest});
+        break;
       }
     }
     begin = end;

@@ -4,7 +4,9 @@
 //
 // A measurement (an attribute whose every observation is a number) changes with every reading:
 // its changes are neither transitions nor contradictions, its fact carries their range, and only
-// two events reading different values at the same instant contradict each other.
+// two events reading different values at the same instant contradict each other. A reading may
+// name its unit (evidence.hpp): the fact carries the latest one, its range spans the readings in
+// that unit, and readings in another unit are a contradiction, not part of the range.
 //
 // Names, values and event ids are views into the Evidence, which outlives the Findings.
 #pragma once
@@ -37,6 +39,7 @@ struct Fact {
   std::vector<std::uint32_t> source_records;  // every observation's record
   std::size_t latest_record = 0;              // the record of the latest observation
   std::optional<Range> range;                 // when every observation is a number
+  std::string_view unit;                      // the latest reading's unit, if it names one
 };
 
 // Two consecutive observations of a (subject, attribute) with different values: a transition
