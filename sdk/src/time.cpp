@@ -130,6 +130,11 @@ std::optional<Millis> parse_rfc3339(std::string_view text) {
   const std::int64_t seconds = days * 86400 + static_cast<std::int64_t>(hour) * 3600 +
                                static_cast<std::int64_t>(minute) * 60 + second -
                                offset_minutes * 60;
+  // In UTC, too, the instant must lie in years 0000-9999: "0000-01-01T04:20:01+10:30" is an
+  // instant of year -1, which no RFC 3339 text (and so no answer) can carry.
+  constexpr std::int64_t kFirst = -62167219200;  // 0000-01-01T00:00:00Z
+  constexpr std::int64_t kLast = 253402300799;   // 9999-12-31T23:59:59Z
+  if (seconds < kFirst || seconds > kLast) return std::nullopt;
   return seconds * 1000 + millis;
 }
 

@@ -268,6 +268,14 @@ TEST_F(ContextTest, FreshnessOfTheMatchedRecordsIsTheSameInTheAnswerAndThePack) 
     cellar_stale =
         cellar_stale || (missing.at("subject") == "cellar" && missing.at("reason") == "stale");
   EXPECT_TRUE(cellar_stale);
+  // Only the cellar, two hours quiet: the pack (and `matched`) are stale while the workspace, with
+  // readings a minute old, is not; each field says which records it is about (docs/api.md).
+  auto cellar = rooms_request();
+  cellar["where"].as_object()["payload.room"] = "cellar";
+  const auto quiet = analyze(cellar);
+  EXPECT_EQ(quiet.at("context").at("freshness").at("stale"), true) << quiet;
+  EXPECT_EQ(quiet.at("freshness").at("matched").at("stale"), true);
+  EXPECT_EQ(quiet.at("freshness").at("stale"), false);
   // An answer of aggregations alone reads no records and says nothing of them.
   const auto totals = analyze(json::object{
       {"where", json::object{{"stream", "rooms"}, {"timestamp", json::object{{"gte", "now-3h"}}}}},

@@ -21,9 +21,15 @@ TEST(Rfc3339, RejectsAnythingElse) {
        {"", "2026-11-22", "2026-11-22T08:30:00", "2026-11-22 08:30:00Z", "2023-02-29T00:00:00Z",
         "2026-13-01T00:00:00Z", "2026-11-31T00:00:00Z", "2026-11-22T24:00:00Z",
         "2026-11-22T08:60:00Z", "2026-11-22T08:30:60Z", "2026-11-22T08:30:00.Z",
-        "2026-11-22T08:30:00+0100", "2026-11-22T08:30:00Zjunk", "26-11-22T08:30:00Z", "now"}) {
+        "2026-11-22T08:30:00+0100", "2026-11-22T08:30:00Zjunk", "26-11-22T08:30:00Z", "now",
+        // Offsets that move the instant out of years 0000-9999 (found by the fuzzer).
+        "0000-01-01T04:20:01+10:30", "9999-12-31T23:00:00-02:00"}) {
     EXPECT_FALSE(parse_rfc3339(bad)) << bad;
   }
+  // The edges themselves, and an offset that stays inside them.
+  EXPECT_EQ(parse_rfc3339("0000-01-01T00:00:00Z"), -62167219200000);
+  EXPECT_EQ(parse_rfc3339("9999-12-31T23:59:59.999Z"), 253402300799999);
+  EXPECT_EQ(parse_rfc3339("0000-01-01T10:30:00+10:30"), -62167219200000);
 }
 
 TEST(Rfc3339, FormatsUtcWithMilliseconds) {

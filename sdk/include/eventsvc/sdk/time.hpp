@@ -14,7 +14,8 @@ using Millis = std::int64_t;
 Millis now_millis();
 
 // RFC 3339 date-time ("2026-11-22T08:30:00Z", "2026-11-22t08:30:00.123456+02:00"). Fractions
-// beyond milliseconds are truncated. Years 0000-9999. nullopt when the text is not one.
+// beyond milliseconds are truncated. Years 0000-9999, in UTC too (an offset may not move the
+// instant out of them). nullopt when the text is not one.
 std::optional<Millis> parse_rfc3339(std::string_view text);
 
 // "2026-11-22T08:30:00.000Z".
