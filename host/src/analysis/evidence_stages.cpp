@@ -15,13 +15,17 @@ namespace {
 // Temporal windows are computed for at most this many leading results.
 constexpr std::size_t kMaxTemporalAnchors = 20;
 
+// Adds `field` to `attributes` once, when it is a payload or metrics path.
+void add_attribute(std::vector<sdk::FieldPath>& attributes, const sdk::FieldPath& field) {
+  if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
+  if (std::find(attributes.begin(), attributes.end(), field) == attributes.end())
+    attributes.push_back(field);
+}
+
 // Payload and metrics paths the request names: the attributes a decision packet is about.
 std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
   std::vector<sdk::FieldPath> named;
-  auto add = [&](const sdk::FieldPath& field) {
-    if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
-    if (std::find(named.begin(), named.end(), field) == named.end()) named.push_back(field);
-  };
+  auto add = [&](const sdk::FieldPath& field) { add_attribute(named, field); };
   for (const auto& condition : request.where)
     add(condition.field);
   for (const auto& field : request.group_by)
@@ -37,10 +41,7 @@ std::vector<sdk::FieldPath> named_attributes(const AnalyzeRequest& request) {
 // Of those, the ones the request treats as categories: a number there is a code, not a reading.
 std::vector<sdk::FieldPath> state_attributes(const AnalyzeRequest& request) {
   std::vector<sdk::FieldPath> states;
-  auto add = [&](const sdk::FieldPath& field) {
-    if (field.root == sdk::FieldPath::Root::canonical || field.segments.empty()) return;
-    if (std::find(states.begin(), states.end(), field) == states.end()) states.push_back(field);
-  };
+  auto add = [&](const sdk::FieldPath& field) { add_attribute(states, field); };
   for (const auto& condition : request.where) {
     if (condition.op == sdk::Op::eq || condition.op == sdk::Op::in) add(condition.field);
   }

@@ -33,16 +33,8 @@ TokenCounts TokenCounts::of(const sdk::Record& record) {
   return counts;
 }
 
-// <tenant> 'H' <chunk> <tag>
-std::string index_prefix(std::string_view tenant, std::uint64_t chunk, char tag) {
-  std::string key = chunk_prefix(tenant);
-  append_u64(key, chunk);
-  key.push_back(tag);
-  return key;
-}
-
 std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk) {
-  return index_prefix(tenant, chunk, kPostingsTag);
+  return chunk_data_prefix(tenant, chunk, kPostingsTag);
 }
 
 std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
@@ -53,7 +45,7 @@ std::string chunk_postings_key(std::string_view tenant, std::uint64_t chunk,
 }
 
 std::string chunk_values_prefix(std::string_view tenant, std::uint64_t chunk) {
-  return index_prefix(tenant, chunk, kValuesTag);
+  return chunk_data_prefix(tenant, chunk, kValuesTag);
 }
 
 std::string chunk_values_key(std::string_view tenant, std::uint64_t chunk, std::string_view term) {

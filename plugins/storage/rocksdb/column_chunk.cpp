@@ -175,11 +175,16 @@ std::optional<std::string_view> tenant_of(std::string_view key) {
   return key.substr(0, size);
 }
 
-std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
-                             std::string_view column) {
+std::string chunk_data_prefix(std::string_view tenant, std::uint64_t chunk, char tag) {
   std::string key = chunk_prefix(tenant);
   append_u64(key, chunk);
-  key.push_back(kColumnTag);
+  key.push_back(tag);
+  return key;
+}
+
+std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
+                             std::string_view column) {
+  std::string key = chunk_data_prefix(tenant, chunk, kColumnTag);
   key += column;
   return key;
 }

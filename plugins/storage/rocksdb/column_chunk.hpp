@@ -89,7 +89,10 @@ struct ChunkRef {
   ChunkHeader header;
 };
 
-std::string chunk_prefix(std::string_view tenant);      // <tenant> 'H'
+std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
+// <tenant> 'H' <chunk> <tag>: where one kind of a chunk's data is kept (its columns, postings,
+// term blocks, term filter).
+std::string chunk_data_prefix(std::string_view tenant, std::uint64_t chunk, char tag);
 std::string catalogue_prefix(std::string_view tenant);  // <tenant> 'C'
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);

@@ -24,17 +24,12 @@ sdk::Error damaged(std::uint64_t chunk) {
 }  // namespace
 
 std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index) {
-  std::string key = chunk_prefix(tenant);
-  append_u64(key, chunk);
-  key.push_back(index == TermIndex::words ? kWordBlocksTag : kValueBlocksTag);
-  return key;
+  return chunk_data_prefix(tenant, chunk,
+                           index == TermIndex::words ? kWordBlocksTag : kValueBlocksTag);
 }
 
 std::string term_filter_key(std::string_view tenant, std::uint64_t chunk) {
-  std::string key = chunk_prefix(tenant);
-  append_u64(key, chunk);
-  key.push_back(kFilterTag);
-  return key;
+  return chunk_data_prefix(tenant, chunk, kFilterTag);
 }
 
 std::vector<std::pair<std::string, std::string>> encode_term_blocks(
