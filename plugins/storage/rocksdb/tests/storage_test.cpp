@@ -73,6 +73,26 @@ TEST_F(StorageTest, ABadLagBoundIsAConfigErrorNamingTheKey) {
   }
 }
 
+TEST_F(StorageTest, ABadFilterCacheSizeIsAConfigErrorNamingTheKey) {
+  const std::pair<json::value, std::string> cases[] = {
+      {json::value(0), "plugins.test.config.filter_cache_mb: must be at least 1"},
+      {json::value("64MB"), "plugins.test.config.filter_cache_mb: must be an integer"},
+      {json::value(1 << 21), "plugins.test.config.filter_cache_mb: must be at most 1048576"},
+  };
+  for (const auto& [size, expected] : cases) {
+    testing::TempDir other;
+    try {
+      RocksdbStorage storage(testing::plugin_context(sdk::manifest_of<RocksdbStorage>(),
+                                                     {{"filter_cache_mb", size}}, other.path()));
+      ADD_FAILURE() << "accepted filter_cache_mb " << sdk::to_json(size);
+    } catch (const sdk::Error& error) {
+      EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
+    }
+    // Nothing was opened or written.
+    EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
+  }
+}
+
 TEST_F(StorageTest, ASharedLogNeedsItsDatabaseAndAHostIdAndNamesTheKey) {
   const std::pair<json::object, std::string> cases[] = {
       {{{"kind", "postgres"}, {"host_id", "h1"}},
