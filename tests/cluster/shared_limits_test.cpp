@@ -95,10 +95,10 @@ TEST_F(SharedLimitsTest, ThreeServersAdmitNoMoreThanThePlanInTotal) {
   const Tally tally = hammer(5);  // 160 searches against a limit of 60 a minute
   EXPECT_EQ(tally.other, 0);
   EXPECT_EQ(tally.admitted + tally.limited, kClients * 5);
-  // The full bucket, plus what refilled (one a second) while the clients ran.
+  // The full bucket, plus what refilled (one a second) while the clients ran: less than a second
+  // bucket unless 160 searches took a minute, where three buckets would have admitted 160.
   EXPECT_GE(tally.admitted, kSearchesPerMinute);
-  EXPECT_LE(tally.admitted, kSearchesPerMinute + static_cast<int>(std::ceil(tally.seconds)))
-      << "in " << tally.seconds << " s";
+  EXPECT_LT(tally.admitted, 2 * kSearchesPerMinute) << "in " << tally.seconds << " s";
 }
 
 TEST_F(SharedLimitsTest, LocalLimitsAdmitThePlanOnEachServer) {

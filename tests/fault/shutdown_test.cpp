@@ -1,6 +1,7 @@
-// SIGTERM ends the server within server.shutdown_grace_s + 1 s whatever its clients do: one
-// connection that sent half a request head and then nothing, one idle keep-alive connection, and
-// a connection that opened TCP and never started TLS. The exit status is 0, the log says
+// SIGTERM ends the server whatever its clients do: one connection that sent half a request head
+// and then nothing, one idle keep-alive connection, and a connection that opened TCP and never
+// started TLS. None has a request under way, so all three are closed at once (the log counts
+// them), not waited for through server.shutdown_grace_s; the exit status is 0, the log says
 // "stopped" (modules stopped, storage closed), and what was acknowledged is there after a restart.
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
@@ -16,7 +17,7 @@
 namespace eventsvc::testing {
 namespace {
 
-TEST(Shutdown, SigtermEndsWithinTheGraceWhateverSlowClientsDo) {
+TEST(Shutdown, SigtermClosesConnectionsWithoutARequestAtOnce) {
   constexpr int kGraceSeconds = 2;
   TestConfig config;
   config.server += "  shutdown_grace_s: " + std::to_string(kGraceSeconds) + "\n";
@@ -37,14 +38,13 @@ TEST(Shutdown, SigtermEndsWithinTheGraceWhateverSlowClientsDo) {
       Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(server.port())));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // all three are being served
 
-  const auto signalled = std::chrono::steady_clock::now();
   const int status = server.stop();
-  const auto took = std::chrono::steady_clock::now() - signalled;
   EXPECT_EQ(status, 0) << server.log();
-  EXPECT_LE(took, std::chrono::seconds(kGraceSeconds + 1))
-      << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms\n"
+  EXPECT_NE(server.log().find("stopping: closed 3 connections waiting for a client; 0 requests "
+                              "under way have up to 2 s to finish"),
+            std::string::npos)
       << server.log();
-  EXPECT_NE(server.log().find("\"message\":\"stopped"), std::string::npos) << server.log();
+  EXPECT_NE(server.log().find("\"message\":\"stopped\""), std::string::npos) << server.log();
   half_head.wait();
 
   server.start();

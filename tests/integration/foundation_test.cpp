@@ -286,8 +286,8 @@ TEST_F(FoundationTest, BodiesAreBoundedAndNeedALength) {
   EXPECT_NE(answer.find("\"statusCode\":411"), std::string::npos) << answer;
 
   // A declared length over the limit is answered at once, without waiting for the bytes: here
-  // 2,000,000 are declared and 10 sent (the client would wait 20 s for an answer).
-  const auto started = std::chrono::steady_clock::now();
+  // 2,000,000 are declared and 10 sent. A server that waited for them would give up on the body
+  // after 40 s (read_timeout_s, 10, plus a second per 64 KiB declared); the client waits 20.
   const std::string oversized = raw_tls_exchange(
       server_->port(),
       "POST /v1/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + key +
@@ -295,7 +295,6 @@ TEST_F(FoundationTest, BodiesAreBoundedAndNeedALength) {
       20000);
   EXPECT_EQ(oversized.rfind("HTTP/1.1 413", 0), 0U) << oversized;
   EXPECT_NE(oversized.find("\"limit_bytes\":1048576"), std::string::npos) << oversized;
-  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
 }
 
 TEST_F(FoundationTest, MalformedRequestHeadsGetTheJsonErrorBody) {

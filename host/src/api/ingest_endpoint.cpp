@@ -2,7 +2,6 @@
 
 #include <openssl/rand.h>
 
-#include "api/routes.hpp"
 #include "api/validation.hpp"
 #include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"

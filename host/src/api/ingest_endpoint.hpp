@@ -7,6 +7,9 @@
 
 namespace eventsvc::host {
 
+// Ingest bodies are limited to 1 MiB by the API contract (API-SPEC 4.1).
+inline constexpr std::size_t kIngestBodyLimit = 1 << 20;
+
 class IngestEndpoint final : public StorageEndpoint {
  public:
   IngestEndpoint(const HostConfig& config, const Module<sdk::Storage>& storage,

@@ -8,9 +8,6 @@
 
 namespace eventsvc::host {
 
-// Ingest bodies are limited to 1 MiB by the API contract (API-SPEC 4.1).
-inline constexpr std::size_t kIngestBodyLimit = 1 << 20;
-
 Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetrics& metrics);
 
 }  // namespace eventsvc::host

@@ -98,7 +98,12 @@ int run_serve(const std::vector<std::string>& args) {
   // Before the API listener: a busy admin port stops the start before any client is served.
   std::optional<AdminServer> admin;
   if (config.admin.listen) {
-    admin.emplace(*config.admin.listen, pages, log);
+    admin.emplace(
+        *config.admin.listen,
+        [&pages](std::string_view method, std::string_view path) {
+          return pages.answer(method, path);
+        },
+        log);
     admin->start();
   }
   server.start();

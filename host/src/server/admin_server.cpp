@@ -38,11 +38,11 @@ constexpr std::uint32_t kHeadLimit = 8 * 1024;
 }  // namespace
 
 struct AdminServer::State {
-  State(const ListenAddress& listen_address, const OperatorPages& operator_pages, LogSink& sink)
-      : address(listen_address), pages(operator_pages), log(sink) {}
+  State(const ListenAddress& listen_address, PageAnswerer page_answerer, LogSink& sink)
+      : address(listen_address), pages(std::move(page_answerer)), log(sink) {}
 
   ListenAddress address;
-  const OperatorPages& pages;
+  PageAnswerer pages;
   LogSink& log;
   asio::io_context io{1};
   std::optional<tcp::acceptor> acceptor;
@@ -89,7 +89,7 @@ struct AdminServer::State {
         const std::string_view path = target.substr(0, target.find('?'));
         const std::string_view method(request.method_string().data(),
                                       request.method_string().size());
-        answer = pages.answer(method, path);
+        answer = pages(method, path);
         head_only = method == "HEAD";
         keep_alive = request.keep_alive();
       }
@@ -104,8 +104,8 @@ struct AdminServer::State {
   }
 };
 
-AdminServer::AdminServer(const ListenAddress& address, const OperatorPages& pages, LogSink& log)
-    : state_(std::make_unique<State>(address, pages, log)) {}
+AdminServer::AdminServer(const ListenAddress& address, PageAnswerer pages, LogSink& log)
+    : state_(std::make_unique<State>(address, std::move(pages), log)) {}
 
 AdminServer::~AdminServer() {
   stop();

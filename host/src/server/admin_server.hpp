@@ -1,21 +1,26 @@
 // The admin listener: plain HTTP on its own port (admin.listen, loopback by default) and its own
 // thread, so that health, readiness and metrics answer even when every API thread is busy. Serves
-// GET /healthz, /readyz and /metrics (admin/operator_pages.hpp) without a key; keep-alive, at
-// most kMaxConnections at once, 10 s for a request and its answer.
+// the pages it is given (the operator pages: /healthz, /readyz, /metrics) without a key;
+// keep-alive, at most kMaxConnections at once, 10 s for a request and its answer.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string_view>
 
-#include "admin/operator_pages.hpp"
 #include "config/host_config.hpp"
 #include "logging/log_sink.hpp"
+#include "server/http_message.hpp"
 
 namespace eventsvc::host {
 
+// The answer to a request's method and path; called on the admin thread.
+using PageAnswerer = std::function<Answer(std::string_view method, std::string_view path)>;
+
 class AdminServer {
  public:
-  AdminServer(const ListenAddress& address, const OperatorPages& pages, LogSink& log);
+  AdminServer(const ListenAddress& address, PageAnswerer pages, LogSink& log);
   ~AdminServer();
   AdminServer(const AdminServer&) = delete;
   AdminServer& operator=(const AdminServer&) = delete;

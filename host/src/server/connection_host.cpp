@@ -48,11 +48,15 @@ void ConnectionHost::set_stage(ConnectionTable::Id id, ConnectionStage stage) {
   table_.set_idle(id, stage == ConnectionStage::idle);
 }
 
-void ConnectionHost::close_all(bool busy_too) {
+std::size_t ConnectionHost::close_all(bool busy_too) {
   const std::lock_guard lock(mutex_);
+  std::size_t closed = 0;
   for (const auto& [id, live] : live_) {
-    if (busy_too || live.stage != ConnectionStage::busy) close_on_strand(live);
+    if (!busy_too && live.stage == ConnectionStage::busy) continue;
+    close_on_strand(live);
+    ++closed;
   }
+  return closed;
 }
 
 void ConnectionHost::close_on_strand(const Live& live) {

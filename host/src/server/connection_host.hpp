@@ -55,7 +55,8 @@ class ConnectionHost {
   void detach(ConnectionTable::Id id);
   void set_stage(ConnectionTable::Id id, ConnectionStage stage);
   // Closes connections (on their strands): all, or only those without a request under way.
-  void close_all(bool busy_too);
+  // Returns how many connections it closed.
+  std::size_t close_all(bool busy_too);
 
   // One warning line for a client-caused failure (`event`: what happened), at most one a second
   // per event, counting the ones left out.

@@ -202,7 +202,12 @@ bool HttpsServer::stop(int grace_seconds) {
   state.host.stopping = true;
   state.close_acceptor(*state.https);
   if (state.http) state.close_acceptor(*state.http);
-  state.host.close_all(false);
+  const std::size_t waiting = state.host.close_all(false);
+  state.log.log(sdk::LogLevel::info, "http",
+                "stopping: closed " + std::to_string(waiting) +
+                    " connections waiting for a client; " + std::to_string(state.host.busy.load()) +
+                    " requests under way have up to " + std::to_string(grace_seconds) +
+                    " s to finish");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_seconds);
   while (state.host.busy.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(10ms);

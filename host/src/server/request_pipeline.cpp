@@ -182,25 +182,37 @@ void RequestPipeline::charge_anonymous(const std::string& client_address, Header
 }
 
 void RequestPipeline::route_and_authorise(Exchange& exchange) {
+  route(exchange);
+  authenticate(exchange);
+  const std::string tenant = tenant_key(exchange.principal->tenant);
+  const sdk::RateDecision decision = charge_rate(exchange, tenant);
+  check_scope(exchange);
+  // After the scope: a key that may not call the endpoint learns that, not its rate.
+  if (!decision.allowed) refuse_over_rate(exchange, decision);
+  if (exchange.endpoint->leased()) take_lease(exchange, tenant);
+}
+
+void RequestPipeline::route(Exchange& exchange) {
   const RequestHead& head = exchange.head;
-  HeaderList& headers = exchange.answer.headers;
   const std::string path(head.path());
   Router::Match match = router_.match(head.method, path);
   if (match.endpoint == nullptr) {
-    charge_anonymous(head.client_address, headers);
+    charge_anonymous(head.client_address, exchange.answer.headers);
     if (!match.allowed_methods.empty()) {
-      throw method_not_allowed(head.method, path, match.allowed_methods, headers);
+      throw method_not_allowed(head.method, path, match.allowed_methods, exchange.answer.headers);
     }
     throw sdk::Error::not_found("no such endpoint: " + head.method + " " + path);
   }
-  Endpoint& endpoint = *match.endpoint;
-  exchange.endpoint = &endpoint;
+  exchange.endpoint = match.endpoint;
   exchange.params = std::move(match.params);
-  exchange.operation = endpoint.operation();
+  exchange.operation = match.endpoint->operation();
+}
 
+void RequestPipeline::authenticate(Exchange& exchange) {
+  const RequestHead& head = exchange.head;
   // Which of two credentials would count is a guess no server should make.
   if (const auto credentials = head.header_count("Authorization"); credentials > 1) {
-    charge_anonymous(head.client_address, headers);
+    charge_anonymous(head.client_address, exchange.answer.headers);
     throw sdk::Error::unauthorized("send one Authorization header, not " +
                                    std::to_string(credentials));
   }
@@ -211,68 +223,74 @@ void RequestPipeline::route_and_authorise(Exchange& exchange) {
         [&](sdk::AuthProvider& auth) { return auth.authenticate(credential); });
   }
   if (!principal) {
-    charge_anonymous(head.client_address, headers);
+    charge_anonymous(head.client_address, exchange.answer.headers);
     throw sdk::Error::unauthorized(credential.empty()
                                        ? "missing API key: send Authorization: Bearer <API key>"
                                        : "invalid API key");
   }
   exchange.principal = std::move(principal);
-  const Plan* plan = config_.plan(exchange.principal->plan);
-  if (plan == nullptr) {
+  exchange.plan = config_.plan(exchange.principal->plan);
+  if (exchange.plan == nullptr) {
     throw sdk::Error::internal("the plan '" + exchange.principal->plan +
                                "' of this key is not configured on the server");
   }
-  exchange.plan = plan;
+}
 
-  const Operation operation = endpoint.operation();
-  const std::string tenant = tenant_key(exchange.principal->tenant);
+sdk::RateDecision RequestPipeline::charge_rate(Exchange& exchange, const std::string& tenant) {
+  const Operation operation = *exchange.operation;
   const sdk::RateDecision decision = modules_.limits().call([&](sdk::Limits& limits) {
     return limits.charge(tenant + "\x1f" + std::string(operation_name(operation)),
-                         plan->rate_limit(operation));
+                         exchange.plan->rate_limit(operation));
   });
-  add_rate_headers(headers, decision);
+  add_rate_headers(exchange.answer.headers, decision);
+  return decision;
+}
 
-  const auto scopes = endpoint.scopes();
+void RequestPipeline::check_scope(const Exchange& exchange) const {
+  const auto scopes = exchange.endpoint->scopes();
   const bool permitted = std::any_of(scopes.begin(), scopes.end(), [&](std::string_view scope) {
     return exchange.principal->has_scope(scope);
   });
-  if (!permitted) {
-    sdk::json::array needed_list;
-    for (const auto scope : scopes)
-      needed_list.emplace_back(scope);
-    throw sdk::Error::forbidden("this key lacks the scope " + sdk::join(scopes, " or "),
-                                {{"required_scopes", std::move(needed_list)}});
-  }
-  if (!decision.allowed) {
-    metrics_.refused(Refusal::rate_limit);
-    throw sdk::Error::too_many_requests("rate limit of " + std::to_string(decision.limit) + " " +
-                                            std::string(operation_name(operation)) +
-                                            " requests per minute exceeded",
-                                        decision.retry_after,
-                                        {{"retry_after", decision.retry_after},
-                                         {"limit", decision.limit},
-                                         {"operation", operation_name(operation)}});
-  }
+  if (permitted) return;
+  sdk::json::array needed_list;
+  for (const auto scope : scopes)
+    needed_list.emplace_back(scope);
+  throw sdk::Error::forbidden("this key lacks the scope " + sdk::join(scopes, " or "),
+                              {{"required_scopes", std::move(needed_list)}});
+}
 
-  if (endpoint.leased()) {
-    auto lease = modules_.limits().call(
-        [&](sdk::Limits& limits) { return limits.acquire(tenant, plan->concurrency); });
-    if (!lease) {
-      metrics_.refused(Refusal::concurrency);
-      if (endpoint.reports_concurrency()) {
-        headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
-      }
-      throw sdk::Error::too_many_requests(
-          "concurrency limit of " + std::to_string(plan->concurrency) +
-              " requests in progress for this workspace and environment reached",
-          1, {{"retry_after", 1}, {"concurrency_limit", plan->concurrency}});
-    }
-    if (endpoint.reports_concurrency()) {
-      headers.emplace_back("X-Concurrency-Limit", std::to_string(plan->concurrency));
-      headers.emplace_back("X-Concurrency-Active", std::to_string(lease->active));
-    }
-    exchange.lease = HeldLease(*modules_.limits().plugin, std::move(*lease));
+void RequestPipeline::refuse_over_rate(const Exchange& exchange,
+                                       const sdk::RateDecision& decision) {
+  const Operation operation = *exchange.operation;
+  metrics_.refused(Refusal::rate_limit);
+  throw sdk::Error::too_many_requests("rate limit of " + std::to_string(decision.limit) + " " +
+                                          std::string(operation_name(operation)) +
+                                          " requests per minute exceeded",
+                                      decision.retry_after,
+                                      {{"retry_after", decision.retry_after},
+                                       {"limit", decision.limit},
+                                       {"operation", operation_name(operation)}});
+}
+
+void RequestPipeline::take_lease(Exchange& exchange, const std::string& tenant) {
+  const Plan& plan = *exchange.plan;
+  HeaderList& headers = exchange.answer.headers;
+  const bool reports = exchange.endpoint->reports_concurrency();
+  auto lease = modules_.limits().call(
+      [&](sdk::Limits& limits) { return limits.acquire(tenant, plan.concurrency); });
+  if (!lease) {
+    metrics_.refused(Refusal::concurrency);
+    if (reports) headers.emplace_back("X-Concurrency-Limit", std::to_string(plan.concurrency));
+    throw sdk::Error::too_many_requests(
+        "concurrency limit of " + std::to_string(plan.concurrency) +
+            " requests in progress for this workspace and environment reached",
+        1, {{"retry_after", 1}, {"concurrency_limit", plan.concurrency}});
   }
+  if (reports) {
+    headers.emplace_back("X-Concurrency-Limit", std::to_string(plan.concurrency));
+    headers.emplace_back("X-Concurrency-Active", std::to_string(lease->active));
+  }
+  exchange.lease = HeldLease(*modules_.limits().plugin, std::move(*lease));
 }
 
 void RequestPipeline::check_body_framing(Exchange& exchange) const {

@@ -78,7 +78,15 @@ class RequestPipeline {
   void answering_errors(Exchange& exchange, Step step);
   // GET /openapi.yaml, answered from the head: true when it was that request.
   bool answer_openapi_document(Exchange& exchange);
+  // route -> authenticate -> charge the rate -> scope -> rate refusal -> lease, each throwing the
+  // error that answers the request.
   void route_and_authorise(Exchange& exchange);
+  void route(Exchange& exchange);
+  void authenticate(Exchange& exchange);
+  sdk::RateDecision charge_rate(Exchange& exchange, const std::string& tenant);
+  void check_scope(const Exchange& exchange) const;
+  [[noreturn]] void refuse_over_rate(const Exchange& exchange, const sdk::RateDecision& decision);
+  void take_lease(Exchange& exchange, const std::string& tenant);
   void check_body_framing(Exchange& exchange) const;
   void answer_error(Exchange& exchange, const sdk::Error& error);
   void charge_anonymous(const std::string& client_address, HeaderList& headers);
