@@ -16,8 +16,7 @@ class Range final : public eventsvc::sdk::AggregationOperatorHelper<RangeState> 
  public:
   static constexpr std::string_view kName = "range";
   static constexpr eventsvc::sdk::PluginInfo kInfo{
-      eventsvc::sdk::PluginKind::aggregation, "1.0.0",
-      "Largest minus smallest numeric value of a field"};
+      "1.0.0", "Largest minus smallest numeric value of a field"};
   explicit Range(const eventsvc::sdk::PluginContext&) {}
 
   std::string_view op() const override { return kName; }

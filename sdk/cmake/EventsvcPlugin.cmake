@@ -1,4 +1,4 @@
-# eventsvc_add_plugin(KIND <kind> HEADER <file> REGISTRATION <file> [SOURCES <files...>]
+# eventsvc_add_plugin(HEADER <file> REGISTRATION <file> [KIND <kind>] [SOURCES <files...>]
 #                     [LIBRARIES <targets...>] [TESTS <files...>] [TEST_DEFINITIONS <defs...>])
 #
 # Builds a plugin the host can load: the MODULE library `libeventsvc-<kind>-<name>.so` made of the
@@ -9,10 +9,11 @@
 #
 # The name is the one the plugin class declares in HEADER (`static constexpr std::string_view
 # kName = "sum";`): written once, in C++, it names the manifest, the op or mode and the library.
-# (The older form passes the name first, eventsvc_add_plugin(sum KIND ...); with HEADER as well,
-# the two must agree.) TESTS builds `<kind>_<name>_test` from those GoogleTest files linked with
-# the plugin's logic and registers it with CTest (label `unit`); TEST_DEFINITIONS are its compile
-# definitions.
+# The kind is the folder the plugin's folder sits in (plugins/<kind>/<name>, as in the eventsvc
+# tree); a plugin kept elsewhere passes KIND. Either way the registration file is compiled with it
+# and does not compile when the plugin class derives from another kind's interface. TESTS builds
+# `<kind>_<name>_test` from those GoogleTest files linked with the plugin's logic and registers it
+# with CTest (label `unit`); TEST_DEFINITIONS are its compile definitions.
 
 # eventsvc_sdk_headers_hash(<out-var>)
 #
@@ -57,33 +58,39 @@ function(eventsvc_plugin_name out header)
   set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
 endfunction()
 
+# eventsvc_plugin_kind(<out-var> <folder>): the kind of the plugin in <folder>, the name of the
+# folder it sits in when that is a kind; empty otherwise.
+function(eventsvc_plugin_kind out folder)
+  get_filename_component(parent ${folder} DIRECTORY)
+  get_filename_component(kind ${parent} NAME)
+  set(kinds auth storage aggregation context embedder audit limits)  # sdk::kind_name
+  if(NOT kind IN_LIST kinds)
+    set(kind "")
+  endif()
+  set(${out} ${kind} PARENT_SCOPE)
+endfunction()
+
 function(eventsvc_add_plugin)
-  set(keywords KIND HEADER REGISTRATION SOURCES LIBRARIES TESTS TEST_DEFINITIONS)
-  set(args ${ARGN})
-  set(name "")
-  if(args)
-    list(GET args 0 first)
-    if(NOT first IN_LIST keywords)
-      set(name ${first})
-      list(REMOVE_AT args 0)
-    endif()
-  endif()
   cmake_parse_arguments(ARG "" "KIND;HEADER;REGISTRATION"
-                        "SOURCES;LIBRARIES;TESTS;TEST_DEFINITIONS" ${args})
-  if(NOT ARG_KIND OR NOT ARG_REGISTRATION)
-    message(FATAL_ERROR "eventsvc_add_plugin: KIND and REGISTRATION are required")
+                        "SOURCES;LIBRARIES;TESTS;TEST_DEFINITIONS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "eventsvc_add_plugin: unexpected ${ARG_UNPARSED_ARGUMENTS} (the plugin's "
+                        "name is its kName in HEADER)")
   endif()
-  if(ARG_HEADER)
-    eventsvc_plugin_name(declared ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_HEADER})
-    if(name AND NOT name STREQUAL declared)
-      message(FATAL_ERROR "eventsvc_add_plugin: named ${name}, but ${ARG_HEADER} says ${declared}")
-    endif()
-    set(name ${declared})
+  if(NOT ARG_HEADER OR NOT ARG_REGISTRATION)
+    message(FATAL_ERROR "eventsvc_add_plugin: HEADER (the file declaring kName) and REGISTRATION "
+                        "are required")
   endif()
-  if(NOT name)
-    message(FATAL_ERROR "eventsvc_add_plugin: HEADER (the file declaring kName) is required")
+  eventsvc_plugin_name(name ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_HEADER})
+  set(kind ${ARG_KIND})
+  if(NOT kind)
+    eventsvc_plugin_kind(kind ${CMAKE_CURRENT_SOURCE_DIR})
   endif()
-  set(target eventsvc-${ARG_KIND}-${name})
+  if(NOT kind)
+    message(FATAL_ERROR "eventsvc_add_plugin: ${CMAKE_CURRENT_SOURCE_DIR} is not in a folder "
+                        "named after a kind (plugins/<kind>/<name>): pass KIND")
+  endif()
+  set(target eventsvc-${kind}-${name})
 
   if(ARG_SOURCES)
     add_library(${target}-impl STATIC ${ARG_SOURCES})
@@ -104,7 +111,8 @@ function(eventsvc_add_plugin)
   target_link_libraries(${target} PRIVATE ${target}-impl)
   # The registration file reports the ABI: the toolchain and the hash of the SDK headers.
   eventsvc_sdk_headers_hash(headers_hash)
-  target_compile_definitions(${target} PRIVATE EVENTSVC_SDK_HEADERS_HASH="${headers_hash}")
+  target_compile_definitions(${target} PRIVATE EVENTSVC_SDK_HEADERS_HASH="${headers_hash}"
+                                                EVENTSVC_PLUGIN_KIND="${kind}")
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
   set_target_properties(${target} PROPERTIES
     PREFIX "lib"
@@ -118,7 +126,7 @@ function(eventsvc_add_plugin)
   endif()
 
   if(ARG_TESTS)
-    set(test ${ARG_KIND}_${name}_test)
+    set(test ${kind}_${name}_test)
     if(DEFINED EVENTSVC_BUILD_TESTS)  # in the eventsvc tree: its option, test support, labels
       if(EVENTSVC_BUILD_TESTS)
         eventsvc_add_gtest(${test} SOURCES ${ARG_TESTS} LIBRARIES ${target}-impl)

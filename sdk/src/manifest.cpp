@@ -6,26 +6,6 @@
 
 namespace eventsvc::sdk {
 
-std::string_view kind_name(PluginKind kind) {
-  switch (kind) {
-    case PluginKind::auth:
-      return "auth";
-    case PluginKind::storage:
-      return "storage";
-    case PluginKind::aggregation:
-      return "aggregation";
-    case PluginKind::context_mode:
-      return "context";
-    case PluginKind::embedder:
-      return "embedder";
-    case PluginKind::audit:
-      return "audit";
-    case PluginKind::limits:
-      return "limits";
-  }
-  return "unknown";
-}
-
 std::string_view type_name(ConfigType type) {
   switch (type) {
     case ConfigType::string:
@@ -153,9 +133,9 @@ ConfigField field_of(const ConfigKey& key, const std::string& path) {
 
 }  // namespace
 
-Manifest make_manifest(std::string_view name, const PluginInfo& info) {
+Manifest make_manifest(std::string_view name, PluginKind kind, const PluginInfo& info) {
   Manifest manifest{
-      std::string(name), info.kind, std::string(info.version), std::string(info.description), {}};
+      std::string(name), kind, std::string(info.version), std::string(info.description), {}};
   for (const auto& key : info.config)
     manifest.config.push_back(field_of(key, std::string(key.key)));
   return manifest;

@@ -33,11 +33,10 @@ class SharedLogTest : public ::testing::Test {
     const auto replace = [&](const std::string& from, const std::string& to) {
       plugins.replace(plugins.find(from), from.size(), to);
     };
-    replace("  apikey:\n    library: eventsvc-auth-apikey\n",
-            "  apikey:\n    library: eventsvc-auth-apikey\n    config:\n      keys_file: " +
-                (keys_.path() / "keys.json").string() + "\n");
-    replace("  rocksdb:\n    library: eventsvc-storage-rocksdb\n",
-            "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+    replace("  apikey:\n", "  apikey:\n    config:\n      keys_file: " +
+                               (keys_.path() / "keys.json").string() + "\n");
+    replace("  rocksdb:\n",
+            "  rocksdb:\n    config:\n"
             "      durable_log:\n        kind: postgres\n        postgres: \"" +
                 (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
                 "\"\n        host_id: " + host_id + "\n        host_timeout_s: 2\n");

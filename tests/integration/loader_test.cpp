@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
+#include <filesystem>
 #include <fstream>
 
 #include "support/server_process.hpp"
@@ -88,6 +89,60 @@ TEST(Loader, DisabledPluginIsNotLoaded) {
                              "(libno-such-library.so) not found in: "),
             std::string::npos)
       << enabled.err;
+}
+
+// The config names a plugin (the instance's name, or `plugin`) and the loader finds
+// libeventsvc-<kind>-<name>.so; `kind` says which when several kinds have one of that name.
+TEST(Loader, PluginsAreFoundByName) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = default_plugins() + "  ghost:\n";
+  const auto missing = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("plugins.ghost: no plugin named 'ghost' (libeventsvc-<kind>-ghost.so) "
+                             "in: "),
+            std::string::npos)
+      << missing.err;
+  EXPECT_EQ(line_count(missing.err), 1U) << missing.err;
+
+  config.plugins = "  apikey: {kind: storage}\n";
+  const auto wrong_kind = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(wrong_kind.exit_code, 1);
+  EXPECT_NE(wrong_kind.err.find("plugins.apikey: no storage plugin named 'apikey' "
+                                "(libeventsvc-storage-apikey.so) in: "),
+            std::string::npos)
+      << wrong_kind.err;
+
+  // Two kinds with a plugin called twin (copies of two libraries under that name).
+  const auto twins = dir.path() / "twins";
+  std::filesystem::create_directories(twins);
+  std::filesystem::copy_file(EVENTSVC_PLUGIN_DIR "/libeventsvc-auth-apikey.so",
+                             twins / "libeventsvc-auth-twin.so");
+  std::filesystem::copy_file(EVENTSVC_PLUGIN_DIR "/libeventsvc-limits-local.so",
+                             twins / "libeventsvc-limits-twin.so");
+  config.other = "plugin_dirs: [" + twins.string() + "]\n";
+  config.plugins = default_plugins() + "  twin:\n";
+  const auto ambiguous = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(ambiguous.exit_code, 1);
+  EXPECT_NE(ambiguous.err.find("plugins.twin: plugins of 2 kinds are named 'twin' "
+                               "(libeventsvc-auth-twin.so, libeventsvc-limits-twin.so): say which "
+                               "with `kind`"),
+            std::string::npos)
+      << ambiguous.err;
+  // Named with its kind, the library is found and says it holds another plugin.
+  config.plugins = default_plugins() + "  twin: {kind: limits}\n";
+  const auto renamed = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(renamed.exit_code, 1);
+  EXPECT_NE(renamed.err.find("libeventsvc-limits-twin.so holds the limits plugin 'local'; the "
+                             "config asks for the limits plugin 'twin'"),
+            std::string::npos)
+      << renamed.err;
+  // `plugin` names it when the instance is named otherwise.
+  config.other.clear();
+  config.plugins = default_plugins() + "  quota: {plugin: local, kind: limits}\n";
+  const auto named = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("quota"), std::string::npos) << named.out;
 }
 
 TEST(Loader, DisabledPluginLetsTheServerStart) {

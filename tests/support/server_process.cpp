@@ -140,12 +140,12 @@ namespace {
 
 // One PostgreSQL for the test process, a database for each config made (docs/scale-out.md).
 std::string storage_plugin() {
-  if (!shared_log_mode()) return "  rocksdb:\n    library: eventsvc-storage-rocksdb\n";
+  if (!shared_log_mode()) return "  rocksdb:\n";
   static PostgresProcess postgres;
   static std::atomic<int> databases{0};
   const std::string database = "log" + std::to_string(++databases);
   postgres.sql("CREATE DATABASE " + database);
-  return "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+  return "  rocksdb:\n    config:\n"
          "      durable_log:\n        kind: postgres\n        postgres: \"" +
          postgres.conninfo(database) + "\"\n        host_id: test-host\n";
 }
@@ -153,12 +153,11 @@ std::string storage_plugin() {
 }  // namespace
 
 std::string default_plugins() {
-  std::string plugins = "  apikey:\n    library: eventsvc-auth-apikey\n" + storage_plugin() +
-                        "  hashing:\n    library: eventsvc-embedder-hashing\n"
-                        "  documents:\n    library: eventsvc-context-documents\n"
-                        "  decision:\n    library: eventsvc-context-decision\n";
+  // Named as the instances are: the plugin of that name, of whichever kind has one.
+  std::string plugins =
+      "  apikey:\n" + storage_plugin() + "  hashing:\n  documents:\n  decision:\n";
   for (const char* op : {"count", "distinct", "sum", "avg", "min", "max", "integral"}) {
-    plugins += std::string("  ") + op + ":\n    library: eventsvc-aggregation-" + op + "\n";
+    plugins += std::string("  ") + op + ":\n";
   }
   return plugins;
 }

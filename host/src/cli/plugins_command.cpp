@@ -53,14 +53,18 @@ std::string library_name(const std::filesystem::path& path) {
 int run_plugins(const std::vector<std::string>& args) {
   const Arguments arguments(args, kCommonOptions, {"json"});
   const HostConfig config = config_from(arguments);
-  const auto found = discover(plugin_search_dirs(config.plugin_dirs));
+  const auto dirs = plugin_search_dirs(config.plugin_dirs);
+  const auto found = discover(dirs);
 
   auto instances_of = [&](const Found& item) {
     sdk::json::array instances;
     for (const auto& instance : config.plugins) {
-      const bool same = instance.library == library_name(item.path) ||
-                        (instance.library.find('/') != std::string::npos &&
-                         std::filesystem::absolute(instance.library) == item.path);
+      bool same = false;
+      try {
+        same = library_of(instance, dirs) == item.path;
+      } catch (const sdk::Error&) {
+        // Names no library there is: it belongs to none of them.
+      }
       if (same) {
         instances.emplace_back(
             sdk::json::object{{"instance", instance.instance}, {"enabled", instance.enabled}});

@@ -184,11 +184,25 @@ sdk::ConfigSchema plan_schema() {
   };
 }
 
+std::vector<std::string> kind_names() {
+  std::vector<std::string> names;
+  for (const auto kind : sdk::kPluginKinds)
+    names.emplace_back(sdk::kind_name(kind));
+  return names;
+}
+
 sdk::ConfigSchema plugin_instance_schema() {
   return {
+      ConfigField::string("plugin",
+                          "The plugin's name (libeventsvc-<kind>-<plugin>.so in the plugin "
+                          "directories); the instance's name when not given")
+          .default_to(""),
+      ConfigField::string("kind", "The plugin's kind, when plugins of several kinds share its name")
+          .allowed(kind_names()),
       ConfigField::string("library",
-                          "Library name (libNAME.so in the plugin directories) or a path")
-          .mandatory(),
+                          "Instead of plugin and kind: a library name (libNAME.so in the plugin "
+                          "directories) or a path")
+          .default_to(""),
       ConfigField::boolean("enabled", "Load this instance").default_to(true),
       ConfigField::mapping("config", "The plugin's own settings, checked against its schema"),
   };
@@ -311,15 +325,24 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
     for (const auto& entry : plugins->as_object()) {
       const std::string path = "plugins." + std::string(entry.key());
-      if (!entry.value().is_object()) {
+      // `count:` alone (or `count: {}`) is the plugin called count, with its defaults.
+      if (!entry.value().is_object() && !entry.value().is_null()) {
         throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                                  ": must be a mapping with at least `library`");
+                                  ": must be a mapping (plugin, kind, library, enabled, config) "
+                                  "or nothing");
       }
-      const auto section =
-          validate_at(document, plugin_instance_schema(), entry.value().get_object(), path);
+      const json::object raw =
+          entry.value().is_object() ? entry.value().get_object() : json::object();
+      const auto section = validate_at(document, plugin_instance_schema(), raw, path);
       PluginInstanceConfig instance;
       instance.instance = entry.key();
       instance.library = section.get_string("library");
+      instance.plugin = section.get_string("plugin");
+      if (section.has("kind")) instance.kind = section.get_string("kind");
+      if (!instance.library.empty() && (!instance.plugin.empty() || !instance.kind.empty())) {
+        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                                  ": give `library`, or `plugin` and `kind`, not both");
+      }
       instance.enabled = section.get_bool("enabled");
       if (const auto* raw = section.values().if_contains("config"); raw != nullptr) {
         instance.config = raw->as_object();

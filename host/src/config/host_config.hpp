@@ -74,7 +74,11 @@ struct Plan {
 
 struct PluginInstanceConfig {
   std::string instance;
+  // Which library: `library` when given, else the plugin called `plugin` (the instance's name
+  // when empty) of `kind` (any kind that has one when empty).
   std::string library;
+  std::string plugin;
+  std::string kind;
   bool enabled = true;
   sdk::json::object config;      // raw; validated against the plugin's schema when loaded
   sdk::LocationMap locations;    // of keys inside `config`

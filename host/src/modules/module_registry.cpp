@@ -43,13 +43,13 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
   if (!registry->single_instances_.contains(sdk::PluginKind::auth)) {
     throw sdk::Error(500, config.origin +
                               ": no auth plugin is enabled; enable exactly one (e.g. "
-                              "plugins.apikey with library eventsvc-auth-apikey)");
+                              "plugins.apikey, the plugin apikey)");
   }
   if (selection != Selection::auth_only &&
       !registry->single_instances_.contains(sdk::PluginKind::storage)) {
     throw sdk::Error(500, config.origin +
                               ": no storage plugin is enabled; enable exactly one (e.g. "
-                              "plugins.rocksdb with library eventsvc-storage-rocksdb)");
+                              "plugins.rocksdb, the plugin rocksdb)");
   }
   if (selection != Selection::auth_only &&
       !registry->single_instances_.contains(sdk::PluginKind::limits)) {
@@ -57,7 +57,8 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
     // or one that does not care, keeps its in-process limits.
     PluginInstanceConfig local;
     local.instance = std::string(kDefaultLimitsInstance);
-    local.library = "eventsvc-limits-local";
+    local.plugin = "local";
+    local.kind = sdk::kind_name(sdk::PluginKind::limits);
     registry->add(config, local, dirs, log, selection != Selection::inspect);
   }
   return registry;
@@ -66,13 +67,23 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
 void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& instance,
                          const std::vector<std::filesystem::path>& dirs, LogSink& log,
                          bool create) {
+  const std::string name = instance.plugin.empty() ? instance.instance : instance.plugin;
   std::shared_ptr<PluginLibrary> library;
   try {
-    library = PluginLibrary::open(resolve_library(instance.library, dirs));
+    library = PluginLibrary::open(library_of(instance, dirs));
   } catch (const sdk::Error& error) {
     refuse(instance, error.message());
   }
   const sdk::Manifest& manifest = library->manifest();
+  // A library renamed by hand says what it holds: the config asked for another plugin.
+  if (instance.library.empty() &&
+      (manifest.name != name ||
+       (!instance.kind.empty() && sdk::kind_name(manifest.kind) != instance.kind))) {
+    refuse(instance,
+           library->path().string() + " holds the " + std::string(sdk::kind_name(manifest.kind)) +
+               " plugin '" + manifest.name + "'; the config asks for the " +
+               (instance.kind.empty() ? "" : instance.kind + " ") + "plugin '" + name + "'");
+  }
 
   // One auth, one storage, one limits, at most one embedder and one audit plugin.
   const bool single = manifest.kind != sdk::PluginKind::aggregation &&

@@ -1,6 +1,7 @@
 #include "modules/plugin_library.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <optional>
 
 #include "eventsvc/sdk/error.hpp"
 
@@ -42,6 +43,32 @@ std::vector<std::filesystem::path> plugin_search_dirs(
   return dirs;
 }
 
+namespace {
+
+std::optional<std::filesystem::path> find_file(const std::string& file,
+                                               const std::vector<std::filesystem::path>& dirs) {
+  for (const auto& dir : dirs) {
+    auto candidate = dir / file;
+    if (std::filesystem::exists(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::string listed(const std::vector<std::filesystem::path>& dirs) {
+  std::string list;
+  for (const auto& dir : dirs) {
+    if (!list.empty()) list += ", ";
+    list += dir.string();
+  }
+  return list;
+}
+
+std::string library_file(std::string_view kind, const std::string& name) {
+  return "libeventsvc-" + std::string(kind) + "-" + name + ".so";
+}
+
+}  // namespace
+
 std::filesystem::path resolve_library(const std::string& library,
                                       const std::vector<std::filesystem::path>& dirs) {
   if (library.find('/') != std::string::npos) {
@@ -51,15 +78,43 @@ std::filesystem::path resolve_library(const std::string& library,
     return std::filesystem::absolute(library);
   }
   const std::string file = "lib" + library + ".so";
-  std::string searched;
-  for (const auto& dir : dirs) {
-    auto candidate = dir / file;
-    if (std::filesystem::exists(candidate)) return candidate;
-    if (!searched.empty()) searched += ", ";
-    searched += dir.string();
-  }
+  if (auto found = find_file(file, dirs)) return *found;
   throw sdk::Error(500,
-                   "plugin library '" + library + "' (" + file + ") not found in: " + searched);
+                   "plugin library '" + library + "' (" + file + ") not found in: " + listed(dirs));
+}
+
+std::filesystem::path resolve_plugin(const std::string& name, const std::string& kind,
+                                     const std::vector<std::filesystem::path>& dirs) {
+  if (!kind.empty()) {
+    if (auto found = find_file(library_file(kind, name), dirs)) return *found;
+    throw sdk::Error(500, "no " + kind + " plugin named '" + name + "' (" +
+                              library_file(kind, name) + ") in: " + listed(dirs));
+  }
+  std::vector<std::filesystem::path> found;
+  for (const auto each : sdk::kPluginKinds) {
+    if (auto path = find_file(library_file(sdk::kind_name(each), name), dirs)) {
+      found.push_back(std::move(*path));
+    }
+  }
+  if (found.size() == 1) return found.front();
+  if (found.empty()) {
+    throw sdk::Error(500, "no plugin named '" + name + "' (libeventsvc-<kind>-" + name +
+                              ".so) in: " + listed(dirs) +
+                              "; name its `library`, or add the "
+                              "directory that holds it to plugin_dirs");
+  }
+  std::string files;
+  for (const auto& path : found)
+    files += (files.empty() ? "" : ", ") + path.filename().string();
+  throw sdk::Error(500, "plugins of " + std::to_string(found.size()) + " kinds are named '" + name +
+                            "' (" + files + "): say which with `kind`");
+}
+
+std::filesystem::path library_of(const PluginInstanceConfig& instance,
+                                 const std::vector<std::filesystem::path>& dirs) {
+  if (!instance.library.empty()) return resolve_library(instance.library, dirs);
+  return resolve_plugin(instance.plugin.empty() ? instance.instance : instance.plugin,
+                        instance.kind, dirs);
 }
 
 }  // namespace eventsvc::host

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/host_config.hpp"
 #include "eventsvc/sdk/plugin.hpp"
 
 namespace eventsvc::host {
@@ -42,5 +43,15 @@ std::vector<std::filesystem::path> plugin_search_dirs(
 // it. Throws sdk::Error(500) naming the directories searched.
 std::filesystem::path resolve_library(const std::string& library,
                                       const std::vector<std::filesystem::path>& dirs);
+
+// The library of the plugin called `name`: libeventsvc-<kind>-<name>.so, of the given `kind` (a
+// kind_name) or, when it is empty, of whichever kind has one. Throws sdk::Error(500) when none
+// does, or when plugins of several kinds have that name (saying to name the kind).
+std::filesystem::path resolve_plugin(const std::string& name, const std::string& kind,
+                                     const std::vector<std::filesystem::path>& dirs);
+
+// The library a configured instance loads: its `library`, else the plugin it names.
+std::filesystem::path library_of(const PluginInstanceConfig& instance,
+                                 const std::vector<std::filesystem::path>& dirs);
 
 }  // namespace eventsvc::host

@@ -14,8 +14,7 @@ struct AvgState {
 class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
  public:
   static constexpr std::string_view kName = "avg";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-                                         "Mean of the numeric values of a field"};
+  static constexpr sdk::PluginInfo kInfo{"1.0.0", "Mean of the numeric values of a field"};
   explicit Avg(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }

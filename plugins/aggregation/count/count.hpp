@@ -12,7 +12,7 @@ struct CountState {
 class Count final : public sdk::AggregationOperatorHelper<CountState> {
  public:
   static constexpr std::string_view kName = "count";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+  static constexpr sdk::PluginInfo kInfo{"1.0.0",
                                          "Number of records, or of records that have the field"};
   explicit Count(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }

@@ -17,8 +17,7 @@ struct DistinctState {
 class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
  public:
   static constexpr std::string_view kName = "distinct";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-                                         "Number of different values of a field"};
+  static constexpr sdk::PluginInfo kInfo{"1.0.0", "Number of different values of a field"};
   explicit Distinct(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }

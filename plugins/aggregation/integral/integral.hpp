@@ -19,7 +19,7 @@ struct IntegralState {
 class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
  public:
   static constexpr std::string_view kName = "integral";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
+  static constexpr sdk::PluginInfo kInfo{"1.0.0",
                                          "Time-weighted sum of a field: each value held until the "
                                          "next sample, at most max_gap_ms, in `unit`"};
   explicit Integral(const sdk::PluginContext&) {}

@@ -10,8 +10,7 @@ namespace eventsvc::plugins::aggregation {
 class Max final : public sdk::ExtremumOperator<std::greater<double>> {
  public:
   static constexpr std::string_view kName = "max";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-                                         "Largest numeric value of a field"};
+  static constexpr sdk::PluginInfo kInfo{"1.0.0", "Largest numeric value of a field"};
   explicit Max(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }
 };

@@ -10,8 +10,7 @@ namespace eventsvc::plugins::aggregation {
 class Min final : public sdk::ExtremumOperator<std::less<double>> {
  public:
   static constexpr std::string_view kName = "min";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-                                         "Smallest numeric value of a field"};
+  static constexpr sdk::PluginInfo kInfo{"1.0.0", "Smallest numeric value of a field"};
   explicit Min(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }
 };

@@ -13,8 +13,7 @@ struct SumState {
 class Sum final : public sdk::AggregationOperatorHelper<SumState> {
  public:
   static constexpr std::string_view kName = "sum";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-                                         "Sum of the numeric values of a field"};
+  static constexpr sdk::PluginInfo kInfo{"1.0.0", "Sum of the numeric values of a field"};
   explicit Sum(const sdk::PluginContext&) {}
   std::string_view op() const override { return kName; }
   bool requires_field() const override { return true; }

@@ -24,8 +24,8 @@ constexpr sdk::ConfigKey kConfig[] = {
 }  // namespace
 
 const sdk::PluginInfo JsonlAudit::kInfo{
-    sdk::PluginKind::audit, "1.0.0",
-    "Sampled private traces of analyze requests as JSON lines, one file per UTC day", kConfig};
+    "1.0.0", "Sampled private traces of analyze requests as JSON lines, one file per UTC day",
+    kConfig};
 
 JsonlAudit::JsonlAudit(const sdk::PluginContext& context)
     : sample_rate_(context.config.get_number("sample_rate")), random_(std::random_device{}()) {

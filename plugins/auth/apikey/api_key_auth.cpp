@@ -23,7 +23,7 @@ constexpr sdk::ConfigKey kConfig[] = {
 }  // namespace
 
 const sdk::PluginInfo ApiKeyAuth::kInfo{
-    sdk::PluginKind::auth, "1.0.0",
+    "1.0.0",
     "Bearer API keys <word>_<live|test>_<secret>, stored as SHA-256 digests in a 0600 file",
     kConfig};
 

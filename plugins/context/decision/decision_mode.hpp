@@ -11,7 +11,7 @@ namespace eventsvc::plugins::context {
 class DecisionMode final : public sdk::ContextMode {
  public:
   static constexpr std::string_view kName = "decision";
-  static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::context_mode, "1.0.0",
+  static constexpr sdk::PluginInfo kInfo{"1.0.0",
                                          "Verified facts, transitions, contradictions, missing "
                                          "evidence and readiness within a token budget"};
   explicit DecisionMode(const sdk::PluginContext&) {}

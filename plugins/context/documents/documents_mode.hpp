@@ -10,8 +10,7 @@ class DocumentsMode final : public sdk::ContextMode {
  public:
   static constexpr std::string_view kName = "documents";
   static constexpr sdk::PluginInfo kInfo{
-      sdk::PluginKind::context_mode, "1.0.0",
-      "Whole source records in result order until the token budget"};
+      "1.0.0", "Whole source records in result order until the token budget"};
   explicit DocumentsMode(const sdk::PluginContext&) {}
 
   std::string_view mode() const override { return kName; }

@@ -37,7 +37,7 @@ constexpr sdk::ConfigKey kConfig[] = {
 }  // namespace
 
 const sdk::PluginInfo HashingEmbedder::kInfo{
-    sdk::PluginKind::embedder, "1.0.0",
+    "1.0.0",
     "Signed feature hashing of words, word pairs and character trigrams (lexical similarity)",
     kConfig};
 

@@ -12,8 +12,7 @@ class LocalLimits final : public sdk::Limits {
  public:
   static constexpr std::string_view kName = "local";
   static constexpr sdk::PluginInfo kInfo{
-      sdk::PluginKind::limits, "1.0.0",
-      "Rate limits and concurrency leases in the server's memory: one server's limits"};
+      "1.0.0", "Rate limits and concurrency leases in the server's memory: one server's limits"};
   explicit LocalLimits(const sdk::PluginContext& context);
 
   sdk::RateDecision charge(std::string_view key, int limit_per_minute) override;

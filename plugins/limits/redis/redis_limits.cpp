@@ -82,8 +82,8 @@ double number_of(const Array& reply, std::size_t index) {
 }  // namespace
 
 const sdk::PluginInfo RedisLimits::kInfo{
-    sdk::PluginKind::limits, "1.0.0",
-    "Rate limits and concurrency leases in Redis, shared by every server using it", kConfig};
+    "1.0.0", "Rate limits and concurrency leases in Redis, shared by every server using it",
+    kConfig};
 
 RedisLimits::RedisLimits(const sdk::PluginContext& context)
     : prefix_(context.config.get_string("key_prefix")),

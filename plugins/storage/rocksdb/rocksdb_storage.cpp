@@ -109,7 +109,7 @@ constexpr ConfigKey kConfig[] = {
 }  // namespace
 
 const sdk::PluginInfo RocksdbStorage::kInfo{
-    sdk::PluginKind::storage, "1.0.0",
+    "1.0.0",
     "Embedded RocksDB: durable inbox, asynchronous projection into current state and history, "
     "field, id and text indexes, verified receipts",
     kConfig};

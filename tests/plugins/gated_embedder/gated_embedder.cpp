@@ -14,9 +14,8 @@ constexpr sdk::ConfigKey kConfig[] = {
 
 }  // namespace
 
-const sdk::PluginInfo GatedEmbedder::kInfo{sdk::PluginKind::embedder, "1.0.0",
-                                           "Test embedder that waits while a gate file exists",
-                                           kConfig};
+const sdk::PluginInfo GatedEmbedder::kInfo{
+    "1.0.0", "Test embedder that waits while a gate file exists", kConfig};
 
 GatedEmbedder::GatedEmbedder(const sdk::PluginContext& context)
     : gate_(context.config.get_string("gate")) {

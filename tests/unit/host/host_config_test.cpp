@@ -54,6 +54,8 @@ plugins:
   off:
     library: missing-library
     enabled: false
+  count:
+  limits: {plugin: local, kind: limits}
 )");
   const Plan* small = config.plan("small");
   ASSERT_NE(small, nullptr);
@@ -62,10 +64,18 @@ plugins:
   EXPECT_EQ(small->concurrency, 1);
   EXPECT_EQ(small->retention_ms(), 7LL * 86400000);
   EXPECT_EQ(config.plan("default"), nullptr);
-  ASSERT_EQ(config.plugins.size(), 2U);
+  ASSERT_EQ(config.plugins.size(), 4U);
   EXPECT_EQ(config.plugins[0].config.at("key_word").as_string(), "acme");
   EXPECT_EQ(config.plugins[0].locations.at("key_word").line, 11);
   EXPECT_FALSE(config.plugins[1].enabled);
+  // Named, not given by library: the plugin called like the instance, of whichever kind has one.
+  EXPECT_EQ(config.plugins[2].instance, "count");
+  EXPECT_EQ(config.plugins[2].library, "");
+  EXPECT_EQ(config.plugins[2].plugin, "");
+  EXPECT_EQ(config.plugins[2].kind, "");
+  EXPECT_TRUE(config.plugins[2].enabled);
+  EXPECT_EQ(config.plugins[3].plugin, "local");
+  EXPECT_EQ(config.plugins[3].kind, "limits");
 }
 
 TEST(HostConfig, ErrorsNameFileLineAndKey) {
@@ -79,8 +89,14 @@ TEST(HostConfig, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(
       failure("plans:\n  p:\n    burst: 3\n").rfind("test.yaml:3 plans.p.burst: unknown key", 0),
       0U);
-  EXPECT_EQ(failure("plugins:\n  a:\n    enabled: true\n"),
-            "test.yaml:2 plugins.a.library: is required");
+  EXPECT_EQ(failure("plugins:\n  a:\n    kind: widget\n"),
+            "test.yaml:3 plugins.a.kind: must be one of: auth, storage, aggregation, context, "
+            "embedder, audit, limits");
+  EXPECT_EQ(failure("plugins:\n  a:\n    library: x\n    kind: auth\n"),
+            "test.yaml:2 plugins.a: give `library`, or `plugin` and `kind`, not both");
+  EXPECT_EQ(failure("plugins:\n  a: 3\n"),
+            "test.yaml:2 plugins.a: must be a mapping (plugin, kind, library, enabled, config) or "
+            "nothing");
   EXPECT_EQ(failure("ingest:\n  max_future_skew: soon\n"),
             "test.yaml:2 ingest.max_future_skew: must be a duration such as 24h or 90m");
   EXPECT_NE(failure("server: [1, 2\n").find("test.yaml:"), std::string::npos);

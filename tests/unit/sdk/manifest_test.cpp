@@ -14,10 +14,10 @@ constexpr ConfigKey kConfig[] = {
     ConfigKey::string("mode", "Mode").defaults_to(R"("safe")").allowed(kModes),
     ConfigKey::string("secret", "Secret").mandatory(),
     ConfigKey::section("inner", "Inner", kInner)};
-constexpr PluginInfo kInfo{PluginKind::storage, "2.1.0", "A store", kConfig};
+constexpr PluginInfo kInfo{"2.1.0", "A store", kConfig};
 
 TEST(Manifest, IsBuiltFromTheDeclaredTable) {
-  const Manifest manifest = make_manifest("store", kInfo);
+  const Manifest manifest = make_manifest("store", PluginKind::storage, kInfo);
   EXPECT_EQ(to_json(manifest_to_json(manifest)),
             to_json(parse_json(R"({"name":"store","kind":"storage","version":"2.1.0",
       "description":"A store","config":[
@@ -34,7 +34,7 @@ TEST(Manifest, ADefaultThatIsNotJsonNamesItsKey) {
   static constexpr ConfigKey kBadInner[] = {ConfigKey::string("name", "Name").defaults_to("x")};
   static constexpr ConfigKey kBad[] = {ConfigKey::section("inner", "Inner", kBadInner)};
   try {
-    make_manifest("bad", PluginInfo{PluginKind::audit, "1.0.0", "Bad", kBad});
+    make_manifest("bad", PluginKind::audit, PluginInfo{"1.0.0", "Bad", kBad});
     ADD_FAILURE() << "accepted a default that is not JSON";
   } catch (const Error& error) {
     EXPECT_EQ(error.status(), 500);

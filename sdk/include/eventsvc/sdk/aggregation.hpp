@@ -77,6 +77,8 @@ class AggregationState {
 
 class AggregationOperator : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::aggregation;
+
   ~AggregationOperator() override;
 
   // The `op` name requests use.

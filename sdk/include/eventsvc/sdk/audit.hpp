@@ -24,6 +24,8 @@ struct AuditEvent {
 
 class AuditSink : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::audit;
+
   ~AuditSink() override;
 
   // The trace id when this request was sampled and its trace stored; nullopt otherwise.

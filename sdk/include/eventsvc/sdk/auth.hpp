@@ -40,6 +40,8 @@ struct CreatedKey {
 
 class AuthProvider : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::auth;
+
   ~AuthProvider() override;
 
   // The principal of a valid, unrevoked credential; nullopt for anything else. Must not throw for

@@ -81,6 +81,8 @@ struct ContextOutput {
 
 class ContextMode : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::context_mode;
+
   ~ContextMode() override;
 
   // The `context.mode` value this plugin serves.

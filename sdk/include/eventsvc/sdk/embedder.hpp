@@ -14,6 +14,8 @@ namespace eventsvc::sdk {
 
 class Embedder : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::embedder;
+
   ~Embedder() override;
 
   // Identifies the model and its parameters. Stored with every vector: vectors made by another

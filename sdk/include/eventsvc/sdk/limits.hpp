@@ -41,6 +41,8 @@ struct Lease {
 
 class Limits : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::limits;
+
   ~Limits() override;
 
   // Takes one token from the bucket `key`. A bucket holds up to `limit_per_minute` tokens and

@@ -15,8 +15,31 @@ namespace eventsvc::sdk {
 
 enum class PluginKind { auth, storage, aggregation, context_mode, embedder, audit, limits };
 
-// "auth", "storage", "aggregation", "context", "embedder", "audit", "limits".
-std::string_view kind_name(PluginKind kind);
+inline constexpr PluginKind kPluginKinds[] = {
+    PluginKind::auth,     PluginKind::storage, PluginKind::aggregation, PluginKind::context_mode,
+    PluginKind::embedder, PluginKind::audit,   PluginKind::limits};
+
+// "auth", "storage", "aggregation", "context", "embedder", "audit", "limits": the word in a plugin
+// library's name (libeventsvc-<kind>-<name>.so) and in the folder of an in-tree plugin.
+constexpr std::string_view kind_name(PluginKind kind) {
+  switch (kind) {
+    case PluginKind::auth:
+      return "auth";
+    case PluginKind::storage:
+      return "storage";
+    case PluginKind::aggregation:
+      return "aggregation";
+    case PluginKind::context_mode:
+      return "context";
+    case PluginKind::embedder:
+      return "embedder";
+    case PluginKind::audit:
+      return "audit";
+    case PluginKind::limits:
+      return "limits";
+  }
+  return "unknown";
+}
 
 // section: fixed keys (`fields`); mapping: any keys, values checked by whoever owns the mapping.
 enum class ConfigType { string, integer, number, boolean, string_list, section, mapping };
@@ -65,11 +88,11 @@ struct Manifest {
 
 // A plugin's manifest as data, Fluent Bit's config map style: a class declares its name once and
 // its manifest as compile-time constants, and the SDK builds the Manifest from them
-// (manifest_of<Class>(), plugin.hpp):
+// (manifest_of<Class>(), plugin.hpp). Its kind is the kind interface it derives from (each
+// declares kKind), written nowhere else:
 //
 //   static constexpr std::string_view kName = "sum";   // also what op() returns
-//   static constexpr sdk::PluginInfo kInfo{sdk::PluginKind::aggregation, "1.0.0",
-//                                          "Sum of the numeric values of a field"};
+//   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Sum of the numeric values of a field"};
 //
 // A configurable plugin adds a table of its keys (see plugins/storage/rocksdb):
 //
@@ -77,8 +100,7 @@ struct Manifest {
 //       sdk::ConfigKey::integer("block_cache_mb", "Shared block cache").defaults_to("128")
 //           .at_least(8),
 //       sdk::ConfigKey::section("projector", "Asynchronous projection", kProjector)};
-//   const sdk::PluginInfo RocksdbStorage::kInfo{sdk::PluginKind::storage, "1.0.0", "...",
-//                                               kConfig};
+//   const sdk::PluginInfo RocksdbStorage::kInfo{"1.0.0", "...", kConfig};
 struct ConfigKey {
   std::string_view key;
   ConfigType type = ConfigType::string;
@@ -148,18 +170,18 @@ struct ConfigKey {
 };
 
 struct PluginInfo {
-  constexpr PluginInfo(PluginKind kind_, std::string_view version_, std::string_view description_,
+  constexpr PluginInfo(std::string_view version_, std::string_view description_,
                        std::span<const ConfigKey> config_ = {})
-      : kind(kind_), version(version_), description(description_), config(config_) {}
+      : version(version_), description(description_), config(config_) {}
 
-  PluginKind kind;
   std::string_view version;  // the plugin's own version, e.g. "1.0.0"
   std::string_view description;
   std::span<const ConfigKey> config;
 };
 
-// The Manifest of `info` named `name`; throws Error 500 naming the key whose default is not JSON.
-Manifest make_manifest(std::string_view name, const PluginInfo& info);
+// The Manifest of a plugin of `kind` named `name`; throws Error 500 naming the key whose default
+// is not JSON.
+Manifest make_manifest(std::string_view name, PluginKind kind, const PluginInfo& info);
 
 // The manifest as JSON (what `eventsvc plugins` prints).
 json::object manifest_to_json(const Manifest& manifest);

@@ -7,18 +7,22 @@
 //   EVENTSVC_PLUGIN(eventsvc::plugins::ApiKeyAuth)
 //
 // where the class derives from one kind interface (auth.hpp, storage.hpp, aggregation.hpp,
-// context_mode.hpp, embedder.hpp, audit.hpp, limits.hpp), declares its name and manifest as data
-// (`static constexpr std::string_view kName` and `static constexpr PluginInfo kInfo`, manifest.hpp)
-// and has a constructor taking `const PluginContext&`. The macro exports, through Boost.DLL
-// aliases:
+// context_mode.hpp, embedder.hpp, audit.hpp, limits.hpp: its kKind is the plugin's kind), declares
+// its name and manifest as data (`static constexpr std::string_view kName` and `static constexpr
+// PluginInfo kInfo`, manifest.hpp) and has a constructor taking `const PluginContext&`. Built with
+// eventsvc_add_plugin (EventsvcPlugin.cmake), the file is compiled with EVENTSVC_PLUGIN_KIND, the
+// kind the library is named after, and the macro refuses to compile when the class is of another.
+// The macro exports, through Boost.DLL aliases:
 //   eventsvc_plugin_abi    AbiVersion()               read first, see abi.hpp
 //   eventsvc_plugin_entry  const PluginEntry&()       manifest and factory
 #pragma once
 
 #include <boost/dll/alias.hpp>
+#include <concepts>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "eventsvc/sdk/abi.hpp"
 #include "eventsvc/sdk/config.hpp"
@@ -58,20 +62,20 @@ struct PluginEntry {
   std::unique_ptr<Plugin> (*create)(const PluginContext& context);
 };
 
-// The manifest of a plugin class: made from its kName and kInfo (manifest.hpp), or returned by
-// its static manifest() when it declares none (a class written before those existed).
+// A class the EVENTSVC_PLUGIN macro can export.
 template <class PluginClass>
+concept PluginClassDeclaration = requires {
+  { PluginClass::kName } -> std::convertible_to<std::string_view>;
+  { PluginClass::kKind } -> std::convertible_to<PluginKind>;
+  { PluginClass::kInfo } -> std::convertible_to<const PluginInfo&>;
+};
+
+// The manifest of a plugin class: its kName, the kKind of the interface it derives from, and its
+// kInfo (manifest.hpp).
+template <PluginClassDeclaration PluginClass>
 const Manifest& manifest_of() {
-  static const Manifest manifest = [] {
-    if constexpr (requires {
-                    PluginClass::kName;
-                    PluginClass::kInfo;
-                  }) {
-      return make_manifest(PluginClass::kName, PluginClass::kInfo);
-    } else {
-      return PluginClass::manifest();
-    }
-  }();
+  static const Manifest manifest =
+      make_manifest(PluginClass::kName, PluginClass::kKind, PluginClass::kInfo);
   return manifest;
 }
 
@@ -84,7 +88,17 @@ std::unique_ptr<Plugin> create_plugin(const PluginContext& context) {
 
 }  // namespace eventsvc::sdk
 
+#ifdef EVENTSVC_PLUGIN_KIND
+#define EVENTSVC_PLUGIN_KIND_CHECK(PluginClass)                                             \
+  static_assert(::eventsvc::sdk::kind_name(PluginClass::kKind) == EVENTSVC_PLUGIN_KIND,     \
+                "the plugin class derives from the interface of another kind than the one " \
+                "its library is named for (its folder plugins/<kind>/, or KIND)");
+#else
+#define EVENTSVC_PLUGIN_KIND_CHECK(PluginClass)
+#endif
+
 #define EVENTSVC_PLUGIN(PluginClass)                                                \
+  EVENTSVC_PLUGIN_KIND_CHECK(PluginClass)                                           \
   namespace eventsvc_plugin_export {                                                \
   ::eventsvc::sdk::AbiVersion eventsvc_plugin_abi() {                               \
     return EVENTSVC_SDK_ABI_VERSION;                                                \

@@ -173,6 +173,8 @@ struct StorageHealth {
 
 class Storage : public Plugin {
  public:
+  static constexpr PluginKind kKind = PluginKind::storage;
+
   ~Storage() override;
 
   // Called before start(); the embedder (may be null) computes record vectors during projection.
