@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "data_catalogue.hpp"
+#include "store/data_catalogue.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "key_codec.hpp"
-#include "stored_formats.hpp"
+#include "store/key_codec.hpp"
+#include "store/stored_formats.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

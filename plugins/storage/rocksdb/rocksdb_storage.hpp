@@ -8,17 +8,17 @@
 #include <filesystem>
 #include <memory>
 
-#include "backlog.hpp"
-#include "column_reader.hpp"
-#include "database.hpp"
+#include "write/backlog.hpp"
+#include "query/column_reader.hpp"
+#include "store/database.hpp"
 #include "eventsvc/sdk/storage.hpp"
-#include "inbox_sequence.hpp"
-#include "ingest_writer.hpp"
-#include "log_follower.hpp"
-#include "postgres_log.hpp"
-#include "projector.hpp"
-#include "query_engine.hpp"
-#include "verdicts.hpp"
+#include "write/inbox_sequence.hpp"
+#include "write/ingest_writer.hpp"
+#include "log/log_follower.hpp"
+#include "log/postgres_log.hpp"
+#include "projection/projector.hpp"
+#include "query/query_engine.hpp"
+#include "write/verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

@@ -1,6 +1,6 @@
 // The backlog counts accepted writes per tenant and measures the projection lag from the oldest
 // write still waiting, given explicit instants (no clock is read).
-#include "backlog.hpp"
+#include "write/backlog.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "column_chunk.hpp"
+#include "chunks/column_chunk.hpp"
 #include "storage_fixture.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {

@@ -1,6 +1,6 @@
 // The merge policy's size classes: a chunk's tier grows by one each time its rows reach the next
 // power of the fanout times small_rows, and chunks of final_rows or more are not merged again.
-#include "chunk_merger.hpp"
+#include "merge/chunk_merger.hpp"
 
 #include <gtest/gtest.h>
 

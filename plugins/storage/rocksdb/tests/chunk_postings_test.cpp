@@ -1,13 +1,13 @@
 // The byte formats of a chunk's indexes: word postings, row sets (bitmap or gap list, whichever
 // is smaller), replaced-rows bitmaps; and that damaged bytes are refused, never read past.
-#include "chunk_postings.hpp"
+#include "chunks/chunk_postings.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 
-#include "column_chunk.hpp"
+#include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {

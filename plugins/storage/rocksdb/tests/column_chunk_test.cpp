@@ -1,6 +1,6 @@
 // The column format: cells of every kind round-trip through a chunk, read row by row or stepping
 // past runs of rows (counted 16 kinds at a time, with a tail), and a damaged kind byte is refused.
-#include "column_chunk.hpp"
+#include "chunks/column_chunk.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "key_codec.hpp"
+#include "store/key_codec.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,9 +10,9 @@
 #include <random>
 #include <set>
 
-#include "key_codec.hpp"
+#include "store/key_codec.hpp"
 #include "storage_fixture.hpp"
-#include "text_scorer.hpp"
+#include "chunks/text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {

@@ -1,12 +1,12 @@
 // A round's chunks built on the second thread are byte for byte the chunks built in line: the same
 // rows per tenant, header, columns and term blocks; a round dropped before finish() stops cleanly.
-#include "round_chunks.hpp"
+#include "projection/round_chunks.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "term_blocks.hpp"
+#include "chunks/term_blocks.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "chunk_merger.hpp"
-#include "column_chunk.hpp"
+#include "merge/chunk_merger.hpp"
+#include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "key_codec.hpp"
+#include "store/key_codec.hpp"
 #include "storage_fixture.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {

@@ -1,15 +1,15 @@
 // Term blocks: the encoding round-trips and refuses damage; searches and equalities read them, read
 // chunks written before them (one key per term) alike, and merging such chunks writes blocks.
-#include "term_blocks.hpp"
+#include "chunks/term_blocks.hpp"
 
 #include <gtest/gtest.h>
 #include <rocksdb/write_batch.h>
 
 #include <set>
 
-#include "chunk_postings.hpp"
-#include "column_chunk.hpp"
-#include "key_codec.hpp"
+#include "chunks/chunk_postings.hpp"
+#include "chunks/column_chunk.hpp"
+#include "store/key_codec.hpp"
 #include "storage_fixture.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {

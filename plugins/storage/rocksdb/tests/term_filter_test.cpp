@@ -1,6 +1,6 @@
 // Term filters: never a false "not here", few false "maybe", a filter of another format or
 // damaged answers "maybe", and the cache keeps the most recently used filters within its bytes.
-#include "term_filter.hpp"
+#include "store/term_filter.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,46 @@
+#include "chunks/chunk_keys.hpp"
+
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+std::string chunk_prefix(std::string_view tenant) {
+  std::string prefix(tenant);
+  prefix.push_back('H');
+  return prefix;
+}
+
+std::string catalogue_prefix(std::string_view tenant) {
+  std::string prefix(tenant);
+  prefix.push_back('C');
+  return prefix;
+}
+
+std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk) {
+  std::string key = catalogue_prefix(tenant);
+  append_u64(key, chunk);
+  return key;
+}
+
+std::string chunk_data_prefix(std::string_view tenant, std::uint64_t chunk, char tag) {
+  std::string key = chunk_prefix(tenant);
+  append_u64(key, chunk);
+  key.push_back(tag);
+  return key;
+}
+
+std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
+                             std::string_view column) {
+  std::string key = chunk_data_prefix(tenant, chunk, kColumnTag);
+  key += column;
+  return key;
+}
+
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk) {
+  std::string key(tenant);
+  key.push_back('S');
+  append_u64(key, chunk);
+  return key;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

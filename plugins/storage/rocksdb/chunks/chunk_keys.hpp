@@ -1,0 +1,32 @@
+// Where a column chunk's data is kept: the key layout every part of a chunk shares, so that the
+// columns, postings, term blocks and filter of one chunk sit side by side under one prefix.
+//
+//   <tenant> 'C' <chunk:u64>              the chunk's header (the catalogue, column_chunk.hpp)
+//   <tenant> 'H' <chunk:u64> <tag> ...    its data, by tag (below)
+//   <tenant> 'S' <chunk:u64> ...          its replaced rows
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+// The tags of a chunk's data.
+inline constexpr char kColumnTag = 0x01;       // <column name> -> column (column_chunk.hpp)
+inline constexpr char kPostingsTag = 0x02;     // word postings (chunk_postings.hpp)
+inline constexpr char kValuesTag = 0x03;       // value postings (chunk_postings.hpp)
+inline constexpr char kWordBlocksTag = 0x04;   // word term blocks (term_blocks.hpp)
+inline constexpr char kValueBlocksTag = 0x05;  // value term blocks (term_blocks.hpp)
+inline constexpr char kFilterTag = 0x06;       // term filter (term_filter.hpp)
+
+std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
+// <tenant> 'H' <chunk> <tag>: where one kind of a chunk's data is kept.
+std::string chunk_data_prefix(std::string_view tenant, std::uint64_t chunk, char tag);
+std::string catalogue_prefix(std::string_view tenant);  // <tenant> 'C'
+std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
+std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
+// The bitmap's key, and the prefix of every replaced-rows key of the chunk.
+std::string replaced_key(std::string_view tenant, std::uint64_t chunk);
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,42 @@
+// Equalities over one column chunk at a time, from the chunk's value postings
+// (chunk_postings.hpp): `eq` and `in` with string, boolean or null operands on any field but id
+// and the instants narrow a chunk's rows to those holding one of the values, before any column is
+// read. Such a condition holds exactly when the cell is one of its operands (no number, object or
+// array equals a string, boolean or null), so narrowing drops no match; the conditions are still
+// evaluated on the rows that remain.
+#pragma once
+
+#include <rocksdb/slice.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/database.hpp"
+#include "eventsvc/sdk/condition.hpp"
+#include "store/row_bits.hpp"
+#include "chunks/term_blocks.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class ChunkValues {
+ public:
+  ChunkValues(Database& database, const rocksdb::Snapshot* snapshot, const std::string& tenant,
+              const std::vector<sdk::Condition>& where);
+
+  // Whether some condition narrows.
+  bool active() const { return !conditions_.empty(); }
+  // Whether the value postings narrow by this condition: then they decide it exactly, and its
+  // column need not be read.
+  static bool narrows(const sdk::Condition& condition);
+
+  // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
+  // narrowing condition; returns how many rows stay set. Stops reading postings once none is.
+  std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows);
+
+ private:
+  ChunkTerms terms_;
+  std::vector<std::vector<std::string>> conditions_;  // per narrowing condition: its value terms
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,510 @@
+#include "chunks/column_chunk.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "eventsvc/sdk/cells.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "chunks/chunk_keys.hpp"
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+// How many cells of a run of kind bytes are numbers, strings and containers, and the highest kind
+// byte (a column is damaged when it is past `container`). Reading a column counts every row's
+// kind, and stepping a cursor past rows counts theirs: both sit on query paths, so 16 kinds at a
+// time where the CPU has SSE2 (every x86-64).
+struct KindCounts {
+  std::size_t numbers = 0;
+  std::size_t strings = 0;
+  std::size_t containers = 0;
+  unsigned char highest = 0;
+};
+
+KindCounts count_kinds(const char* kinds, std::size_t size) {
+  KindCounts counts;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i below_numbers = _mm_set1_epi8(static_cast<char>(CellKind::int64) - 1);
+  const __m128i above_numbers = _mm_set1_epi8(static_cast<char>(CellKind::double_number) + 1);
+  const __m128i string = _mm_set1_epi8(static_cast<char>(CellKind::string));
+  const __m128i container = _mm_set1_epi8(static_cast<char>(CellKind::container));
+  __m128i highest = zero;
+  auto total = [&](__m128i bytes) {  // the sum of 16 byte counters
+    const __m128i sums = _mm_sad_epu8(bytes, zero);
+    return static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+           static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  };
+  while (size - i >= 16) {
+    // Byte counters count down by one per match (a match compares as -1); 255 rounds at most.
+    __m128i numbers = zero;
+    __m128i strings = zero;
+    __m128i containers = zero;
+    for (int round = 0; round < 255 && size - i >= 16; ++round, i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + i));
+      highest = _mm_max_epu8(highest, v);
+      // Kinds are small: signed comparisons are safe below 128; a damaged byte above shows in
+      // `highest`.
+      numbers = _mm_sub_epi8(numbers, _mm_and_si128(_mm_cmpgt_epi8(v, below_numbers),
+                                                    _mm_cmplt_epi8(v, above_numbers)));
+      strings = _mm_sub_epi8(strings, _mm_cmpeq_epi8(v, string));
+      containers = _mm_sub_epi8(containers, _mm_cmpeq_epi8(v, container));
+    }
+    counts.numbers += total(numbers);
+    counts.strings += total(strings);
+    counts.containers += total(containers);
+  }
+  alignas(16) unsigned char lanes[16];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), highest);
+  for (const unsigned char lane : lanes)
+    counts.highest = std::max(counts.highest, lane);
+#endif
+  for (; i < size; ++i) {
+    const auto kind = static_cast<unsigned char>(kinds[i]);
+    counts.highest = std::max(counts.highest, kind);
+    counts.numbers +=
+        static_cast<std::size_t>(kind >= static_cast<unsigned char>(CellKind::int64) &&
+                                 kind <= static_cast<unsigned char>(CellKind::double_number));
+    counts.strings +=
+        static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::string));
+    counts.containers +=
+        static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::container));
+  }
+  return counts;
+}
+
+void append_u32_le(std::string& out, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    out.push_back(static_cast<char>(value & 0xFFU));
+    value >>= 8U;
+  }
+}
+
+void append_u64_le(std::string& out, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) {
+    out.push_back(static_cast<char>(value & 0xFFU));
+    value >>= 8U;
+  }
+}
+
+constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
+
+std::uint64_t read_le(std::string_view bytes, std::size_t offset, int size) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes.data() + offset, static_cast<std::size_t>(size));
+    return value;
+  } else {
+    std::uint64_t value = 0;
+    for (int i = size - 1; i >= 0; --i) {
+      value =
+          (value << 8U) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
+    }
+    return value;
+  }
+}
+
+// Reads `size` bytes from the front of `bytes`.
+std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {
+  if (bytes.size() < size) return std::nullopt;
+  const auto front = bytes.substr(0, size);
+  bytes.remove_prefix(size);
+  return front;
+}
+
+sdk::Error damaged_column() {
+  return sdk::Error::internal("a column of a chunk is damaged");
+}
+
+}  // namespace
+
+sdk::json::value scalar_cell(CellKind kind, std::uint64_t number) {
+  switch (kind) {
+    case CellKind::boolean_false:
+      return false;
+    case CellKind::boolean_true:
+      return true;
+    case CellKind::int64:
+      return static_cast<std::int64_t>(number);
+    case CellKind::uint64:
+      return number;
+    case CellKind::double_number:
+      return std::bit_cast<double>(number);
+    default:
+      return nullptr;
+  }
+}
+
+std::optional<std::string> column_name(const sdk::FieldPath& field) {
+  if (field.root != sdk::FieldPath::Root::canonical && field.segments.empty()) return std::nullopt;
+  return field.text;
+}
+
+std::optional<std::string_view> tenant_of(std::string_view key) {
+  if (key.empty()) return std::nullopt;
+  const std::size_t size = 1 + static_cast<unsigned char>(key[0]) + 1;
+  if (key.size() <= size) return std::nullopt;
+  return key.substr(0, size);
+}
+
+std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size) {
+  if (key.size() != prefix_size + 8) return std::nullopt;
+  return read_u64(key.substr(prefix_size, 8));
+}
+
+std::string encode_replaced(const std::vector<bool>& rows) {
+  std::size_t last = rows.size();
+  while (last > 0 && !rows[last - 1])
+    --last;
+  std::string out((last + 7) / 8, '\0');
+  for (std::size_t row = 0; row < last; ++row) {
+    if (rows[row]) out[row / 8] = static_cast<char>(out[row / 8] | (1U << (row % 8)));
+  }
+  return out;
+}
+
+bool mark_replaced(std::string_view key_tail, std::string_view bytes, std::vector<bool>& rows) {
+  if (key_tail.empty()) {
+    for (std::size_t byte = 0; byte < bytes.size(); ++byte) {
+      const auto bits = static_cast<unsigned char>(bytes[byte]);
+      for (unsigned bit = 0; bit < 8; ++bit) {
+        if ((bits & (1U << bit)) == 0) continue;
+        const std::size_t row = byte * 8 + bit;
+        if (row >= rows.size()) return false;
+        rows[row] = true;
+      }
+    }
+    return true;
+  }
+  if (key_tail.size() != 8 || bytes.size() % 4 != 0) return false;  // a list, from before
+  for (std::size_t i = 0; i < bytes.size(); i += 4) {
+    const auto row = read_le(bytes, i, 4);
+    if (row >= rows.size()) return false;
+    rows[row] = true;
+  }
+  return true;
+}
+
+std::string encode_current(sdk::Millis instant, const RowRef& row) {
+  std::string value;
+  append_instant(value, instant);
+  append_u64(value, row.chunk);
+  std::uint32_t number = row.row;
+  for (int i = 0; i < 4; ++i) {
+    value.push_back(static_cast<char>(number >> 24U));
+    number <<= 8U;
+  }
+  return value;
+}
+
+std::optional<RowRef> decode_current_row(std::string_view value) {
+  if (value.size() != 20) return std::nullopt;
+  std::uint32_t row = 0;
+  for (std::size_t i = 16; i < 20; ++i)
+    row = (row << 8U) | static_cast<unsigned char>(value[i]);
+  return RowRef{read_u64(value.substr(8)), row};
+}
+
+std::string encode_chunk_header(const ChunkHeader& header) {
+  std::string out;
+  append_u32_le(out, header.rows);
+  append_u64_le(out, static_cast<std::uint64_t>(header.min_timestamp));
+  append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
+  // The optional fields in order, a filter only after max_ingested_at, which is then
+  // kNoIngestedAt when it is unknown (a merge of chunks written before it was kept).
+  if (header.max_ingested_at || header.filter) {
+    append_u64_le(out, static_cast<std::uint64_t>(header.max_ingested_at.value_or(kNoIngestedAt)));
+  }
+  if (header.filter) append_u64_le(out, *header.filter);
+  return out;
+}
+
+std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
+  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36) return std::nullopt;
+  ChunkHeader header{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
+                     static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
+                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)), std::nullopt, std::nullopt};
+  if (bytes.size() >= 28) {
+    const auto ingested_at = static_cast<sdk::Millis>(read_le(bytes, 20, 8));
+    if (ingested_at != kNoIngestedAt) header.max_ingested_at = ingested_at;
+  }
+  if (bytes.size() == 36) header.filter = read_le(bytes, 28, 8);
+  return header;
+}
+
+// ---- building -------------------------------------------------------------------------------
+
+ChunkBuilder::Column& ChunkBuilder::column(std::string_view name) {
+  auto it = columns_.find(name);
+  if (it == columns_.end()) it = columns_.emplace(std::string(name), Column{}).first;
+  Column& column = it->second;
+  column.kinds.resize(rows_ - 1, CellKind::absent);  // rows before this one lacked the field
+  return column;
+}
+
+void ChunkBuilder::cell(std::string_view name, const sdk::json::value& value) {
+  if (const auto term = value_term(name, value)) values_.add_row(*term, rows_ - 1);
+  Column& out = column(name);
+  switch (value.kind()) {
+    case boost::json::kind::null:
+      out.kinds.push_back(CellKind::null);
+      break;
+    case boost::json::kind::bool_:
+      out.kinds.push_back(value.get_bool() ? CellKind::boolean_true : CellKind::boolean_false);
+      break;
+    case boost::json::kind::int64:
+      out.kinds.push_back(CellKind::int64);
+      out.numbers.push_back(static_cast<std::uint64_t>(value.get_int64()));
+      break;
+    case boost::json::kind::uint64:
+      out.kinds.push_back(CellKind::uint64);
+      out.numbers.push_back(value.get_uint64());
+      break;
+    case boost::json::kind::double_:
+      out.kinds.push_back(CellKind::double_number);
+      out.numbers.push_back(std::bit_cast<std::uint64_t>(value.get_double()));
+      break;
+    case boost::json::kind::string:
+      out.kinds.push_back(CellKind::string);
+      out.strings.emplace_back(
+          text_.emplace_back(value.get_string().data(), value.get_string().size()));
+      break;
+    case boost::json::kind::array:
+    case boost::json::kind::object:
+      out.kinds.push_back(CellKind::container);
+      break;
+  }
+}
+
+void ChunkBuilder::string_cell(std::string_view name, std::string_view value) {
+  // Ids are unique per version and looked up through the id index.
+  if (name != "id") values_.add_row(string_value_term(name, value), rows_ - 1);
+  Column& out = column(name);
+  out.kinds.push_back(CellKind::string);
+  out.strings.emplace_back(text_.emplace_back(value));
+}
+
+void ChunkBuilder::integer_cell(std::string_view name, std::int64_t value) {
+  Column& out = column(name);
+  out.kinds.push_back(CellKind::int64);
+  out.numbers.push_back(static_cast<std::uint64_t>(value));
+}
+
+void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
+                          const ChunkHeader& header) {
+  const std::uint32_t base = rows_;
+  for (const auto& [name, view] : columns) {
+    Column& out = columns_[name];
+    out.kinds.resize(base, CellKind::absent);
+    ColumnView::Cursor cursor(view);
+    for (std::uint32_t row = 0; row < header.rows; ++row) {
+      const CellKind kind = cursor.next();
+      out.kinds.push_back(kind);
+      if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+        out.numbers.push_back(cursor.number());
+      } else if (kind == CellKind::string) {
+        out.strings.emplace_back(text_.emplace_back(view.dictionary_entry(cursor.string_index())));
+      }
+    }
+  }
+  if (rows_ == 0) {
+    header_.min_timestamp = header.min_timestamp;
+    header_.max_timestamp = header.max_timestamp;
+    header_.max_ingested_at = header.max_ingested_at;
+  } else {
+    header_.min_timestamp = std::min(header_.min_timestamp, header.min_timestamp);
+    header_.max_timestamp = std::max(header_.max_timestamp, header.max_timestamp);
+    // Known only when every merged chunk kept it.
+    header_.max_ingested_at = header_.max_ingested_at && header.max_ingested_at
+                                  ? std::max(*header_.max_ingested_at, *header.max_ingested_at)
+                                  : std::optional<sdk::Millis>();
+  }
+  rows_ += header.rows;
+  header_.rows = rows_;
+}
+
+std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& tokens) {
+  ++rows_;
+  if (rows_ == 1) {
+    header_.min_timestamp = header_.max_timestamp = record.timestamp;
+    header_.max_ingested_at = record.ingested_at;
+  } else {
+    header_.min_timestamp = std::min(header_.min_timestamp, record.timestamp);
+    header_.max_timestamp = std::max(header_.max_timestamp, record.timestamp);
+    header_.max_ingested_at =
+        std::max(header_.max_ingested_at.value_or(record.ingested_at), record.ingested_at);
+  }
+  header_.rows = rows_;
+  string_cell("id", record.id);
+  string_cell("type", record.type);
+  string_cell("stream", record.stream);
+  if (record.namespace_name) string_cell("namespace", *record.namespace_name);
+  if (record.site_id) string_cell("site_id", *record.site_id);
+  if (record.source_id) string_cell("source_id", *record.source_id);
+  string_cell("receipt_id", record.receipt_id);
+  integer_cell("timestamp", record.timestamp);
+  integer_cell("ingested_at", record.ingested_at);
+  integer_cell(kTokenCountColumn, tokens.length);
+  integer_cell(
+      kRecordBytesColumn,
+      static_cast<std::int64_t>(sdk::record_json_size(record) -
+                                sdk::json_size(sdk::verification_name(record.verification))));
+  postings_.add(rows_ - 1, tokens);
+  // The roots themselves are never columns (column_name), only what is below them. A key no path
+  // can address is skipped, so that a path never names two different places.
+  const auto column = [&](const std::string& name, const sdk::json::value& value) {
+    cell(name, value);
+  };
+  std::string path = "payload";
+  sdk::for_each_field(path, record.payload, column);
+  if (record.metrics.is_object()) {
+    path = "metrics";
+    sdk::for_each_field(path, record.metrics, column);
+  }
+  return rows_ - 1;
+}
+
+std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(columns_.size());
+  for (const auto* entry : in_key_order(columns_)) {
+    const std::string& name = entry->first;
+    const Column& column = entry->second;
+    std::string bytes;
+    bytes.reserve(rows_ + column.numbers.size() * 8 + column.strings.size() * 4 + 64);
+    for (std::uint32_t row = 0; row < rows_; ++row) {
+      const CellKind kind = row < column.kinds.size() ? column.kinds[row] : CellKind::absent;
+      bytes.push_back(static_cast<char>(kind));
+    }
+    for (const auto number : column.numbers)
+      append_u64_le(bytes, number);
+    // The dictionary: the distinct strings in order, found by one sort of the cells' strings
+    // (each cell then takes the index of its string's run).
+    std::vector<std::uint32_t> by_text(column.strings.size());
+    for (std::uint32_t i = 0; i < by_text.size(); ++i)
+      by_text[i] = i;
+    std::sort(by_text.begin(), by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return column.strings[a] < column.strings[b];
+    });
+    std::vector<std::string_view> ordered;
+    std::vector<std::uint32_t> index_of(column.strings.size());
+    for (const auto i : by_text) {
+      if (ordered.empty() || ordered.back() != column.strings[i])
+        ordered.push_back(column.strings[i]);
+      index_of[i] = static_cast<std::uint32_t>(ordered.size() - 1);
+    }
+    // The dictionary: its size, the end offset of each entry in the text that follows, the text.
+    append_u32_le(bytes, static_cast<std::uint32_t>(ordered.size()));
+    std::uint32_t end = 0;
+    for (const auto text : ordered) {
+      end += static_cast<std::uint32_t>(text.size());
+      append_u32_le(bytes, end);
+    }
+    for (const auto text : ordered)
+      bytes += text;
+    for (const auto index : index_of)
+      append_u32_le(bytes, index);
+    out.emplace_back(name, std::move(bytes));
+  }
+  return out;
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows) {
+  ColumnView view;
+  view.rows_ = rows;
+  view.bytes_ = std::make_unique<std::string>(std::move(encoded));
+  const std::string_view bytes(*view.bytes_);
+  return parse(std::move(view), bytes);
+}
+
+std::optional<ColumnView> ColumnView::decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
+                                             std::uint32_t rows) {
+  ColumnView view;
+  view.rows_ = rows;
+  view.pinned_ = std::move(pinned);
+  const std::string_view bytes(view.pinned_->data(), view.pinned_->size());
+  return parse(std::move(view), bytes);
+}
+
+std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view bytes) {
+  const std::uint32_t rows = view.rows_;
+  const auto kinds = take(bytes, rows);
+  if (!kinds) return std::nullopt;
+  view.kinds_ = *kinds;
+  const KindCounts counts = count_kinds(view.kinds_.data(), view.kinds_.size());
+  if (counts.highest > static_cast<unsigned char>(CellKind::container)) return std::nullopt;
+  const std::size_t numbers = counts.numbers;
+  const std::size_t strings = counts.strings;
+  view.has_containers_ = counts.containers != 0;
+  view.uniform_numbers_ = numbers == rows;
+  view.uniform_strings_ = strings == rows;
+  const auto number_bytes = take(bytes, numbers * 8);
+  const auto dictionary_size = take(bytes, 4);
+  if (!number_bytes || !dictionary_size) return std::nullopt;
+  view.numbers_ = *number_bytes;
+  const auto entries = read_le(*dictionary_size, 0, 4);
+  const auto ends = take(bytes, entries * 4);
+  if (!ends) return std::nullopt;
+  // Entries and string indexes are checked where they are read (dictionary_entry, Cursor::next):
+  // a read touches a few of them, a check here would touch all.
+  const auto text = take(bytes, entries > 0 ? read_le(*ends, (entries - 1) * 4, 4) : 0);
+  if (!text) return std::nullopt;
+  view.dictionary_ends_ = *ends;
+  view.dictionary_text_ = *text;
+  view.dictionary_size_ = static_cast<std::uint32_t>(entries);
+  const auto indexes = take(bytes, strings * 4);
+  if (!indexes || !bytes.empty()) return std::nullopt;
+  view.string_indexes_ = *indexes;
+  return view;
+}
+
+std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
+  if (index >= dictionary_size_) throw damaged_column();
+  const auto begin = index == 0 ? 0 : read_le(dictionary_ends_, std::size_t{index - 1} * 4U, 4);
+  const auto end = read_le(dictionary_ends_, std::size_t{index} * 4U, 4);
+  if (begin > end || end > dictionary_text_.size()) throw damaged_column();
+  return dictionary_text_.substr(begin, end - begin);
+}
+
+void ColumnView::Cursor::skip(std::size_t rows) {
+  const std::size_t target = row_ + rows;
+  if (view_.uniform_numbers_ || view_.uniform_strings_) {
+    (view_.uniform_numbers_ ? next_number_ : next_string_) += rows;
+    row_ = target;
+    return;
+  }
+  const std::size_t end = std::min(target, view_.kinds_.size());
+  if (row_ < end) {
+    const KindCounts passed = count_kinds(view_.kinds_.data() + row_, end - row_);
+    next_number_ += passed.numbers;
+    next_string_ += passed.strings;
+  }
+  row_ = target;  // past the kinds only in an all-absent column
+}
+
+CellKind ColumnView::Cursor::next() {
+  const std::size_t row = row_++;
+  if (row >= view_.kinds_.size()) return CellKind::absent;  // an all-absent column
+  const auto kind = static_cast<CellKind>(view_.kinds_[row]);
+  if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+    number_ = read_le(view_.numbers_, next_number_++ * 8, 8);
+  } else if (kind == CellKind::string) {
+    string_index_ =
+        static_cast<std::uint32_t>(read_le(view_.string_indexes_, next_string_++ * 4, 4));
+    if (string_index_ >= view_.dictionary_size_) throw damaged_column();
+  }
+  return kind;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,217 @@
+// History in columns: every projection round writes, per tenant, one immutable chunk holding the
+// versions it added to history, one column per field (the canonical fields, and every scalar leaf
+// of payload and metrics, array elements by index). Aggregations read only the columns they need
+// instead of whole records (column_reader.hpp). A chunk is written in the projecting batch,
+// so it exists exactly when its records do.
+//
+//   columns  <tenant> 'C' <chunk:u64>                     -> header: rows, min and max timestamp,
+//                                                             max ingested_at
+//            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
+//
+// The headers are a contiguous catalogue, so the chunks of a time range are found by reading it
+// alone. (Data directories from before kept each header as <tenant> 'H' <chunk> 0x00; opening
+// them moves the headers once: migrate_chunk_headers().)
+//
+// Current state is history minus the rows a newer version replaced. Rows only ever stop being
+// current (a newer version stays newer); each projection round adds the rows it replaced to
+// their chunk's bitmap (bit r of byte r / 8: row r replaced), so a read of current state gets
+// one small value per chunk:
+//
+//   columns  <tenant> 'S' <chunk:u64>                      -> replaced rows, a bitmap
+//
+// (Data directories from before kept a list per round, <tenant> 'S' <chunk> <round:u64> -> rows
+// of 4 bytes each; they are read as they are and become a bitmap when the chunk is next touched.)
+//
+// Beside the fields, `#bytes` holds each row's record_json_size() less the JSON size of its
+// verification state's name (which changes after the chunk is written): a pack reads it instead of
+// the record. Chunks written before it lack it, and their records are read instead.
+//
+// A column is, for each row, a kind byte (absent, null, false, true, int64, uint64, double,
+// string, container) followed by the 8-byte numbers of the numeric rows in row order, then a
+// dictionary of the column's strings (their number, the end offset of each, their text) and each
+// string row's dictionary index. `container` marks a
+// row whose value at that path is an object or array: the column cannot answer for that row.
+#pragma once
+
+#include <rocksdb/slice.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chunks/chunk_keys.hpp"
+#include "chunks/chunk_postings.hpp"
+#include "eventsvc/sdk/field_path.hpp"
+#include "eventsvc/sdk/record.hpp"
+#include "store/string_hash.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+// Each row's record_json_size() less the size of its verification name. No field path names it.
+inline constexpr std::string_view kRecordBytesColumn = "#bytes";
+
+enum class CellKind : std::uint8_t {
+  absent,
+  null,
+  boolean_false,
+  boolean_true,
+  int64,
+  uint64,
+  double_number,
+  string,
+  container,
+};
+
+// The JSON value of a cell of one of the scalar kinds (null, booleans, numbers) from its number
+// bits; strings are the dictionary's, objects and arrays are not in a column.
+sdk::json::value scalar_cell(CellKind kind, std::uint64_t number);
+
+// The column name a field is stored under: canonical names as they are, payload.<path> and
+// metrics.<path> as written; nullopt for `payload` and `metrics` themselves (never a column).
+std::optional<std::string> column_name(const sdk::FieldPath& field);
+
+struct ChunkHeader {
+  std::uint32_t rows = 0;
+  sdk::Millis min_timestamp = 0;
+  sdk::Millis max_timestamp = 0;
+  std::optional<sdk::Millis> max_ingested_at;  // absent in chunks written before it was kept
+  // The id of the chunk's term filter (term_filter.hpp); absent in chunks written before them.
+  std::optional<std::uint64_t> filter;
+};
+
+// A chunk as the catalogue lists it.
+struct ChunkRef {
+  std::uint64_t number = 0;
+  ChunkHeader header;
+};
+
+std::string encode_replaced(const std::vector<bool>& rows);
+// Marks the rows that a replaced-rows entry lists in `rows`: `key_tail` is what its key holds
+// past replaced_key() (empty for the bitmap). False when the entry is damaged.
+bool mark_replaced(std::string_view key_tail, std::string_view bytes, std::vector<bool>& rows);
+
+// Where a version's cells are: its chunk and row.
+struct RowRef {
+  std::uint64_t chunk = 0;
+  std::uint32_t row = 0;
+};
+
+// current_ids value: <instant><chunk:u64><row:u32> (databases from before column chunks hold the
+// instant alone: no row).
+std::string encode_current(sdk::Millis instant, const RowRef& row);
+std::optional<RowRef> decode_current_row(std::string_view value);
+
+std::string encode_chunk_header(const ChunkHeader& header);
+std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes);
+// The chunk number of a header key whose catalogue prefix is `prefix_size` bytes; nullopt when
+// the key is not one.
+std::optional<std::uint64_t> header_chunk(std::string_view key, std::size_t prefix_size);
+
+// The tenant prefix a key of the columns family begins with: <len:1><workspace><env:1>.
+std::optional<std::string_view> tenant_of(std::string_view key);
+
+class ColumnView;
+
+// Collects the records of one chunk and encodes its columns and postings (chunk_postings.hpp).
+class ChunkBuilder {
+ public:
+  // Returns the record's row. `tokens`: the record's TokenCounts.
+  std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
+  // Appends every row of a decoded chunk (merging chunks); its postings are merged apart
+  // (merge_term_lists).
+  void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header);
+  bool empty() const { return rows_ == 0; }
+  ChunkHeader header() const { return header_; }
+  // (column name, encoded column) for every column; rows lacking a field are absent.
+  std::vector<std::pair<std::string, std::string>> encode() const;
+  PostingsBuilder& postings() { return postings_; }
+  const PostingsBuilder& postings() const { return postings_; }
+  // Value postings: per value_term(), the rows holding that value.
+  PostingsBuilder& values() { return values_; }
+  const PostingsBuilder& values() const { return values_; }
+
+ private:
+  struct Column {
+    std::vector<CellKind> kinds;
+    std::vector<std::uint64_t> numbers;  // raw bits of int64, uint64 and double cells
+    std::vector<std::string_view> strings;
+  };
+  Column& column(std::string_view name);
+  void cell(std::string_view name, const sdk::json::value& value);
+  void string_cell(std::string_view name, std::string_view value);
+  void integer_cell(std::string_view name, std::int64_t value);
+
+  std::uint32_t rows_ = 0;
+  ChunkHeader header_;
+  StringMap<Column> columns_;
+  std::deque<std::string> text_;  // owns every string the columns point into; never moves them
+  PostingsBuilder postings_;
+  PostingsBuilder values_{false};
+};
+
+// One decoded column. Cells are read in row order through a Cursor.
+class ColumnView {
+ public:
+  // An all-absent column (the chunk has no such field).
+  explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
+  // nullopt when the bytes are damaged; a damaged dictionary entry or string index is found where
+  // it is read (sdk::Error 500).
+  static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
+  // The same over a value pinned in the block cache: read in place, not copied.
+  static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
+                                          std::uint32_t rows);
+
+  bool has_containers() const { return has_containers_; }
+  // Whether the chunk has this column at all (else every row is absent), and whether every row of
+  // it is a number.
+  bool stored() const { return bytes_ != nullptr || pinned_ != nullptr; }
+  bool every_row_a_number() const { return uniform_numbers_; }
+  std::uint32_t dictionary_size() const { return dictionary_size_; }
+  std::string_view dictionary_entry(std::uint32_t index) const;
+
+  class Cursor {
+   public:
+    explicit Cursor(const ColumnView& view) : view_(view) {}
+    // Moves to the next row; kind, number bits and dictionary index of that row.
+    CellKind next();
+    // Moves past `rows` rows without decoding them (next() then gives the row after those).
+    void skip(std::size_t rows);
+    std::uint64_t number() const { return number_; }
+    std::uint32_t string_index() const { return string_index_; }
+
+   private:
+    const ColumnView& view_;
+    std::size_t row_ = 0;
+    std::size_t next_number_ = 0;
+    std::size_t next_string_ = 0;
+    std::uint64_t number_ = 0;
+    std::uint32_t string_index_ = 0;
+  };
+
+ private:
+  ColumnView() = default;
+
+  // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
+  static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
+
+  // On the heap: the views below survive moves.
+  std::unique_ptr<std::string> bytes_;
+  std::unique_ptr<rocksdb::PinnableSlice> pinned_;
+  bool uniform_numbers_ = false;  // every row a number: row i is number i
+  bool uniform_strings_ = false;  // every row a string: row i is string i
+  std::uint32_t rows_ = 0;
+  std::string_view kinds_;
+  std::string_view numbers_;         // 8 bytes each, little-endian
+  std::string_view string_indexes_;  // 4 bytes each, little-endian
+  std::uint32_t dictionary_size_ = 0;
+  std::string_view dictionary_ends_;  // 4 bytes each, little-endian: where each entry ends
+  std::string_view dictionary_text_;
+  bool has_containers_ = false;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,200 @@
+#include "chunks/term_blocks.hpp"
+
+#include "chunks/chunk_keys.hpp"
+#include "chunks/chunk_postings.hpp"
+#include "chunks/column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+std::string_view as_view(const rocksdb::Slice& slice) {
+  return {slice.data(), slice.size()};
+}
+
+sdk::Error damaged(std::uint64_t chunk) {
+  return sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk) + " are damaged");
+}
+
+}  // namespace
+
+std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index) {
+  return chunk_data_prefix(tenant, chunk,
+                           index == TermIndex::words ? kWordBlocksTag : kValueBlocksTag);
+}
+
+std::string term_filter_key(std::string_view tenant, std::uint64_t chunk) {
+  return chunk_data_prefix(tenant, chunk, kFilterTag);
+}
+
+std::vector<std::pair<std::string, std::string>> encode_term_blocks(
+    const std::vector<std::pair<std::string, std::string>>& terms, std::size_t block_bytes) {
+  std::vector<std::pair<std::string, std::string>> blocks;
+  std::string_view previous;
+  for (const auto& [term, postings] : terms) {
+    if (blocks.empty() || blocks.back().second.size() >= block_bytes) {
+      blocks.emplace_back(term, std::string());
+      previous = {};
+    }
+    std::string& block = blocks.back().second;
+    std::size_t shared = 0;
+    while (shared < previous.size() && shared < term.size() && previous[shared] == term[shared])
+      ++shared;
+    append_varint(block, shared);
+    append_varint(block, term.size() - shared);
+    block.append(term, shared);
+    append_varint(block, postings.size());
+    block += postings;
+    previous = term;
+  }
+  return blocks;
+}
+
+std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
+                                                               std::uint64_t chunk,
+                                                               const ChunkBuilder& built) {
+  return chunk_entries(tenant, chunk, built, built.postings().encode(), built.values().encode());
+}
+
+std::vector<std::pair<std::string, std::string>> chunk_entries(
+    std::string_view tenant, std::uint64_t chunk, const ChunkBuilder& built,
+    const std::vector<std::pair<std::string, std::string>>& words,
+    const std::vector<std::pair<std::string, std::string>>& values) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  // The header names the filter, so its value is set once the filter is built.
+  entries.emplace_back(chunk_header_key(tenant, chunk), std::string());
+  for (auto& [column, bytes] : built.encode())
+    entries.emplace_back(chunk_column_key(tenant, chunk, column), std::move(bytes));
+  TermFilterBuilder filter;
+  for (const auto index : {TermIndex::words, TermIndex::values}) {
+    const auto& terms = index == TermIndex::words ? words : values;
+    const std::string prefix = term_blocks_prefix(tenant, chunk, index);
+    for (auto& [first, block] : encode_term_blocks(terms))
+      entries.emplace_back(prefix + first, std::move(block));
+    for (const auto& term : terms)
+      filter.add(index, term.first);
+  }
+  std::string filter_bytes = filter.build();
+  ChunkHeader header = built.header();
+  header.filter = term_filter_id(filter_bytes);
+  entries.front().second = encode_chunk_header(header);
+  entries.emplace_back(term_filter_key(tenant, chunk), std::move(filter_bytes));
+  return entries;
+}
+
+bool for_each_term(std::string_view block,
+                   const std::function<bool(std::string_view, std::string_view)>& visit) {
+  std::string term;
+  while (!block.empty()) {
+    const auto shared = take_varint(block);
+    const auto rest = take_varint(block);
+    if (!shared || !rest || *shared > term.size() || *rest > block.size()) return false;
+    term.resize(*shared);
+    term.append(block.substr(0, *rest));
+    block.remove_prefix(*rest);
+    const auto size = take_varint(block);
+    if (!size || *size > block.size()) return false;
+    if (!visit(term, block.substr(0, *size))) return true;
+    block.remove_prefix(*size);
+  }
+  return true;
+}
+
+void append_block_terms(std::uint64_t chunk, std::string_view block,
+                        std::vector<std::pair<std::string, std::string>>& into) {
+  const bool intact = for_each_term(block, [&](std::string_view term, std::string_view postings) {
+    into.emplace_back(term, postings);
+    return true;
+  });
+  if (!intact) throw damaged(chunk);
+}
+
+ChunkTerms::ChunkTerms(Database& database, const rocksdb::Snapshot* snapshot,
+                       const std::string& tenant, TermIndex index)
+    : database_(database), snapshot_(snapshot), tenant_(tenant), index_(index) {}
+
+rocksdb::Iterator& ChunkTerms::iterator() {
+  if (!iterator_) iterator_ = database_.iterator(database_.columns, nullptr, nullptr, snapshot_);
+  return *iterator_;
+}
+
+bool ChunkTerms::seek_block(const std::string& prefix, std::string_view term) {
+  auto& it = iterator();
+  std::string key = prefix;
+  key += term;
+  it.SeekForPrev(key);
+  if (it.Valid() && as_view(it.key()).starts_with(prefix)) return true;
+  check(it.status(), "term blocks seek");
+  // Before the chunk's first term, or a chunk without blocks.
+  it.Seek(prefix);
+  check(it.status(), "term blocks seek");
+  return it.Valid() && as_view(it.key()).starts_with(prefix);
+}
+
+std::string ChunkTerms::legacy_prefix(std::uint64_t chunk) const {
+  return index_ == TermIndex::words ? chunk_postings_prefix(tenant_, chunk)
+                                    : chunk_values_prefix(tenant_, chunk);
+}
+
+bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
+  if (!chunk.header.filter) return true;
+  TermFilterCache& cache = database_.term_filters();
+  const auto filter = cache.get(tenant_, chunk.number, *chunk.header.filter, [&] {
+    return database_.get(database_.columns, term_filter_key(tenant_, chunk.number), snapshot_);
+  });
+  const bool held = filter == nullptr || term_filter_may_hold(*filter, index_, term);
+  cache.count(!held);
+  return held;
+}
+
+std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_view term) {
+  if (!may_hold(ref, term)) return std::nullopt;
+  const std::uint64_t chunk = ref.number;
+  const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
+  if (!seek_block(prefix, term))
+    return database_.get(database_.columns, legacy_prefix(chunk) + std::string(term), snapshot_);
+  std::optional<std::string> found;
+  const bool intact = for_each_term(as_view(iterator().value()),
+                                    [&](std::string_view candidate, std::string_view postings) {
+                                      if (candidate < term) return true;
+                                      if (candidate == term) found.emplace(postings);
+                                      return false;
+                                    });
+  if (!intact) throw damaged(chunk);
+  return found;
+}
+
+void ChunkTerms::with_prefix(std::uint64_t chunk, std::string_view prefix,
+                             const std::function<void(std::string_view, std::string_view)>& visit) {
+  const std::string blocks = term_blocks_prefix(tenant_, chunk, index_);
+  if (!seek_block(blocks, prefix)) {
+    const std::string legacy = legacy_prefix(chunk);
+    const std::string lower = legacy + std::string(prefix);
+    const std::string upper = prefix_successor(lower);
+    const rocksdb::Slice upper_slice(upper);
+    auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot_);
+    for (it->Seek(lower); it->Valid(); it->Next())
+      visit(as_view(it->key()).substr(legacy.size()), as_view(it->value()));
+    check(it->status(), "postings scan");
+    return;
+  }
+  auto& it = iterator();
+  bool past = false;
+  for (; !past && it.Valid() && as_view(it.key()).starts_with(blocks); it.Next()) {
+    const bool intact =
+        for_each_term(as_view(it.value()), [&](std::string_view term, std::string_view postings) {
+          if (term.starts_with(prefix)) {
+            visit(term, postings);
+          } else if (term > prefix) {
+            past = true;
+          }
+          return !past;
+        });
+    if (!intact) throw damaged(chunk);
+  }
+  check(it.status(), "term blocks scan");
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,337 @@
+#include "log/postgres_log.hpp"
+
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <unordered_set>
+
+#include "eventsvc/sdk/error.hpp"
+#include "write/ingest_writer.hpp"
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+constexpr std::string_view kSchema[] = {
+    R"sql(CREATE TABLE IF NOT EXISTS eventsvc_log (
+  position bigserial PRIMARY KEY,
+  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  tenant bytea NOT NULL,
+  receipt_id bytea NOT NULL,
+  created_at bigint NOT NULL,
+  write bytea NOT NULL,
+  receipt bytea NOT NULL))sql",
+    "CREATE INDEX IF NOT EXISTS eventsvc_log_order ON eventsvc_log (xid, position)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS eventsvc_log_receipt ON eventsvc_log (tenant, receipt_id)",
+    R"sql(CREATE TABLE IF NOT EXISTS eventsvc_answers (
+  tenant bytea NOT NULL,
+  idempotency_key bytea NOT NULL,
+  created_at bigint NOT NULL,
+  body bytea NOT NULL,
+  PRIMARY KEY (tenant, idempotency_key)))sql",
+    "CREATE TABLE IF NOT EXISTS eventsvc_digests (key bytea PRIMARY KEY)",
+    R"sql(CREATE TABLE IF NOT EXISTS eventsvc_hosts (
+  host text PRIMARY KEY,
+  verified_xid xid8 NOT NULL,
+  verified_position bigint NOT NULL,
+  seen_at timestamptz NOT NULL))sql",
+};
+
+// Any number, as long as every server takes the same one to create the tables.
+constexpr std::int64_t kSchemaLock = 0x6576656e74737663;  // "eventsvc"
+
+// The advisory lock of an idempotency key: 64 bits of its SHA-256. Two keys that share them only
+// wait for each other, which is harmless.
+std::int64_t lock_of(std::string_view tenant, std::string_view key) {
+  std::string text(tenant);
+  text.push_back('\0');
+  text += key;
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  std::int64_t lock = 0;
+  std::memcpy(&lock, digest, sizeof(lock));
+  return lock;
+}
+
+// A bytea[] literal for a text parameter: {"\\x00ff",...}.
+std::string bytea_array(const std::vector<std::string>& values) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    text += i == 0 ? "\"\\\\x" : ",\"\\\\x";
+    for (const unsigned char byte : values[i]) {
+      text.push_back(kHex[byte >> 4U]);
+      text.push_back(kHex[byte & 0xFU]);
+    }
+    text.push_back('"');
+  }
+  text.push_back('}');
+  return text;
+}
+
+PgParam xid_param(std::uint64_t xid) {
+  return PgParam::text(std::to_string(xid));
+}
+
+[[noreturn]] void unavailable(const PgError& error, std::shared_ptr<sdk::Logger>& logger) {
+  logger->warning("the durable log refused a write: " + std::string(error.what()));
+  if (error.connection_lost()) {
+    throw sdk::Error::unavailable(
+        "the durable log cannot be reached; retry with the same Idempotency-Key", 1);
+  }
+  throw sdk::Error::unavailable(
+      "the durable log could not take the write; retry with the same Idempotency-Key", 1);
+}
+
+// Rolls back what is under way; the session is dropped when even that fails.
+void roll_back(std::unique_ptr<PgSession>& session) {
+  try {
+    session->exec("ROLLBACK");
+  } catch (const PgError&) {
+    session.reset();
+  }
+}
+
+}  // namespace
+
+std::string encode_log_cursor(const LogCursor& cursor) {
+  std::string bytes;
+  append_u64(bytes, cursor.xid);
+  append_u64(bytes, static_cast<std::uint64_t>(cursor.position));
+  return bytes;
+}
+
+LogCursor decode_log_cursor(std::string_view bytes) {
+  if (bytes.size() < kCursorBytes) return {};
+  return {read_u64(bytes), static_cast<std::int64_t>(read_u64(bytes.substr(8)))};
+}
+
+PostgresLog::PostgresLog(PostgresLogOptions options, std::shared_ptr<sdk::Logger> logger)
+    : options_(std::move(options)), logger_(std::move(logger)) {}
+
+PostgresLog::~PostgresLog() = default;
+
+void PostgresLog::ensure_schema() {
+  if (schema_ready_.load()) return;
+  PgSession session(options_.conninfo);
+  session.exec("BEGIN");
+  session.exec("SELECT pg_advisory_xact_lock($1)", {PgParam::int8(kSchemaLock)});
+  for (const auto statement : kSchema)
+    session.exec(statement);
+  session.exec("COMMIT");
+  schema_ready_ = true;
+}
+
+std::unique_ptr<PgSession> PostgresLog::borrow() {
+  {
+    const std::lock_guard lock(mutex_);
+    while (!idle_.empty()) {
+      auto session = std::move(idle_.back());
+      idle_.pop_back();
+      if (session->good()) return session;
+    }
+  }
+  return std::make_unique<PgSession>(options_.conninfo);
+}
+
+void PostgresLog::give_back(std::unique_ptr<PgSession> session) {
+  if (!session || !session->good()) return;
+  const std::lock_guard lock(mutex_);
+  if (idle_.size() < 16) idle_.push_back(std::move(session));
+}
+
+sdk::AcceptResult PostgresLog::accept(const sdk::IncomingWrite& write,
+                                      const sdk::ReceiptRenderer& render,
+                                      bool verification_available) {
+  std::unique_ptr<PgSession> session;
+  try {
+    ensure_schema();
+    session = borrow();
+  } catch (const PgError& error) {
+    unavailable(error, logger_);
+  }
+  try {
+    auto result = accept_in(*session, write, render, verification_available);
+    give_back(std::move(session));
+    return result;
+  } catch (const sdk::Error&) {
+    roll_back(session);
+    give_back(std::move(session));
+    throw;
+  } catch (const PgError& error) {
+    // A COMMIT whose answer was lost may have committed: the client's retry with the same key
+    // finds out (its answer is replayed, or the write is made then).
+    if (!error.connection_lost()) roll_back(session);
+    give_back(std::move(session));
+    unavailable(error, logger_);
+  }
+}
+
+sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::IncomingWrite& write,
+                                         const sdk::ReceiptRenderer& render,
+                                         bool verification_available) {
+  const std::string tenant = tenant_prefix(write.tenant);
+  const auto key = PgParam::bytes(write.idempotency_key);
+  session.exec("BEGIN");
+  const auto locked = session.exec("SELECT pg_try_advisory_xact_lock($1)",
+                                   {PgParam::int8(lock_of(tenant, write.idempotency_key))});
+  if (!locked.boolean(0, 0)) {
+    throw sdk::Error::conflict(
+        "a write with this Idempotency-Key is still being processed; retry after Retry-After "
+        "seconds",
+        1);
+  }
+  // Read after the lock is held: a write of this key that committed meanwhile is seen.
+  const auto answer = session.exec(
+      "SELECT created_at, body FROM eventsvc_answers "
+      "WHERE tenant = $1 AND idempotency_key = $2",
+      {PgParam::bytes(tenant), key});
+  if (answer.rows() == 1 && answer.int8(0, 0) + kReceiptLifetimeMs > write.received_at) {
+    session.exec("ROLLBACK");
+    return {std::string(answer.bytes(0, 1)), true};
+  }
+
+  // Claims: an (id, digest) already in the log, or earlier in this write, is a duplicate. They are
+  // claimed in one order by every server, so two writes that share events wait for each other
+  // instead of deadlocking.
+  std::vector<std::string> keys;
+  keys.reserve(write.events.size());
+  for (const auto& event : write.events)
+    keys.push_back(digest_key(tenant, event.version.id, event.version.digest));
+  std::vector<std::string> claims = keys;
+  std::sort(claims.begin(), claims.end());
+  claims.erase(std::unique(claims.begin(), claims.end()), claims.end());
+  const auto claimed = session.exec(
+      "INSERT INTO eventsvc_digests (key) SELECT unnest($1::text::bytea[]) "
+      "ON CONFLICT DO NOTHING RETURNING key",
+      {PgParam::text(bytea_array(claims))});
+  std::unordered_set<std::string_view> fresh;
+  for (int row = 0; row < claimed.rows(); ++row)
+    fresh.insert(claimed.bytes(row, 0));
+  std::vector<bool> duplicate(write.events.size());
+  std::unordered_set<std::string_view> earlier;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    duplicate[i] = !earlier.insert(keys[i]).second || !fresh.contains(keys[i]);
+
+  const PreparedWrite prepared = prepare_write(write, duplicate, verification_available, render);
+  session.exec(
+      "INSERT INTO eventsvc_log (tenant, receipt_id, created_at, write, receipt) "
+      "VALUES ($1, $2, $3, $4, $5)",
+      {PgParam::bytes(tenant), PgParam::bytes(write.receipt_id), PgParam::int8(write.received_at),
+       PgParam::bytes(encode_accepted_write(prepared.accepted)),
+       PgParam::bytes(encode_receipt(prepared.receipt))});
+  session.exec(
+      "INSERT INTO eventsvc_answers (tenant, idempotency_key, created_at, body) "
+      "VALUES ($1, $2, $3, $4) ON CONFLICT (tenant, idempotency_key) "
+      "DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body",
+      {PgParam::bytes(tenant), key, PgParam::int8(write.received_at),
+       PgParam::bytes(prepared.body)});
+  session.exec("COMMIT");
+  // After the commit, and for nothing more than waking the followers sooner (they also look every
+  // 100 ms): a NOTIFY inside the transaction would make every commit of the cluster wait for the
+  // one before it (PostgreSQL orders notifying commits under one lock).
+  try {
+    session.exec("SELECT pg_notify('eventsvc_log', '')");
+  } catch (const PgError&) {
+    // The write is committed; a follower finds it at its next look.
+  }
+  return {prepared.body, false};
+}
+
+template <class Use>
+auto PostgresLog::with_session(Use&& use) {
+  auto session = borrow();
+  auto result = use(*session);
+  give_back(std::move(session));
+  return result;
+}
+
+std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_t limit) {
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT xid, position, tenant, receipt_id, write, receipt FROM eventsvc_log "
+        "WHERE (xid, position) > ($1::text::xid8, $2) "
+        "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
+        "ORDER BY xid, position LIMIT $3",
+        {xid_param(after.xid), PgParam::int8(after.position),
+         PgParam::int8(static_cast<std::int64_t>(limit))});
+  });
+  std::vector<LogEntry> entries;
+  entries.reserve(static_cast<std::size_t>(rows.rows()));
+  for (int row = 0; row < rows.rows(); ++row) {
+    LogEntry entry;
+    entry.cursor = {static_cast<std::uint64_t>(rows.int8(row, 0)), rows.int8(row, 1)};
+    entry.tenant = rows.bytes(row, 2);
+    entry.receipt_id = rows.bytes(row, 3);
+    entry.write = rows.bytes(row, 4);
+    entry.receipt = rows.bytes(row, 5);
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+bool PostgresLog::wait_for_writes(int timeout_ms) {
+  if (!listener_ || !listener_->good()) {
+    listener_.reset();
+    listener_ = std::make_unique<PgSession>(options_.conninfo);
+    listener_->exec("LISTEN eventsvc_log");
+  }
+  try {
+    return listener_->wait_for_notification(timeout_ms);
+  } catch (const PgError&) {
+    listener_.reset();
+    throw;
+  }
+}
+
+std::optional<LogEntry> PostgresLog::find_receipt(std::string_view tenant,
+                                                  std::string_view receipt_id) {
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT xid, position, receipt FROM eventsvc_log WHERE tenant = $1 AND receipt_id = $2",
+        {PgParam::bytes(tenant), PgParam::bytes(receipt_id)});
+  });
+  if (rows.rows() != 1) return std::nullopt;
+  LogEntry entry;
+  entry.cursor = {static_cast<std::uint64_t>(rows.int8(0, 0)), rows.int8(0, 1)};
+  entry.tenant = tenant;
+  entry.receipt_id = receipt_id;
+  entry.receipt = rows.bytes(0, 2);
+  return entry;
+}
+
+void PostgresLog::publish(const LogCursor& verified) {
+  with_session([&](PgSession& session) {
+    return session.exec(
+        "INSERT INTO eventsvc_hosts (host, verified_xid, verified_position, seen_at) "
+        "VALUES ($1, $2::text::xid8, $3, now()) ON CONFLICT (host) DO UPDATE SET "
+        "verified_xid = EXCLUDED.verified_xid, verified_position = EXCLUDED.verified_position, "
+        "seen_at = EXCLUDED.seen_at",
+        {PgParam::text(options_.host_id), xid_param(verified.xid),
+         PgParam::int8(verified.position)});
+  });
+}
+
+bool PostgresLog::held_back(const LogCursor& cursor) {
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(
+        "SELECT count(*) FROM eventsvc_hosts "
+        "WHERE seen_at > now() - make_interval(secs => $3) "
+        "AND (verified_xid, verified_position) < ($1::text::xid8, $2)",
+        {xid_param(cursor.xid), PgParam::int8(cursor.position),
+         PgParam::int8(options_.host_timeout.count())});
+  });
+  return rows.int8(0, 0) > 0;
+}
+
+void PostgresLog::expire_answers(sdk::Millis before_ms) {
+  with_session([&](PgSession& session) {
+    return session.exec("DELETE FROM eventsvc_answers WHERE created_at < $1",
+                        {PgParam::int8(before_ms)});
+  });
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,263 @@
+#include "merge/chunk_merger.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chunks/chunk_postings.hpp"
+#include "chunks/column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "store/key_codec.hpp"
+#include "chunks/term_blocks.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+struct Chunk {
+  std::uint64_t number = 0;
+  ChunkHeader header;
+};
+
+}  // namespace
+
+std::optional<std::uint32_t> merge_tier(const MergePolicy& policy, std::uint32_t rows) {
+  if (rows >= policy.final_rows) return std::nullopt;
+  std::uint32_t tier = 0;
+  for (std::uint64_t bound = std::uint64_t{policy.small_rows} * policy.fanout; rows >= bound;
+       bound *= policy.fanout)
+    ++tier;
+  return tier;
+}
+
+namespace {
+
+// The chunks of one tenant, in number (acceptance) order.
+using Catalogue = std::vector<Chunk>;
+
+// The first run of at least two consecutive small chunks whose rows fit in small_rows together.
+std::optional<std::vector<Chunk>> small_run(const MergePolicy& policy, const Catalogue& chunks) {
+  std::vector<Chunk> run;
+  std::uint64_t rows = 0;
+  for (const auto& chunk : chunks) {
+    const bool small = chunk.header.rows < policy.small_rows;
+    if (small && rows + chunk.header.rows <= policy.small_rows) {
+      run.push_back(chunk);
+      rows += chunk.header.rows;
+      continue;
+    }
+    if (run.size() >= 2) return run;
+    run.clear();
+    rows = 0;
+    if (small) {
+      run.push_back(chunk);
+      rows = chunk.header.rows;
+    }
+  }
+  if (run.size() >= 2) return run;
+  return std::nullopt;
+}
+
+// The first `fanout` consecutive chunks of one tier.
+std::optional<std::vector<Chunk>> tier_run(const MergePolicy& policy, const Catalogue& chunks) {
+  std::size_t first = 0;
+  std::optional<std::uint32_t> tier;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const auto own = merge_tier(policy, chunks[i].header.rows);
+    if (!own || own != tier) {
+      first = i;
+      tier = own;
+    }
+    if (tier && i + 1 - first == policy.fanout) {
+      return std::vector<Chunk>(chunks.begin() + static_cast<std::ptrdiff_t>(first),
+                                chunks.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    }
+  }
+  return std::nullopt;
+}
+
+// The first run to merge: of the first tenant that has one, its small chunks first.
+std::optional<std::pair<std::string, std::vector<Chunk>>> find_run(const MergePolicy& policy,
+                                                                   Database& database) {
+  auto it = database.iterator(database.columns);
+  std::string tenant;
+  Catalogue chunks;
+  auto run_of = [&]() -> std::optional<std::pair<std::string, std::vector<Chunk>>> {
+    auto run = small_run(policy, chunks);
+    if (!run) run = tier_run(policy, chunks);
+    if (!run) return std::nullopt;
+    return std::make_pair(tenant, std::move(*run));
+  };
+  for (it->SeekToFirst(); it->Valid();) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const auto owner = tenant_of(key);
+    if (!owner) throw sdk::Error::internal("a column chunk key is damaged");
+    if (*owner != tenant) {
+      if (auto run = run_of()) return run;
+      tenant = std::string(*owner);
+      chunks.clear();
+    }
+    if (key[tenant.size()] != 'C') {  // chunk data and replaced rows: past this tenant's catalogue
+      it->Seek(tenant + static_cast<char>('S' + 1));
+      continue;
+    }
+    const auto number = header_chunk(key, tenant.size() + 1);
+    const auto header =
+        number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
+               : std::nullopt;
+    if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
+    chunks.push_back({*number, *header});
+    it->Next();
+  }
+  check(it->status(), "column chunk scan");
+  return run_of();
+}
+
+// Every key under `prefix`, with its value.
+std::vector<std::pair<std::string, std::string>> entries_under(Database& database,
+                                                               const std::string& prefix) {
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  auto it = database.iterator(database.columns, &upper_slice);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  check(it->status(), "column chunk scan");
+  return out;
+}
+
+}  // namespace
+
+std::optional<PreparedMerge> ChunkMerger::prepare() {
+  const auto found = find_run(policy_, database_);
+  if (!found) return std::nullopt;
+  PreparedMerge merge;
+  merge.started = std::chrono::steady_clock::now();
+  merge.tenant = found->first;
+  const std::string& tenant = merge.tenant;
+  const auto& run = found->second;
+  merge.merged = run.front().number;
+  for (const auto& chunk : run)
+    merge.rows += chunk.header.rows;
+  if (logger_ != nullptr) {
+    logger_->log(sdk::LogLevel::debug, "merging " + std::to_string(run.size()) +
+                                           " column chunks (" + std::to_string(merge.rows) +
+                                           " rows)");
+  }
+
+  rocksdb::WriteBatch& batch = merge.batch;
+  ChunkBuilder builder;  // the columns; the postings are merged list by list
+  std::vector<ChunkTermList> word_lists;
+  std::vector<ChunkTermList> value_lists;
+  for (const auto& chunk : run) {
+    PreparedMerge::Source& source = merge.sources.emplace_back();
+    source.number = chunk.number;
+    source.base = builder.header().rows;
+    // The chunk's columns (its header key sorts first and is skipped by name).
+    std::string prefix = chunk_prefix(tenant);
+    append_u64(prefix, chunk.number);
+    // Postings are blocks of terms, or one key per term in chunks written before blocks.
+    const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
+    const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
+    const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
+    const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
+    const std::string filter = term_filter_key(tenant, chunk.number);
+    std::map<std::string, ColumnView> columns;
+    auto& postings = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
+    auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
+    batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
+    for (auto& [key, value] : entries_under(database_, prefix)) {
+      batch.Delete(database_.columns, key);
+      if (key == filter) continue;  // the merged chunk has a filter of its own
+      if (key.starts_with(word_blocks)) {
+        append_block_terms(chunk.number, value, postings);
+        continue;
+      }
+      if (key.starts_with(value_blocks)) {
+        append_block_terms(chunk.number, value, values);
+        continue;
+      }
+      if (key.starts_with(postings_prefix)) {
+        postings.emplace_back(key.substr(postings_prefix.size()), std::move(value));
+        continue;
+      }
+      if (key.starts_with(values_prefix)) {
+        values.emplace_back(key.substr(values_prefix.size()), std::move(value));
+        continue;
+      }
+      auto view = ColumnView::decode(std::move(value), chunk.header.rows);
+      if (!view)
+        throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
+                                   " is damaged");
+      columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
+    }
+    const auto ids = columns.find("id");
+    const auto instants = columns.find("timestamp");
+    if (ids == columns.end() || instants == columns.end()) {
+      throw sdk::Error::internal("chunk " + std::to_string(chunk.number) +
+                                 " lacks id or timestamp");
+    }
+    ColumnView::Cursor id(ids->second);
+    ColumnView::Cursor instant(instants->second);
+    source.ids.reserve(chunk.header.rows);
+    source.instants.reserve(chunk.header.rows);
+    for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+      id.next();
+      instant.next();
+      source.ids.emplace_back(ids->second.dictionary_entry(id.string_index()));
+      source.instants.push_back(static_cast<sdk::Millis>(instant.number()));
+    }
+    builder.append(columns, chunk.header);
+  }
+  for (const auto& [key, value] :
+       chunk_entries(tenant, merge.merged, builder, merge_term_lists(word_lists, true),
+                     merge_term_lists(value_lists, false)))
+    batch.Put(database_.columns, key, value);
+  return merge;
+}
+
+void ChunkMerger::commit(PreparedMerge& merge) {
+  const std::string& tenant = merge.tenant;
+  rocksdb::WriteBatch& batch = merge.batch;
+  std::vector<bool> replaced;  // of the merged chunk
+  for (const auto& source : merge.sources) {
+    // Its replaced rows as they are now, renumbered; every other row is its id's current version.
+    const auto rows = static_cast<std::uint32_t>(source.ids.size());
+    std::vector<bool> gone(rows, false);
+    const std::string replaced_prefix = replaced_key(tenant, source.number);
+    for (const auto& [key, value] : entries_under(database_, replaced_prefix)) {
+      batch.Delete(database_.columns, key);
+      if (!mark_replaced(std::string_view(key).substr(replaced_prefix.size()), value, gone)) {
+        throw sdk::Error::internal("replaced rows are damaged");
+      }
+    }
+    for (std::uint32_t row = 0; row < rows; ++row) {
+      if (gone[row]) {
+        replaced.resize(std::max<std::size_t>(replaced.size(), source.base + row + 1), false);
+        replaced[source.base + row] = true;
+        continue;
+      }
+      batch.Put(database_.current_ids, tenant + source.ids[row],
+                encode_current(source.instants[row], {merge.merged, source.base + row}));
+    }
+  }
+  if (!replaced.empty()) {
+    batch.Put(database_.columns, replaced_key(tenant, merge.merged), encode_replaced(replaced));
+  }
+  database_.write(batch, false);
+  if (logger_ != nullptr) {
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - merge.started);
+    logger_->log(sdk::LogLevel::debug, "merged " + std::to_string(merge.sources.size()) +
+                                           " column chunks into one of " +
+                                           std::to_string(merge.rows) + " rows in " +
+                                           std::to_string(took.count()) + " ms");
+  }
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

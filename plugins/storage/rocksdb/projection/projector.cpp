@@ -1,0 +1,389 @@
+#include "projection/projector.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "chunks/column_chunk.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/text.hpp"
+#include "store/key_codec.hpp"
+#include "projection/round_chunks.hpp"
+#include "write/verdicts.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+const std::string kCursorKey = "projector.cursor";
+
+std::string sequence_key(std::uint64_t sequence) {
+  std::string key;
+  append_u64(key, sequence);
+  return key;
+}
+
+std::string embedding_text(const sdk::Record& record) {
+  std::string text;
+  sdk::for_each_text_field(record, [&](std::string_view, std::string_view value) {
+    if (!text.empty()) text.push_back(' ');
+    text += value;
+  });
+  return text;
+}
+
+}  // namespace
+
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector) {
+  std::string out;
+  append_string(out, model);
+  for (const float value : vector) {
+    auto bits = std::bit_cast<std::uint32_t>(value);
+    for (int i = 0; i < 4; ++i) {
+      out.push_back(static_cast<char>(bits & 0xFFU));
+      bits >>= 8U;
+    }
+  }
+  return out;
+}
+
+std::vector<float> decode_embedding(std::string_view value, std::string_view model) {
+  const auto stored_model = take_string(value);
+  if (!stored_model || *stored_model != model) return {};
+  std::vector<float> vector(value.size() / 4);
+  for (std::size_t i = 0; i < vector.size(); ++i) {
+    std::uint32_t bits = 0;
+    for (int b = 3; b >= 0; --b) {
+      bits = (bits << 8U) | static_cast<unsigned char>(value[i * 4 + static_cast<std::size_t>(b)]);
+    }
+    vector[i] = std::bit_cast<float>(bits);
+  }
+  return vector;
+}
+
+// What this round's batch already wrote, since the batch is not readable until committed.
+struct Projector::Overlay {
+  explicit Overlay(std::uint64_t chunk_number) : chunk(chunk_number), chunks(chunk_number) {}
+  std::map<std::string, std::string> versions;  // version key -> digest
+  // tenant|id -> current record
+  std::map<std::string, std::shared_ptr<const sdk::Record>> current;
+  std::uint64_t chunk;                         // this round's chunk number
+  RoundChunks chunks;                          // the round's new history versions, per tenant
+  std::map<std::string, RowRef> current_rows;  // tenant|id -> where its current version's cells are
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<std::uint32_t>>
+      replaced;  // (tenant, chunk) -> rows that stopped being current this round
+};
+
+Projector::Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
+                     std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
+    : database_(database),
+      sequence_(sequence),
+      backlog_(backlog),
+      logger_(std::move(logger)),
+      options_(options),
+      indexer_(database, options.version_indexes),
+      merges_(database, options.merge, *logger_, rounds_,
+              [this] {
+                // Merged while nothing was projected: as after a round when caught up.
+                if (idle_) database_.flush_read(kFlushBytes);
+              }),
+      cursor_(stored_cursor(database)) {}
+
+Projector::~Projector() {
+  stop();
+}
+
+std::uint64_t Projector::stored_cursor(Database& database) {
+  return decode_cursor(database.get(database.meta, kCursorKey));
+}
+
+const std::string& Projector::cursor_key() {
+  return kCursorKey;
+}
+
+std::uint64_t Projector::decode_cursor(const std::optional<std::string>& value) {
+  return value ? read_u64(*value) : 0;
+}
+
+void Projector::start() {
+  if (!options_.enabled || thread_.joinable()) return;
+  stopping_ = false;
+  merges_.start();
+  thread_ = std::thread([this] { run(); });
+}
+
+void Projector::stop() {
+  stopping_ = true;
+  wake();
+  if (thread_.joinable()) thread_.join();
+  merges_.stop();
+}
+
+void Projector::wake() {
+  {
+    const std::lock_guard lock(mutex_);
+    pending_wake_ = true;
+  }
+  wakeup_.notify_one();
+}
+
+void Projector::run() {
+  auto backoff = std::chrono::milliseconds(100);
+  while (!stopping_) {
+    try {
+      verify_queued();
+      const std::size_t projected = project_once();
+      if (!healthy_) logger_->info("projection recovered");
+      healthy_ = true;
+      backoff = std::chrono::milliseconds(100);
+      if (projected > 0) projected_since_checkpoint_ = true;
+      if (checkpoint_ && projected_since_checkpoint_ &&
+          std::chrono::steady_clock::now() - last_checkpoint_ >= kCheckpointEvery) {
+        checkpoint_();
+        last_checkpoint_ = std::chrono::steady_clock::now();
+        projected_since_checkpoint_ = false;
+      }
+      if (projected > 0) {
+        written_since_flush_ = true;
+        continue;
+      }
+      // Caught up: reads are served from table files, not from memtables filled by the rounds
+      // just made (see Database::flush_read); the merge thread flushes after its merges.
+      if (written_since_flush_ && !merges_.busy()) {
+        database_.flush_read(kFlushBytes);
+        written_since_flush_ = false;
+      }
+      idle_ = true;
+      std::unique_lock lock(mutex_);
+      wakeup_.wait_for(lock, std::chrono::milliseconds(500),
+                       [&] { return pending_wake_ || stopping_; });
+      pending_wake_ = false;
+      idle_ = false;
+    } catch (const std::exception& error) {
+      ++stats_.failed_rounds;
+      if (healthy_) logger_->error(std::string("projection failed, will retry: ") + error.what());
+      healthy_ = false;
+      std::unique_lock lock(mutex_);
+      wakeup_.wait_for(lock, backoff, [&] { return stopping_.load(); });
+      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+    }
+  }
+}
+
+std::size_t Projector::project_once() {
+  const std::lock_guard round(rounds_);
+  const std::uint64_t upper = sequence_.safe_upper();
+  if (cursor_ >= upper) return 0;
+  const std::string lower_key = sequence_key(cursor_);
+  const std::string upper_key = sequence_key(upper);
+  const rocksdb::Slice upper_slice(upper_key);
+
+  struct Entry {
+    std::uint64_t sequence;
+    std::string tenant;
+    AcceptedWrite write;
+  };
+  std::vector<Entry> entries;
+  std::size_t events = 0;
+  {
+    auto it = database_.iterator(database_.inbox, &upper_slice);
+    for (it->Seek(lower_key); it->Valid(); it->Next()) {
+      if (entries.size() >= options_.batch_writes || events >= options_.batch_events) break;
+      std::string_view value(it->value().data(), it->value().size());
+      const auto tenant = take_string(value);
+      if (!tenant) throw sdk::Error::internal("an inbox entry is damaged");
+      Entry entry{read_u64(std::string_view(it->key().data(), it->key().size())),
+                  std::string(*tenant), decode_accepted_write(value)};
+      events += entry.write.events.size();
+      entries.push_back(std::move(entry));
+    }
+    check(it->status(), "inbox scan");
+  }
+  if (entries.empty()) {
+    // Every number below `upper` is committed or abandoned: nothing is left behind the cursor.
+    cursor_ = upper;
+    return 0;
+  }
+
+  rocksdb::WriteBatch batch;
+  OrderedBatch records;
+  // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
+  // number again only if this batch never committed.
+  Overlay overlay(entries.front().sequence);
+  const sdk::Millis now = sdk::now_millis();
+  for (const auto& entry : entries) {
+    project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
+    const std::string receipt_key = entry.tenant + entry.write.receipt_id;
+    if (const auto stored = database_.get(database_.receipts, receipt_key)) {
+      StoredReceipt receipt = decode_receipt(*stored);
+      receipt.receipt.state = sdk::ReceiptState::projecting;
+      receipt.receipt.updated_at = now;
+      batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
+    }
+    std::string queued;
+    append_string(queued, entry.tenant);
+    queued += entry.write.receipt_id;
+    const std::string key = sequence_key(entry.sequence);
+    batch.Put(database_.verify_queue, key, queued);
+    batch.Delete(database_.inbox, key);
+  }
+  const bool wrote_chunks = !overlay.chunks.empty();
+  // Each chunk's bitmap, read and rewritten (a merge commits only between rounds).
+  for (const auto& [where, rows] : overlay.replaced) {
+    const std::string key = replaced_key(where.first, where.second);
+    std::vector<bool> bits;
+    if (const auto stored = database_.get(database_.columns, key)) {
+      bits.assign(stored->size() * 8, false);
+      if (!mark_replaced({}, *stored, bits))
+        throw sdk::Error::internal("replaced rows are damaged");
+    }
+    for (const auto row : rows) {
+      if (row >= bits.size()) bits.resize(row + 1, false);
+      bits[row] = true;
+    }
+    batch.Put(database_.columns, key, encode_replaced(bits));
+  }
+  indexer_.flush(records);
+  records.move_into(batch);
+  for (const auto& [key, value] : overlay.chunks.finish())
+    batch.Put(database_.columns, key, value);
+  const std::uint64_t next = entries.back().sequence + 1;
+  batch.Put(database_.meta, kCursorKey, sequence_key(next));
+  database_.write(batch, false);
+  cursor_ = next;
+  for (const auto& entry : entries)
+    backlog_.projected(entry.tenant, entry.sequence);
+  if (wrote_chunks) merges_.wake();
+  ++stats_.rounds;
+  stats_.writes += entries.size();
+  stats_.events += events;
+  return entries.size();
+}
+
+void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
+                              std::uint64_t sequence, const AcceptedWrite& write) {
+  std::uint64_t index = 0;
+  for (const auto& event : write.events) {
+    auto made = std::make_shared<sdk::Record>(record_of(event.event, event.version, write));
+    made->sequence = sequence * 128 + index++;  // acceptance order
+    const std::shared_ptr<const sdk::Record> shared = std::move(made);
+    const sdk::Record& record = *shared;
+
+    const std::string key = version_key(tenant, record.timestamp, record.id);
+    if (overlay.versions.contains(key) || database_.exists(database_.history, key)) {
+      continue;  // the first version of (id, occurred_at) stays; verification reports a conflict
+    }
+    batch.put(database_.history, key, encode_record(record));
+    overlay.versions.emplace(key, record.proof_digest);
+    const auto counted = std::make_shared<const TokenCounts>(TokenCounts::of(record));
+    const TokenCounts& tokens = *counted;
+    const RowRef row{overlay.chunk, overlay.chunks.add(tenant, shared, counted)};
+    indexer_.add(batch, tenant, Scope::history, record, tokens);
+    if (embedder_ != nullptr) {
+      batch.put(database_.vectors, key,
+                encode_embedding(embedder_->model(), embedder_->embed(embedding_text(record))));
+    }
+
+    // Current: the version with the greatest occurred_at per id.
+    const std::string id_key = tenant + record.id;
+    std::optional<sdk::Millis> previous_at;
+    std::shared_ptr<const sdk::Record> previous;  // read only when removing it needs its tokens
+    std::optional<RowRef> previous_row;
+    if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
+      previous = it->second;
+      previous_at = previous->timestamp;
+      previous_row = overlay.current_rows.at(id_key);
+    } else if (const auto stored_current = database_.get(database_.current_ids, id_key)) {
+      previous_at = read_instant(*stored_current);
+      if (indexer_.removal_needs_tokens()) {
+        const auto stored =
+            database_.get(database_.history, version_key(tenant, *previous_at, record.id));
+        if (stored) {
+          previous = std::make_shared<const sdk::Record>(decode_record(*stored));
+        } else {
+          previous_at.reset();
+        }
+      }
+      previous_row = decode_current_row(*stored_current);
+    }
+    if (previous_at && *previous_at >= record.timestamp) {
+      overlay.replaced[{tenant, row.chunk}].push_back(row.row);  // never current
+      continue;
+    }
+    if (previous_row) overlay.replaced[{tenant, previous_row->chunk}].push_back(previous_row->row);
+    if (previous_at) {
+      batch.remove(database_.current, version_key(tenant, *previous_at, record.id));
+      if (indexer_.removal_needs_tokens()) {
+        indexer_.remove(batch, tenant, Scope::current, *previous, TokenCounts::of(*previous));
+      } else {
+        indexer_.remove_id(batch, tenant, Scope::current, record.id, *previous_at);
+      }
+    }
+    batch.put(database_.current, key, {});
+    batch.put(database_.current_ids, id_key, encode_current(record.timestamp, row));
+    indexer_.add(batch, tenant, Scope::current, record, tokens);
+    overlay.current.insert_or_assign(id_key, shared);
+    overlay.current_rows.insert_or_assign(id_key, row);
+  }
+}
+
+void Projector::verify_queued() {
+  rocksdb::WriteBatch batch;
+  const sdk::Millis now = sdk::now_millis();
+  // The queue is in sequence order and this thread both fills and empties it: start past what was
+  // taken already, not at the first key, which would step over every deletion not yet compacted.
+  const rocksdb::Slice lower(verify_from_);
+  auto it = database_.iterator(database_.verify_queue, nullptr, &lower);
+  std::string next_from = verify_from_;  // moves on only once this round's batch is written
+  std::size_t verified = 0;
+  struct Verdict {
+    bool clean;
+    sdk::Millis lag_ms;
+  };
+  std::vector<Verdict> verdicts;
+  for (it->Seek(lower); it->Valid() && verified < 1024; it->Next(), ++verified) {
+    batch.Delete(database_.verify_queue, it->key());
+    next_from = sequence_key(read_u64(std::string_view(it->key().data(), it->key().size())) + 1);
+    std::string_view value(it->value().data(), it->value().size());
+    const auto tenant = take_string(value);
+    if (!tenant) continue;
+    const std::string receipt_key = std::string(*tenant) + std::string(value);
+    const auto stored = database_.get(database_.receipts, receipt_key);
+    if (!stored) continue;  // expired before it could be verified
+    StoredReceipt receipt = decode_receipt(*stored);
+    receipt.receipt.conflicts.clear();
+    receipt.receipt.verified_events = 0;
+    for (const auto& version : receipt.events) {
+      const auto record =
+          database_.get(database_.history, version_key(*tenant, version.occurred_at, version.id));
+      const std::string stored_digest =
+          record ? std::string(record_digest(*record)) : std::string();
+      if (stored_digest == version.digest) {
+        ++receipt.receipt.verified_events;
+      } else {
+        receipt.receipt.conflicts.push_back(
+            {version.id, version.occurred_at, version.digest, stored_digest});
+      }
+    }
+    const bool clean = receipt.receipt.conflicts.empty();
+    receipt.receipt.state = clean ? sdk::ReceiptState::verified : sdk::ReceiptState::conflict;
+    verdicts.push_back({clean, now - receipt.receipt.created_at});
+    receipt.receipt.updated_at = now;
+    batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
+    batch.Put(database_.verdicts, receipt_key,
+              Verdicts::encode(clean ? sdk::Verification::verified : sdk::Verification::conflict));
+  }
+  check(it->status(), "verification queue scan");
+  if (batch.Count() > 0) database_.write(batch, false);
+  verify_from_ = std::move(next_from);
+  // Counted once written: a failed batch is verified again.
+  for (const auto& [clean, lag_ms] : verdicts) {
+    ++(clean ? stats_.verified : stats_.conflicts);
+    stats_.verification_lag.observe(static_cast<double>(std::max<sdk::Millis>(lag_ms, 0)) / 1000);
+  }
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

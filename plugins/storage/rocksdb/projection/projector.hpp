@@ -1,0 +1,138 @@
+// The projector turns accepted writes into searchable records, asynchronously (DESIGN §4):
+//
+//  1. One batch per round of inbox entries, in sequence order: every new version into history
+//     with its indexes (the round's column chunks built on a second thread, round_chunks.hpp),
+//     the latest version per id into current (replacing the older one's entries), the receipt to
+//     `projecting`, the inbox entries deleted, the receipts queued for verification, the cursor
+//     advanced. A version already in history is never overwritten: a different digest is a
+//     conflict and the first version stays.
+//  2. Verification reads every submitted (id, occurred_at) back from history and compares
+//     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the
+//     permanent verdict that the write's records carry.
+//
+// The column chunks are merged into fewer, larger ones on a thread of their own, beside the rounds
+// (merge_thread.hpp); a merge's commit waits for the round in progress.
+//
+// Crash-safe: each step is one atomic RocksDB batch, the inbox is deleted in the same batch that
+// projects it, and the verification queue survives restarts. After a crash the projector resumes
+// from its cursor.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "write/backlog.hpp"
+#include "merge/chunk_merger.hpp"
+#include "store/database.hpp"
+#include "eventsvc/sdk/embedder.hpp"
+#include "eventsvc/sdk/logger.hpp"
+#include "eventsvc/sdk/metrics.hpp"
+#include "write/inbox_sequence.hpp"
+#include "merge/merge_thread.hpp"
+#include "projection/record_indexer.hpp"
+#include "store/stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+struct ProjectorOptions {
+  bool enabled = true;
+  std::size_t batch_writes = 128;   // accepted writes per round
+  std::size_t batch_events = 4096;  // events per round
+  // A key per (value, version) in history and per (token, version) in both scopes besides the
+  // chunk indexes: for a database whose history predates chunk indexes, whose reads use them.
+  bool version_indexes = false;
+  MergePolicy merge;  // of the column chunks
+};
+
+// What the projector has done since start, for the operator's metrics.
+struct ProjectorStats {
+  std::atomic<std::uint64_t> rounds{0};
+  std::atomic<std::uint64_t> writes{0};
+  std::atomic<std::uint64_t> events{0};
+  std::atomic<std::uint64_t> failed_rounds{0};
+  std::atomic<std::uint64_t> verified{0};   // receipts that ended `verified`
+  std::atomic<std::uint64_t> conflicts{0};  // receipts that ended `conflict`
+  // From a write's acceptance to its receipt's verdict.
+  sdk::Histogram verification_lag{sdk::Histogram::latency_bounds()};
+};
+
+class Projector {
+ public:
+  Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
+            std::shared_ptr<sdk::Logger> logger, ProjectorOptions options);
+  ~Projector();
+
+  void use_embedder(const sdk::Embedder* embedder) { embedder_ = embedder; }
+  // Called on the projector's thread at most every kCheckpointEvery, after it projected
+  // something: the storage records its catalogue then.
+  void on_checkpoint(std::function<void()> checkpoint) { checkpoint_ = std::move(checkpoint); }
+  void start();
+  void stop();
+  void wake();
+
+  // Verification can happen: the projector is enabled and its last round succeeded.
+  bool available() const { return options_.enabled && healthy_.load(); }
+  const ProjectorStats& stats() const { return stats_; }
+
+  // One round; returns the writes projected. Public for tests that drive it by hand.
+  std::size_t project_once();
+  // Merges column chunks on the caller's thread until none are left to merge; returns how many
+  // merges it made. The merge thread does this beside the rounds. Public for tests.
+  std::size_t merge_chunks() { return merges_.merge_all(); }
+  const MergeThread& merges() const { return merges_; }
+  void verify_queued();
+
+  static std::uint64_t stored_cursor(Database& database);
+  // The key of the cursor in the meta family, and its value decoded (0 when absent).
+  static const std::string& cursor_key();
+  static std::uint64_t decode_cursor(const std::optional<std::string>& value);
+
+ private:
+  struct Overlay;
+  void run();
+  void project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
+                     std::uint64_t sequence, const AcceptedWrite& write);
+
+  Database& database_;
+  InboxSequence& sequence_;
+  Backlog& backlog_;
+  std::shared_ptr<sdk::Logger> logger_;
+  ProjectorOptions options_;
+  RecordIndexer indexer_;
+  std::mutex rounds_;  // held by a round, and by a merge's commit (merge_thread.hpp)
+  MergeThread merges_;
+  bool written_since_flush_ = false;  // rounds wrote since the last flush_read
+  std::atomic<bool> idle_{false};     // caught up, waiting for writes
+  // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
+  static constexpr std::uint64_t kFlushBytes = 4U << 20U;
+  const sdk::Embedder* embedder_ = nullptr;
+  std::function<void()> checkpoint_;
+  static constexpr std::chrono::seconds kCheckpointEvery{10};
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+  bool projected_since_checkpoint_ = false;
+
+  std::uint64_t cursor_ = 0;
+  std::string verify_from_;  // the verification queue's key to read on from (empty: the first)
+  std::atomic<bool> healthy_{true};
+  ProjectorStats stats_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wakeup_;
+  bool pending_wake_ = false;
+  std::thread thread_;
+};
+
+// The embedding stored for a version: <model:varstr><floats, little-endian IEEE>.
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector);
+// Empty when the stored vector was made by another model.
+std::vector<float> decode_embedding(std::string_view value, std::string_view model);
+
+}  // namespace eventsvc::plugins::rocksdb_storage

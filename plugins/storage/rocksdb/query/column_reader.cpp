@@ -1,0 +1,553 @@
+#include "query/column_reader.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <bit>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "query/cell_sink.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "store/key_codec.hpp"
+#include "store/stored_formats.hpp"
+#include "chunks/text_scorer.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace json = sdk::json;
+
+namespace {
+
+const std::string kCoveredKey = "columns.complete";
+const std::string kIndexedKey = "columns.indexed";
+const std::string kCatalogueKey = "columns.catalogue";
+
+// Moves every chunk header of a data directory from before the catalogue (<tenant> 'H' <chunk>
+// 0x00) to it (<tenant> 'C' <chunk>), in one batch with the mark that it is done.
+void migrate_chunk_headers(Database& database) {
+  rocksdb::WriteBatch batch;
+  auto it = database.iterator(database.columns);
+  for (it->SeekToFirst(); it->Valid();) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const auto tenant = tenant_of(key);
+    if (!tenant) throw sdk::Error::internal("a column chunk key is damaged");
+    const std::string owner(*tenant);
+    if (key[owner.size()] == 'C') {  // a header already where it belongs
+      it->Seek(chunk_prefix(owner));
+      continue;
+    }
+    if (key[owner.size()] != 'H') {  // replaced rows: the next tenant
+      it->Seek(owner + static_cast<char>('S' + 1));
+      continue;
+    }
+    if (key.size() != owner.size() + 1 + 9 || key.back() != '\0') {
+      throw sdk::Error::internal("a column chunk header is damaged");
+    }
+    const std::uint64_t chunk = read_u64(key.substr(owner.size() + 1, 8));
+    batch.Put(database.columns, chunk_header_key(owner, chunk), it->value());
+    batch.Delete(database.columns, it->key());
+    std::string next = chunk_prefix(owner);  // past this chunk's columns
+    append_u64(next, chunk + 1);
+    it->Seek(next);
+  }
+  check(it->status(), "column chunk scan");
+  batch.Put(database.meta, kCatalogueKey, "1");
+  database.write(batch, true);
+}
+
+std::optional<ColumnPlan> plan_columns(const sdk::AggregateRequest& request, bool value_postings) {
+  auto planned = plan_conditions(request.where, false, value_postings);
+  if (!planned) return std::nullopt;
+  ColumnPlan& plan = *planned;
+  for (const auto& field : request.group_by) {
+    const auto slot = plan.slot(field);
+    if (!slot) return std::nullopt;
+    plan.group_by.push_back(*slot);
+  }
+  if (request.time_bucket) {
+    if (!request.time_bucket->field.is_instant()) return std::nullopt;
+    plan.bucket = plan.slot(request.time_bucket->field);
+  }
+  for (const auto& aggregation : request.aggregations) {
+    std::optional<std::size_t> value;
+    if (aggregation.spec.field) {
+      value = plan.slot(*aggregation.spec.field);
+      if (!value) return std::nullopt;
+    }
+    plan.values.push_back(value);
+    std::optional<std::size_t> time;
+    if (aggregation.op->uses_time()) {
+      if (!aggregation.spec.time_field.is_instant()) return std::nullopt;
+      time = plan.slot(aggregation.spec.time_field);
+    }
+    plan.times.push_back(time);
+  }
+  return planned;
+}
+
+}  // namespace
+
+ColumnReader::ColumnReader(Database& database, std::uint64_t parallel_rows)
+    : database_(database), parallel_rows_(parallel_rows) {
+  covered_ = database_.get(database_.meta, kCoveredKey).has_value();
+  chunk_indexed_ = database_.get(database_.meta, kIndexedKey).has_value();
+  if (covered_ && !database_.get(database_.meta, kCatalogueKey)) migrate_chunk_headers(database_);
+  if (covered_ && chunk_indexed_) return;
+  auto it = database_.iterator(database_.history);
+  it->SeekToFirst();
+  check(it->status(), "history scan");
+  // History from before columns (or before their postings): what they lack is read record by
+  // record, or from the per-version index keys.
+  if (it->Valid()) return;
+  rocksdb::WriteBatch batch;
+  batch.Put(database_.meta, kCoveredKey, "1");
+  batch.Put(database_.meta, kIndexedKey, "1");
+  batch.Put(database_.meta, kCatalogueKey, "1");
+  database_.write(batch, true);
+  covered_ = true;
+  chunk_indexed_ = true;
+}
+
+namespace {
+
+// Matching rows into the total and the groups of an aggregate request.
+class AggregateSink final : public RowSink {
+ public:
+  AggregateSink(const sdk::AggregateRequest& request, const ColumnPlan& plan,
+                sdk::AggregateAccumulator& accumulator)
+      : request_(request), plan_(plan), accumulator_(accumulator) {}
+
+  void begin_chunk(const ChunkRef& /*chunk*/) override {
+    by_string_.clear();
+    last_bucket_.reset();
+    last_group_ = nullptr;
+  }
+
+  void row(ChunkRows& rows, std::uint32_t /*row*/, double /*score*/) override {
+    feed(rows, accumulator_.total());
+    if (!accumulator_.grouping()) return;
+    std::optional<sdk::Millis> bucket;
+    if (plan_.bucket) {
+      if (rows.kind(*plan_.bucket) != CellKind::int64) return;  // no time to place it by
+      bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
+    }
+    feed(rows, group_of(rows, bucket));
+  }
+
+  void record(const sdk::Record& record, double /*score*/) override { accumulator_.add(record); }
+
+ private:
+  // The row's group. Within a chunk, a single string group_by field finds it by the cell's
+  // dictionary index, and buckets alone by the bucket of the row before (rows come in time order
+  // mostly); otherwise by the key bytes.
+  sdk::AggregatePartition& group_of(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
+    if (plan_.group_by.empty()) {
+      if (last_group_ == nullptr || last_bucket_ != bucket) {
+        last_group_ = &keyed_group(rows, bucket);
+        last_bucket_ = bucket;
+      }
+      return *last_group_;
+    }
+    if (plan_.group_by.size() == 1 && !bucket &&
+        rows.kind(plan_.group_by.front()) == CellKind::string) {
+      const std::size_t slot = plan_.group_by.front();
+      const std::uint32_t index = rows.string_index(slot);
+      if (by_string_.empty()) by_string_.assign(rows.view(slot).dictionary_size(), nullptr);
+      sdk::AggregatePartition*& known = by_string_[index];
+      if (known == nullptr) known = &keyed_group(rows, bucket);
+      return *known;
+    }
+    return keyed_group(rows, bucket);
+  }
+
+  sdk::AggregatePartition& keyed_group(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
+    key_.clear();
+    for (const auto slot : plan_.group_by) {
+      // Strings straight from the dictionary: the same key bytes as a JSON string, no copy.
+      sdk::append_group_key(key_, rows.kind(slot) == CellKind::string
+                                      ? sdk::FieldValue::of(rows.string(slot))
+                                      : rows.value(slot));
+    }
+    return accumulator_.group(key_, bucket, [&] {
+      json::object rendered;
+      for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
+        rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
+      }
+      return rendered;
+    });
+  }
+
+  void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
+    partition.count_row();
+    for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
+      sdk::Millis time = sdk::kNoTime;
+      if (plan_.times[i]) {
+        const sdk::FieldValue instant = rows.value(*plan_.times[i]);
+        if (instant.kind() == sdk::FieldValue::Kind::instant) time = instant.instant();
+      }
+      sdk::SpanBuilder& values = partition.values(i);
+      if (!plan_.values[i]) {
+        values.add_absent();
+        continue;
+      }
+      // Numbers straight from the column; everything else as the record-wise value.
+      const std::size_t slot = *plan_.values[i];
+      const CellKind kind = rows.kind(slot);
+      if (kind == CellKind::absent || kind == CellKind::container) {
+        values.add_absent();
+      } else if (kind == CellKind::double_number) {
+        values.add_number(std::bit_cast<double>(rows.number(slot)), time);
+      } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
+                 sdk::exact_double(rows.integer(slot))) {
+        values.add_number(static_cast<double>(rows.integer(slot)), time);
+      } else {
+        values.add(rows.value(slot), time);
+      }
+    }
+    partition.flush_full();
+  }
+
+  const sdk::AggregateRequest& request_;
+  const ColumnPlan& plan_;
+  sdk::AggregateAccumulator& accumulator_;
+  std::string key_;  // group key bytes, reused
+  // Of the chunk being read: the group of each dictionary index of the single group_by column,
+  // and the bucket of the row before with its group.
+  std::vector<sdk::AggregatePartition*> by_string_;
+  std::optional<sdk::Millis> last_bucket_;
+  sdk::AggregatePartition* last_group_ = nullptr;
+};
+
+// The first `keep` matching versions in (timestamp, id) order per `order`, or when ranked the
+// best `keep` by score (ties: newer first, then by id).
+class MatchSink final : public RowSink {
+ public:
+  // `after`: only versions after it in `order` (when not ranked).
+  MatchSink(const ColumnPlan& plan, sdk::Order order, bool ranked, std::size_t keep,
+            const VersionRef* after = nullptr)
+      : plan_(plan), before_{order, ranked}, keep_(keep), after_(after) {}
+
+  void row(ChunkRows& rows, std::uint32_t /*row*/, double score) override {
+    offer(rows.integer(plan_.timestamp), rows.string(*plan_.id), score);
+  }
+  void record(const sdk::Record& record, double score) override {
+    offer(record.timestamp, record.id, score);
+  }
+
+  void merge(MatchSink&& other) {
+    for (auto& kept : other.kept_)
+      offer(kept.ref.timestamp, kept.ref.id, kept.score);
+  }
+  // Whether a chunk may hold a version before the last kept one (always, until `keep` are kept).
+  bool may_take(const ChunkHeader& header) const {
+    if (kept_.size() < keep_ || before_.ranked) return true;
+    const sdk::Millis last = kept_.front().ref.timestamp;
+    return before_.order == sdk::Order::desc ? header.max_timestamp >= last
+                                             : header.min_timestamp <= last;
+  }
+  void take(ColumnMatches& found) {
+    std::sort_heap(kept_.begin(), kept_.end(), before_);
+    for (auto& kept : kept_) {
+      found.versions.push_back(std::move(kept.ref));
+      found.scores.push_back(kept.score);
+    }
+    kept_.clear();
+  }
+
+ private:
+  struct Kept {
+    VersionRef ref;
+    double score = 0;
+  };
+  struct Before {
+    sdk::Order order;
+    bool ranked;
+    bool operator()(const Kept& a, const Kept& b) const {
+      if (ranked) {
+        if (a.score != b.score) return a.score > b.score;
+        if (a.ref.timestamp != b.ref.timestamp) return a.ref.timestamp > b.ref.timestamp;
+        return a.ref.id < b.ref.id;
+      }
+      return compare(a.ref, b.ref, order) < 0;
+    }
+  };
+  // A heap whose top is the last of the kept versions.
+  void offer(sdk::Millis timestamp, std::string_view id, double score) {
+    if (keep_ == 0) return;
+    Kept candidate{VersionRef{timestamp, std::string(id)}, score};
+    if (after_ != nullptr && compare(candidate.ref, *after_, before_.order) <= 0) return;
+    if (kept_.size() == keep_) {
+      if (!before_(candidate, kept_.front())) return;
+      std::pop_heap(kept_.begin(), kept_.end(), before_);
+      kept_.back() = std::move(candidate);
+    } else {
+      kept_.push_back(std::move(candidate));
+    }
+    std::push_heap(kept_.begin(), kept_.end(), before_);
+  }
+
+  const ColumnPlan& plan_;
+  Before before_;
+  std::size_t keep_;
+  const VersionRef* after_;
+  std::vector<Kept> kept_;
+};
+
+// Counts matches (ChunkScanner does): keeps nothing.
+class CountSink final : public RowSink {
+ public:
+  void row(ChunkRows& /*rows*/, std::uint32_t /*row*/, double /*score*/) override {}
+  void record(const sdk::Record& /*record*/, double /*score*/) override {}
+};
+
+// Whether a chunk holds versions inside `bounds`, by its header's time range.
+bool meets(const ChunkHeader& header, const sdk::TimeBounds& bounds) {
+  return header.max_timestamp >= bounds.lower && header.min_timestamp <= bounds.upper;
+}
+
+}  // namespace
+
+std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
+                                              const std::string& tenant,
+                                              const sdk::TimeBounds& bounds, std::uint64_t& rows) {
+  std::vector<ChunkRef> chunks;
+  rows = 0;
+  const std::string prefix = catalogue_prefix(tenant);
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  auto it = database_.iterator(database_.columns, &upper_slice, nullptr, snapshot);
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    const std::string_view found(it->key().data(), it->key().size());
+    const auto number = header_chunk(found, prefix.size());
+    const auto header =
+        number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
+               : std::nullopt;
+    if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
+    if (!meets(*header, bounds)) continue;
+    chunks.push_back({*number, *header});
+    rows += header->rows;
+  }
+  check(it->status(), "column scan");
+  return chunks;
+}
+
+std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
+    const rocksdb::Snapshot* snapshot, const std::string& tenant, const sdk::TextQuery& query) {
+  std::uint64_t rows = 0;
+  return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, sdk::TimeBounds{}, rows),
+                         query);
+}
+
+std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
+    const rocksdb::Snapshot* snapshot, const std::string& tenant,
+    const std::vector<ChunkRef>& every_chunk, const sdk::TextQuery& query) {
+  return std::make_shared<const TextStatistics>(
+      chunk_text_statistics(database_, snapshot, tenant, every_chunk, query));
+}
+
+void ColumnReader::on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
+  if (threads == 1) {
+    work(0);
+    return;
+  }
+  std::exception_ptr failure;
+  std::thread second([&] {
+    try {
+      work(1);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    work(0);
+  } catch (...) {
+    second.join();
+    throw;
+  }
+  second.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,
+                                                            const sdk::AggregateRequest& request) {
+  if (!covered_ || (request.text && !chunk_indexed_)) return std::nullopt;
+  const auto planned = plan_columns(request, chunk_indexed_);
+  if (!planned) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
+  std::uint64_t rows = 0;
+  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(request.where), rows);
+
+  // Each thread takes every other chunk into an accumulator of its own; then they merge.
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  std::vector<sdk::AggregateAccumulator> accumulators;
+  accumulators.reserve(threads);
+  std::vector<sdk::AggregateStats> stats(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    accumulators.emplace_back(request);
+  on_threads(threads, [&](std::size_t thread) {
+    std::optional<ChunkText> text;
+    if (request.text) text.emplace(database_, snapshot.get(), tenant, *request.text, nullptr);
+    std::optional<ChunkValues> values;
+    if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, request.where);
+    ChunkScanner scanner(database_, snapshot.get(), tenant, request.source, request.where, *planned,
+                         request.text ? &*request.text : nullptr, text ? &*text : nullptr,
+                         values ? &*values : nullptr);
+    AggregateSink sink(request, *planned, accumulators[thread]);
+    for (std::size_t c = thread; c < chunks.size(); c += threads)
+      scanner.scan(chunks[c], sink, stats[thread]);
+  });
+  sdk::AggregateStats total{0, 0, true};
+  for (std::size_t t = 0; t < threads; ++t) {
+    total.scanned += stats[t].scanned;
+    total.matched += stats[t].matched;
+  }
+  if (threads == 2) accumulators[0].merge(std::move(accumulators[1]));
+  return accumulators[0].finish(total);
+}
+
+std::optional<sdk::Millis> ColumnReader::newest_ingested_at(const sdk::Tenant& tenant_id) {
+  // Chunks are numbered in acceptance order, and a merge keeps the first number of its run: the
+  // last chunk holds the last accepted versions.
+  const std::string prefix = catalogue_prefix(tenant_prefix(tenant_id));
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  const rocksdb::Slice lower_slice(prefix);
+  auto it = database_.iterator(database_.columns, &upper_slice, &lower_slice);
+  it->SeekToLast();
+  check(it->status(), "column scan");
+  if (!it->Valid()) return std::nullopt;
+  const auto header = decode_chunk_header(std::string_view(it->value().data(), it->value().size()));
+  if (!header) throw sdk::Error::internal("a column chunk header is damaged");
+  return header->max_ingested_at;
+}
+
+std::optional<sdk::ScanStats> ColumnReader::cells(
+    const sdk::Tenant& tenant_id, const sdk::CellQuery& query, const sdk::CellVisitor& visit,
+    const std::function<sdk::Verification(std::string_view receipt_id)>& verification) {
+  const sdk::RecordQuery& records = query.records;
+  if (!covered_ || records.text || records.rank_by_text) return std::nullopt;
+  const auto& where = records.where;
+  auto planned = plan_conditions(where, true, chunk_indexed_);
+  if (!planned) return std::nullopt;
+  CellPlan plan;
+  plan.columns = std::move(*planned);
+  for (const auto& field : query.fields.named) {
+    const auto slot = plan.columns.slot(field);
+    if (!slot) return std::nullopt;
+    plan.named.push_back(*slot);
+  }
+  plan.receipt = plan.columns.slot_named("receipt_id", true, false);
+  plan.bytes = plan.columns.slot_named(std::string(kRecordBytesColumn), true, false);
+  plan.query = &query;
+  plan.verification = &verification;
+  plan.visit = &visit;
+  std::mutex visiting;
+  plan.visiting = &visiting;
+
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
+  std::uint64_t rows = 0;
+  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  // Each thread scans every other chunk with a sink of its own.
+  auto scan_chunks = [&](auto make_sink) {
+    std::vector<sdk::AggregateStats> stats(threads);
+    on_threads(threads, [&](std::size_t thread) {
+      std::optional<ChunkValues> values;
+      if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, where);
+      ChunkScanner scanner(database_, snapshot.get(), tenant, records.source, where, plan.columns,
+                           nullptr, nullptr, values ? &*values : nullptr);
+      const std::unique_ptr<RowSink> sink = make_sink();
+      for (std::size_t c = thread; c < chunks.size(); c += threads)
+        scanner.scan(chunks[c], *sink, stats[thread]);
+    });
+    sdk::ScanStats total;
+    total.indexed = true;
+    for (const auto& part : stats) {
+      total.scanned += part.scanned;
+      total.matched += part.matched;
+    }
+    return total;
+  };
+
+  // More rows than scan_limit in the time range: the matches beyond the first scan_limit, if
+  // there are any, are left out.
+  const std::size_t keep = records.scan_limit;
+  if (rows > keep && scan_chunks([] { return std::make_unique<CountSink>(); }).matched > keep) {
+    const auto first = matches(tenant_id, MatchQuery::of(records, keep));
+    if (!first) return std::nullopt;
+    if (!first->versions.empty()) plan.cutoff = first->versions.back();
+  }
+  sdk::ScanStats stats =
+      scan_chunks([&] { return cell_sink(database_, snapshot.get(), tenant, plan); });
+  stats.complete = stats.matched <= keep;
+  return stats;
+}
+
+std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
+                                                   const MatchQuery& query) {
+  if (!covered_ || (query.text && !chunk_indexed_)) return std::nullopt;
+  const auto& where = *query.where;
+  const auto planned = plan_conditions(where, true, chunk_indexed_);
+  if (!planned) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
+  const sdk::TimeBounds bounds = sdk::timestamp_bounds(where);
+  const bool ranked = query.text && query.rank;
+  // Ranking weighs words by how many documents of the whole history hold them, whatever the
+  // query's time bounds: then every chunk is listed once, and narrowed to the bounds after.
+  std::uint64_t rows = 0;
+  auto chunks = chunks_in(snapshot.get(), tenant, ranked ? sdk::TimeBounds{} : bounds, rows);
+  std::shared_ptr<const TextStatistics> statistics;
+  if (ranked) {
+    statistics = text_statistics(snapshot.get(), tenant, chunks, *query.text);
+    std::erase_if(chunks, [&](const ChunkRef& chunk) { return !meets(chunk.header, bounds); });
+    rows = 0;
+    for (const auto& chunk : chunks)
+      rows += chunk.header.rows;
+  }
+
+  // In the order asked, so that the first `keep` are found early and the rest skipped.
+  if (query.first_only && !query.rank) {
+    std::sort(chunks.begin(), chunks.end(), [&](const ChunkRef& a, const ChunkRef& b) {
+      return query.order == sdk::Order::desc ? a.header.max_timestamp > b.header.max_timestamp
+                                             : a.header.min_timestamp < b.header.min_timestamp;
+    });
+  }
+  const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
+  std::vector<MatchSink> sinks;
+  std::vector<sdk::AggregateStats> stats(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep, query.after);
+  on_threads(threads, [&](std::size_t thread) {
+    // Scorers cache as they go: one per thread.
+    std::optional<TextScorer> scorer;
+    std::optional<ChunkText> text;
+    if (query.text) {
+      if (query.rank) scorer.emplace(statistics);
+      text.emplace(database_, snapshot.get(), tenant, *query.text, scorer ? &*scorer : nullptr);
+    }
+    std::optional<ChunkValues> values;
+    if (chunk_indexed_) values.emplace(database_, snapshot.get(), tenant, where);
+    ChunkScanner scanner(database_, snapshot.get(), tenant, query.source, where, *planned,
+                         query.text, text ? &*text : nullptr, values ? &*values : nullptr);
+    for (std::size_t c = thread; c < chunks.size(); c += threads) {
+      // Chunks come in order of their bound: once one cannot hold a kept version, none can.
+      if (query.first_only && !sinks[thread].may_take(chunks[c].header)) break;
+      scanner.scan(chunks[c], sinks[thread], stats[thread]);
+    }
+  });
+  ColumnMatches found;
+  for (std::size_t t = 0; t < threads; ++t) {
+    found.scanned += stats[t].scanned;
+    found.matched += stats[t].matched;
+  }
+  if (threads == 2) sinks[0].merge(std::move(sinks[1]));
+  sinks[0].take(found);
+  return found;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

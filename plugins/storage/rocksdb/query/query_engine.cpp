@@ -1,0 +1,297 @@
+#include "query/query_engine.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "eventsvc/sdk/text.hpp"
+#include "store/key_codec.hpp"
+#include "store/stored_formats.hpp"
+#include "chunks/text_scorer.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+struct Ranked {
+  double score;
+  sdk::Record record;
+};
+
+// Best first; ties: newer first, then id.
+bool ranks_before(double score_a, sdk::Millis at_a, const std::string& id_a, double score_b,
+                  sdk::Millis at_b, const std::string& id_b) {
+  if (score_a != score_b) return score_a > score_b;
+  if (at_a != at_b) return at_a > at_b;
+  return id_a < id_b;
+}
+
+// Whether a condition looks ids up (eq or in on id): the id index serves it in either scope.
+bool names_ids(const std::vector<sdk::Condition>& where) {
+  return std::any_of(where.begin(), where.end(), [](const sdk::Condition& condition) {
+    return condition.field.is_canonical(sdk::CanonicalField::id) &&
+           (condition.op == sdk::Op::eq || condition.op == sdk::Op::in);
+  });
+}
+
+bool ranked_first(const Ranked& a, const Ranked& b) {
+  return ranks_before(a.score, a.record.timestamp, a.record.id, b.score, b.record.timestamp,
+                      b.record.id);
+}
+
+}  // namespace
+
+std::optional<sdk::Record> QueryEngine::load(const std::string& tenant, const VersionRef& ref) {
+  const auto value = database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
+  if (!value) return std::nullopt;
+  return decode_record(*value);
+}
+
+void QueryEngine::complete(const std::string& tenant, sdk::Record& record,
+                           const sdk::RecordQuery& query, const std::string& embedding_model) {
+  record.verification = verdicts_.of(tenant, record.receipt_id);
+  if (query.with_embeddings && !embedding_model.empty()) {
+    if (const auto vector =
+            database_.get(database_.vectors, version_key(tenant, record.timestamp, record.id))) {
+      record.embedding = decode_embedding(*vector, embedding_model);
+    }
+  }
+}
+
+TextScorer QueryEngine::scorer_for(const std::string& tenant, const sdk::RecordQuery& query) {
+  if (columns_.chunk_indexed())
+    return TextScorer(columns_.text_statistics(nullptr, tenant, *query.text));
+  return TextScorer(database_, tenant, scope_of(query.source));
+}
+
+sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
+                                              const sdk::RecordQuery& query, ScoredWordsPlan plan,
+                                              const sdk::RecordVisitor& visit,
+                                              const std::string& embedding_model) {
+  TextScorer scorer = scorer_for(tenant, query);
+  struct Candidate {
+    double score;
+    VersionRef ref;
+  };
+  auto better = [](const Candidate& a, const Candidate& b) {
+    return ranks_before(a.score, a.ref.timestamp, a.ref.id, b.score, b.ref.timestamp, b.ref.id);
+  };
+  // A heap whose top is the worst of the best `limit` so far.
+  std::vector<Candidate> best;
+  sdk::ScanStats stats;
+  stats.indexed = true;
+  for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    ++stats.matched;
+    double score = 0;
+    for (std::size_t i = 0; i < plan.words.size(); ++i) {
+      const auto [frequency, length] = decode_posting(plan.words[i]->value());
+      score += scorer.term(query.text->words[i], frequency, length);
+    }
+    Candidate candidate{score, candidates.current()};
+    if (best.size() < query.limit) {
+      best.push_back(std::move(candidate));
+      std::push_heap(best.begin(), best.end(), better);
+    } else if (better(candidate, best.front())) {
+      std::pop_heap(best.begin(), best.end(), better);
+      best.back() = std::move(candidate);
+      std::push_heap(best.begin(), best.end(), better);
+    }
+  }
+  std::sort_heap(best.begin(), best.end(), better);
+  for (const auto& candidate : best) {
+    auto record = load(tenant, candidate.ref);
+    if (!record) continue;
+    complete(tenant, *record, query, embedding_model);
+    if (!visit(*record, candidate.score)) break;
+  }
+  return stats;
+}
+
+sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::RecordQuery& query,
+                                 const sdk::RecordVisitor& visit,
+                                 const std::string& embedding_model) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
+  // Values and words are indexed in the chunks: conditions and text are answered there, unless
+  // an id is looked up (the id index) or nothing but time bounds is asked (records read in time
+  // order is the plan).
+  const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
+    return !c.field.is_canonical(sdk::CanonicalField::timestamp);
+  });
+  if (columns_.chunk_indexed() && (query.text || (conditions > 0 && !names_ids(query.where)))) {
+    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+  }
+  if (query.limit > 0) {
+    if (auto scored = planner_.plan_scored_words(tenant, query, bounds)) {
+      return scan_scored_words(tenant, query, std::move(*scored), visit, embedding_model);
+    }
+  }
+  QueryPlan plan = planner_.plan(tenant, query, bounds);
+  // Several conditions and no selective index stream: intersecting long streams seek by seek, or
+  // reading records in time order, costs more than evaluating the named columns.
+  if (!query.text && !plan.selective && conditions >= 2) {
+    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+  }
+  sdk::ScanStats stats;
+  stats.indexed = plan.indexed;
+
+  std::optional<TextScorer> scorer;
+  if (query.rank_by_text && query.text) scorer.emplace(scorer_for(tenant, query));
+  std::vector<Ranked> ranked;
+
+  CandidateStream& candidates = *plan.candidates;
+  for (; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    auto record = load(tenant, candidates.current());
+    if (!record || !sdk::matches_all(*record, query.where)) continue;
+    std::vector<std::string> tokens;
+    if (query.text) {
+      tokens = sdk::record_tokens(*record);
+      if (!sdk::text_matches(*query.text, tokens)) continue;
+    }
+    ++stats.matched;
+    complete(tenant, *record, query, embedding_model);
+    if (scorer) {
+      const double score = scorer->score(*query.text, tokens);
+      ranked.push_back({score, std::move(*record)});
+      // Keep memory bounded by the answer size: trim to the best `limit` now and then.
+      if (query.limit > 0 && ranked.size() >= query.limit * 2 + 64) {
+        std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(query.limit),
+                         ranked.end(), ranked_first);
+        ranked.resize(query.limit);
+      }
+      continue;
+    }
+    if (!visit(*record, 0.0)) return stats;
+    if (query.limit > 0 && stats.matched >= query.limit) return stats;
+  }
+  if (scorer) {
+    std::sort(ranked.begin(), ranked.end(), ranked_first);
+    if (query.limit > 0 && ranked.size() > query.limit) ranked.resize(query.limit);
+    for (auto& entry : ranked) {
+      if (!visit(entry.record, entry.score)) break;
+    }
+  }
+  return stats;
+}
+
+std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenant_id,
+                                                        const sdk::RecordQuery& query,
+                                                        const sdk::RecordVisitor& visit,
+                                                        const std::string& embedding_model) {
+  const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
+  MatchQuery match = MatchQuery::of(query, keep);
+  match.first_only = query.limit > 0;
+  auto found = columns_.matches(tenant_id, match);
+  if (!found) return std::nullopt;
+  sdk::ScanStats stats;
+  stats.indexed = true;
+  stats.scanned = found->scanned;
+  stats.matched = found->matched;
+  // Every row was examined; only a read bounded by scan_limit can leave matches out.
+  stats.complete = query.limit > 0 || found->matched <= keep;
+  const std::string tenant = tenant_prefix(tenant_id);
+  // Versions are read in batches: one MultiGet per batch finds neighbouring keys in the same
+  // blocks instead of searching the index for each (a batch is at most read in vain when the
+  // visitor stops early).
+  constexpr std::size_t kBatch = 64;
+  std::vector<std::string> keys;
+  std::vector<rocksdb::PinnableSlice> values;
+  std::vector<bool> present;
+  for (std::size_t first = 0; first < found->versions.size(); first += kBatch) {
+    const std::size_t last = std::min(found->versions.size(), first + kBatch);
+    keys.clear();
+    for (std::size_t i = first; i < last; ++i)
+      keys.push_back(version_key(tenant, found->versions[i].timestamp, found->versions[i].id));
+    database_.get_many(database_.history, keys, values, present);
+    for (std::size_t i = first; i < last; ++i) {
+      if (!present[i - first]) continue;
+      sdk::Record record = decode_record(values[i - first].ToStringView());
+      complete(tenant, record, query, embedding_model);
+      if (!visit(record, found->scores[i])) return stats;
+    }
+  }
+  return stats;
+}
+
+sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source source,
+                                      const sdk::Record& anchor, std::size_t before,
+                                      std::size_t after) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  const Scope scope = scope_of(source);
+  const auto stream_field = *sdk::FieldPath::parse("stream");
+  const VersionRef anchor_ref{anchor.timestamp, anchor.id};
+  sdk::Neighbors neighbors;
+  auto walk = [&](sdk::Order order, std::size_t count, std::vector<std::string>& out) {
+    if (count == 0) return;
+    if (columns_.chunk_indexed()) {
+      // Streams are indexed in the chunks: the nearest versions after the anchor, in order.
+      const std::vector<sdk::Condition> where{
+          {stream_field, sdk::Op::eq, sdk::json::string(anchor.stream)},
+          {*sdk::FieldPath::parse("timestamp"),
+           order == sdk::Order::asc ? sdk::Op::gte : sdk::Op::lte,
+           sdk::json::value(anchor.timestamp)}};
+      MatchQuery match;
+      match.source = source;
+      match.where = &where;
+      match.after = &anchor_ref;
+      match.order = order;
+      match.keep = count;
+      if (const auto found = columns_.matches(tenant_id, match)) {
+        for (const auto& ref : found->versions)
+          out.push_back(ref.id);
+        return;
+      }
+    }
+    sdk::TimeBounds bounds;
+    (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
+    auto stream = planner_.field_equals(tenant, scope, stream_field,
+                                        sdk::json::string(anchor.stream), bounds, order);
+    stream->seek(anchor_ref);
+    for (; stream->valid() && out.size() < count; stream->next()) {
+      if (compare(stream->current(), anchor_ref, order) == 0) continue;
+      out.push_back(stream->current().id);
+    }
+  };
+  walk(sdk::Order::desc, before, neighbors.before);
+  std::reverse(neighbors.before.begin(), neighbors.before.end());
+  walk(sdk::Order::asc, after, neighbors.after);
+  return neighbors;
+}
+
+std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> QueryEngine::newest(
+    const sdk::Tenant& tenant_id) {
+  const std::string tenant = tenant_prefix(tenant_id);
+  auto last_key = [&](rocksdb::ColumnFamilyHandle* family,
+                      const std::string& prefix) -> std::optional<std::string> {
+    const std::string upper = prefix_successor(prefix);
+    const rocksdb::Slice upper_slice(upper);
+    const rocksdb::Slice lower_slice(prefix);
+    auto it = database_.iterator(family, &upper_slice, &lower_slice);
+    it->SeekToLast();
+    if (!it->Valid()) return std::nullopt;
+    return std::string(it->key().data() + prefix.size(), it->key().size() - prefix.size());
+  };
+  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> result;
+  if (const auto key = last_key(database_.history, tenant); key && key->size() >= 8) {
+    result.first = read_instant(*key);
+  }
+  if (columns_.chunk_indexed()) {
+    result.second = columns_.newest_ingested_at(tenant_id);
+  } else if (const auto key =
+                 last_key(database_.indexes, field_prefix(tenant, Scope::history, "ingested_at"));
+             key && key->size() >= 9) {
+    result.second = static_cast<sdk::Millis>(decode_number(*key));
+  }
+  return result;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

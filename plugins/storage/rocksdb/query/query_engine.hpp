@@ -1,0 +1,64 @@
+// Executes reads: plans candidates, reads each candidate record, confirms it against every
+// condition and the text query (the SDK's evaluator: the definition of a match), and delivers
+// matches in time order or, for ranked text queries, by BM25 score.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "query/column_reader.hpp"
+#include "store/database.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "query/query_planner.hpp"
+#include "chunks/text_scorer.hpp"
+#include "write/verdicts.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class QueryEngine {
+ public:
+  QueryEngine(Database& database, Verdicts& verdicts, ColumnReader& columns,
+              std::size_t collect_limit)
+      : database_(database),
+        verdicts_(verdicts),
+        columns_(columns),
+        planner_(database, collect_limit, !columns.chunk_indexed()) {}
+
+  // `embedding_model`: the active embedder's model, for with_embeddings ("" when none).
+  sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                      const sdk::RecordVisitor& visit, const std::string& embedding_model);
+
+  sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
+                           std::size_t before, std::size_t after);
+
+  // The newest timestamp and ingested_at in the tenant's history.
+  std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> newest(
+      const sdk::Tenant& tenant);
+
+ private:
+  std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref);
+  // Fills what a delivered record carries beyond its stored form.
+  void complete(const std::string& tenant, sdk::Record& record, const sdk::RecordQuery& query,
+                const std::string& embedding_model);
+  // BM25 for a ranked text query: the chunks' statistics, or the counters of a database from
+  // before chunk indexes (text_scorer.hpp).
+  TextScorer scorer_for(const std::string& tenant, const sdk::RecordQuery& query);
+  // The ScoredWordsPlan path: score every candidate from its postings, read only the best.
+  sdk::ScanStats scan_scored_words(const std::string& tenant, const sdk::RecordQuery& query,
+                                   ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
+                                   const std::string& embedding_model);
+
+  // Conditions that no index narrows, and text queries, answered from the column chunks and their
+  // postings; nullopt when the columns cannot answer.
+  std::optional<sdk::ScanStats> scan_columns(const sdk::Tenant& tenant,
+                                             const sdk::RecordQuery& query,
+                                             const sdk::RecordVisitor& visit,
+                                             const std::string& embedding_model);
+
+  Database& database_;
+  Verdicts& verdicts_;
+  ColumnReader& columns_;
+  QueryPlanner planner_;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage

@@ -1,0 +1,375 @@
+#include "store/database.hpp"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/compaction_filter.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/slice_transform.h>
+#include <rocksdb/table.h>
+
+#include <algorithm>
+
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/time.hpp"
+#include "store/info_log.hpp"
+#include "store/stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+// Written (empty) in the default family to learn whether writes succeed again after one failed.
+constexpr const char* kWriteProbeKey = "write_probe";
+
+// Drops values whose leading creation time is older than their lifetime: expired receipts and
+// idempotency records disappear in compaction instead of growing without bound.
+class ExpiryFilter final : public rocksdb::CompactionFilter {
+ public:
+  explicit ExpiryFilter(std::int64_t lifetime_ms) : lifetime_ms_(lifetime_ms) {}
+  bool Filter(int, const rocksdb::Slice&, const rocksdb::Slice& value, std::string*,
+              bool*) const override {
+    if (value.size() < 8) return false;
+    return created_at_of(std::string_view(value.data(), value.size())) + lifetime_ms_ <
+           sdk::now_millis();
+  }
+  const char* Name() const override { return "eventsvc.ExpiryFilter"; }
+
+ private:
+  std::int64_t lifetime_ms_;
+};
+
+rocksdb::CompressionType compression_of(const std::string& name) {
+  if (name == "none") return rocksdb::kNoCompression;
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  return rocksdb::kLZ4Compression;
+}
+
+enum class FamilyKind : std::uint8_t {
+  point,     // read by key: bloom filters
+  ordered,   // read by prefix scans
+  expiring,  // point reads, entries dropped by compaction after 24 h
+  counters,  // uint64add merge operands
+};
+
+struct Family {
+  const char* name;
+  FamilyKind kind;
+  rocksdb::ColumnFamilyHandle* Database::*handle;
+};
+
+// Every column family, in the order RocksDB opens them. What each holds: database.hpp.
+const Family kFamilies[] = {
+    {"default", FamilyKind::point, &Database::meta},
+    {"inbox", FamilyKind::ordered, &Database::inbox},
+    {"idempotency", FamilyKind::expiring, &Database::idempotency},
+    {"receipts", FamilyKind::expiring, &Database::receipts},
+    {"verdicts", FamilyKind::point, &Database::verdicts},
+    {"digests", FamilyKind::point, &Database::digests},
+    {"history", FamilyKind::point, &Database::history},
+    {"current", FamilyKind::ordered, &Database::current},
+    {"current_ids", FamilyKind::point, &Database::current_ids},
+    {"indexes", FamilyKind::ordered, &Database::indexes},
+    {"stats", FamilyKind::counters, &Database::stats},
+    {"verify_queue", FamilyKind::ordered, &Database::verify_queue},
+    {"vectors", FamilyKind::point, &Database::vectors},
+    {"columns", FamilyKind::ordered, &Database::columns},
+};
+
+// Where memtable inserts resume: keys of one tenant (<len:1><workspace><env:1>), and of one
+// chunk of it (<tenant> 'H' <chunk:u64>), mostly arrive in key order within a projection batch
+// or a merge, so RocksDB starts each insert from where the last one of that prefix went instead
+// of from the top of the skip list (the search was most of a batch's memtable time).
+class InsertHintPrefix final : public rocksdb::SliceTransform {
+ public:
+  const char* Name() const override { return "eventsvc.InsertHintPrefix"; }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    return {key.data(), prefix_size(key)};
+  }
+  bool InDomain(const rocksdb::Slice& key) const override { return prefix_size(key) > 0; }
+
+ private:
+  static std::size_t prefix_size(const rocksdb::Slice& key) {
+    if (key.empty()) return 0;
+    const std::size_t tenant = 1 + static_cast<unsigned char>(key[0]) + 1;
+    if (key.size() < tenant) return 0;
+    const std::size_t chunk = tenant + 1 + 8;
+    return key.size() > chunk && key[tenant] == 'H' ? chunk : tenant;
+  }
+};
+
+}  // namespace
+
+void check(const rocksdb::Status& status, const char* operation) {
+  if (status.ok()) return;
+  // What went wrong, in words a client may read: RocksDB's own text names files on the server.
+  const char* what = status.IsNoSpace()      ? "no space left on the device"
+                     : status.IsIOError()    ? "an input/output error"
+                     : status.IsCorruption() ? "damaged data"
+                     : status.IsBusy() || status.IsTimedOut() || status.IsTryAgain()
+                         ? "busy"
+                         : "an internal error";
+  throw sdk::Error::unavailable(std::string("storage is unavailable (") + operation + "): " + what,
+                                5);
+}
+
+Database::Database(const DatabaseOptions& options) : term_filters_(options.filter_cache_mb << 20) {
+  static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.bytes_per_sync = 1 << 20;
+  db_options.wal_bytes_per_sync = 1 << 20;
+  db_options.keep_log_file_num = 4;
+  db_options.max_total_wal_size = 256ULL << 20;
+  db_options.avoid_unnecessary_blocking_io = true;
+  db_options.paranoid_checks = true;
+  db_options.info_log = std::make_shared<InfoLog>(options.path, options.logger);
+  // A record cut off at the end of the log is what a crash leaves: dropped. Anything damaged
+  // before the end stops the open, where the default would drop every record after it unsaid.
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  // Memtable inserts one batch at a time: only then does RocksDB use the insert hints below.
+  db_options.allow_concurrent_memtable_write = false;
+  const auto insert_hints = std::make_shared<InsertHintPrefix>();
+
+  auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20);
+  auto family_options = [&](bool point_lookups) {
+    rocksdb::ColumnFamilyOptions cf;
+    cf.write_buffer_size = options.write_buffer_mb << 20;
+    cf.compression = compression_of(options.compression);
+    cf.level_compaction_dynamic_level_bytes = true;
+    cf.memtable_insert_with_hint_prefix_extractor = insert_hints;
+    rocksdb::BlockBasedTableOptions table;
+    table.block_cache = cache;
+    table.format_version = 5;
+    table.cache_index_and_filter_blocks = true;
+    table.pin_l0_filter_and_index_blocks_in_cache = true;
+    if (point_lookups) table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    return cf;
+  };
+  auto expiring = [&]() {
+    auto cf = family_options(true);
+    cf.compaction_filter = &expiry_filter;
+    // Files are recompacted at least this often, so expired entries really go.
+    cf.periodic_compaction_seconds = std::uint64_t{6} * 3600;
+    return cf;
+  };
+  auto counters = [&]() {
+    auto cf = family_options(true);
+    std::shared_ptr<rocksdb::MergeOperator> add;
+    check(rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(), "uint64add", &add),
+          "merge operator");
+    cf.merge_operator = add;
+    return cf;
+  };
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const auto& family : kFamilies) {
+    const auto cf = family.kind == FamilyKind::expiring ? expiring()
+                    : family.kind == FamilyKind::counters
+                        ? counters()
+                        : family_options(family.kind == FamilyKind::point);
+    families.emplace_back(family.name, cf);
+  }
+  std::filesystem::create_directories(options.path);
+  auto damaged = [&](const std::string& why) {
+    return sdk::Error::internal("the database at " + options.path.string() +
+                                " is damaged and was not opened: " + why);
+  };
+  if (std::filesystem::exists(options.path / "CURRENT")) {
+    std::vector<std::string> present;
+    const auto listed =
+        rocksdb::DB::ListColumnFamilies(db_options, options.path.string(), &present);
+    if (!listed.ok()) throw damaged(listed.ToString());
+    for (const auto& name : options.required_families) {
+      if (std::find(present.begin(), present.end(), name) == present.end()) {
+        throw damaged("column family '" + name + "' is missing from its MANIFEST");
+      }
+    }
+    if (options.precheck) {
+      // Read-only: replays the log in memory, writes nothing, deletes nothing.
+      std::vector<rocksdb::ColumnFamilyDescriptor> meta_only{
+          {rocksdb::kDefaultColumnFamilyName, families.front().options}};
+      std::vector<rocksdb::ColumnFamilyHandle*> handles;
+      rocksdb::DB* reader = nullptr;
+      const auto opened = rocksdb::DB::OpenForReadOnly(db_options, options.path.string(), meta_only,
+                                                       &handles, &reader);
+      if (!opened.ok()) throw damaged(opened.ToString());
+      const std::unique_ptr<rocksdb::DB> read_only(reader);
+      std::string value;
+      const auto got =
+          reader->Get(rocksdb::ReadOptions(), handles.front(), options.precheck_key, &value);
+      for (auto* handle : handles)
+        reader->DestroyColumnFamilyHandle(handle);
+      if (!got.ok() && !got.IsNotFound()) throw damaged(got.ToString());
+      options.precheck(got.ok() ? std::optional<std::string>(value) : std::nullopt);
+    }
+  }
+  rocksdb::DB* raw = nullptr;
+  const auto status =
+      rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
+  if (status.IsCorruption()) throw damaged(status.ToString());
+  if (!status.ok()) {
+    throw sdk::Error::internal("cannot open the database at " + options.path.string() + ": " +
+                               status.ToString());
+  }
+  db_.reset(raw);
+  for (std::size_t i = 0; i < std::size(kFamilies); ++i)
+    this->*kFamilies[i].handle = handles_[i];
+}
+
+std::vector<std::string> Database::family_names() {
+  std::vector<std::string> names;
+  for (const auto& family : kFamilies)
+    names.emplace_back(family.name);
+  return names;
+}
+
+void Database::sync() {
+  // After a failed write RocksDB's log writer must not be touched again (RocksDB 7.8 asserts on
+  // it) until a write succeeds once more; until then there is nothing new to sync.
+  if (failing_.load()) {
+    throw sdk::Error::unavailable("storage is unavailable (log sync): a write failed before", 5);
+  }
+  check(db_->FlushWAL(true), "log sync");
+}
+
+Database::~Database() {
+  if (!db_) return;
+  if (!failing_.load()) db_->FlushWAL(true);  // see sync()
+  for (auto* handle : handles_)
+    db_->DestroyColumnFamilyHandle(handle);
+  db_->Close();
+}
+
+void Database::write(rocksdb::WriteBatch& batch, bool durable) {
+  rocksdb::WriteOptions options;
+  options.sync = durable;
+  const rocksdb::Status status = db_->Write(options, &batch);
+  if (status.ok()) {
+    if (failing_.load(std::memory_order_relaxed)) {
+      const std::lock_guard lock(problem_mutex_);
+      write_problem_.clear();
+      failing_ = false;
+    }
+    return;
+  }
+  ++write_failures_;
+  try {
+    check(status, "write");
+  } catch (const sdk::Error& error) {
+    const std::lock_guard lock(problem_mutex_);
+    write_problem_ = error.message();
+    failing_ = true;
+    problem_since_ = std::chrono::steady_clock::now();
+    throw;
+  }
+}
+
+std::string Database::write_problem() {
+  constexpr auto kRecheckAfter = std::chrono::seconds(5);
+  {
+    const std::lock_guard lock(problem_mutex_);
+    if (write_problem_.empty() ||
+        std::chrono::steady_clock::now() - problem_since_ < kRecheckAfter) {
+      return write_problem_;
+    }
+  }
+  try {
+    rocksdb::WriteBatch probe;
+    probe.Put(meta, kWriteProbeKey, "");
+    write(probe, true);
+  } catch (const sdk::Error&) {
+  }
+  const std::lock_guard lock(problem_mutex_);
+  return write_problem_;
+}
+
+std::uint64_t Database::int_property(const std::string& name) {
+  std::uint64_t value = 0;
+  return db_->GetAggregatedIntProperty(name, &value) ? value : 0;
+}
+
+std::uint64_t Database::int_property(rocksdb::ColumnFamilyHandle* family, const std::string& name) {
+  std::uint64_t value = 0;
+  return db_->GetIntProperty(family, name, &value) ? value : 0;
+}
+
+void Database::flush_read(std::uint64_t min_bytes) {
+  rocksdb::FlushOptions options;
+  options.wait = false;
+  options.allow_write_stall = true;
+  for (auto* family : {indexes, current, history, columns}) {
+    std::uint64_t bytes = 0;
+    if (db_->GetIntProperty(family, "rocksdb.cur-size-active-mem-table", &bytes) &&
+        bytes >= min_bytes) {
+      check(db_->Flush(options, family), "flush");
+    }
+  }
+}
+
+std::optional<std::string> Database::get(rocksdb::ColumnFamilyHandle* family,
+                                         const rocksdb::Slice& key,
+                                         const rocksdb::Snapshot* snapshot) {
+  std::string value;
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  const auto status = db_->Get(options, family, key, &value);
+  if (status.IsNotFound()) return std::nullopt;
+  check(status, "read");
+  return value;
+}
+
+std::unique_ptr<rocksdb::PinnableSlice> Database::get_pinned(rocksdb::ColumnFamilyHandle* family,
+                                                             const rocksdb::Slice& key,
+                                                             const rocksdb::Snapshot* snapshot) {
+  auto value = std::make_unique<rocksdb::PinnableSlice>();
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  const auto status = db_->Get(options, family, key, value.get());
+  if (status.IsNotFound()) return nullptr;
+  check(status, "read");
+  return value;
+}
+
+void Database::get_many(rocksdb::ColumnFamilyHandle* family, const std::vector<std::string>& keys,
+                        std::vector<rocksdb::PinnableSlice>& values, std::vector<bool>& found,
+                        const rocksdb::Snapshot* snapshot) {
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  values = std::vector<rocksdb::PinnableSlice>(keys.size());
+  found.assign(keys.size(), false);
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  db_->MultiGet(options, family, keys.size(), slices.data(), values.data(), statuses.data());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    check(statuses[i], "read");
+    found[i] = true;
+  }
+}
+
+bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key) {
+  rocksdb::PinnableSlice value;
+  const auto status = db_->Get(rocksdb::ReadOptions(), family, key, &value);
+  if (status.IsNotFound()) return false;
+  check(status, "read");
+  return true;
+}
+
+std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandle* family,
+                                                      const rocksdb::Slice* upper_bound,
+                                                      const rocksdb::Slice* lower_bound,
+                                                      const rocksdb::Snapshot* snapshot) {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  options.iterate_upper_bound = upper_bound;
+  options.iterate_lower_bound = lower_bound;
+  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

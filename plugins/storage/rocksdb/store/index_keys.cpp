@@ -1,0 +1,150 @@
+#include "store/index_keys.hpp"
+
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace json = sdk::json;
+
+namespace {
+
+// <tenant><scope><kind>: the BM25 counters.
+std::string stat_key(std::string_view tenant, Scope scope, char kind) {
+  std::string key(tenant);
+  key.push_back(static_cast<char>(scope));
+  key.push_back(kind);
+  return key;
+}
+
+std::string scoped(std::string_view tenant, char kind, Scope scope) {
+  std::string key(tenant);
+  key.push_back(kind);
+  key.push_back(static_cast<char>(scope));
+  return key;
+}
+
+// Emits every value below `value` (and `value` itself unless it is the root: payload and metrics
+// are not addressed through the index).
+void walk_leaves(const json::value& value, std::string& path,
+                 const std::function<void(std::string_view, std::string_view)>& emit,
+                 bool root = false) {
+  static const std::string kContainer(1, static_cast<char>(ValueTag::container));
+  if (root && !value.is_object() && !value.is_array()) return;
+  if (!root && (value.is_object() || value.is_array())) emit(path, kContainer);
+  switch (value.kind()) {
+    case json::kind::object:
+      for (const auto& member : value.get_object()) {
+        const std::size_t size = path.size();
+        path.push_back('.');
+        path += member.key();
+        walk_leaves(member.value(), path, emit);
+        path.resize(size);
+      }
+      break;
+    case json::kind::array: {
+      std::size_t index = 0;
+      for (const auto& element : value.get_array()) {
+        const std::size_t size = path.size();
+        path.push_back('.');
+        path += std::to_string(index++);
+        walk_leaves(element, path, emit);
+        path.resize(size);
+      }
+      break;
+    }
+    default:
+      if (const auto encoded = encode_value(value)) emit(path, *encoded);
+  }
+}
+
+}  // namespace
+
+std::string field_prefix(std::string_view tenant, Scope scope, std::string_view path) {
+  std::string key = scoped(tenant, 'F', scope);
+  append_string(key, path);
+  return key;
+}
+
+std::string id_prefix(std::string_view tenant, Scope scope, std::string_view id) {
+  std::string key = scoped(tenant, 'I', scope);
+  append_string(key, id);
+  return key;
+}
+
+std::string token_prefix(std::string_view tenant, Scope scope, std::string_view token) {
+  std::string key = scoped(tenant, 'T', scope);
+  key += token;
+  key.push_back('\0');
+  return key;
+}
+
+std::string frequency_prefix(std::string_view tenant, Scope scope) {
+  return stat_key(tenant, scope, 'D');
+}
+
+std::string documents_key(std::string_view tenant, Scope scope) {
+  return stat_key(tenant, scope, 'N');
+}
+
+std::string length_key(std::string_view tenant, Scope scope) {
+  return stat_key(tenant, scope, 'L');
+}
+
+std::string frequency_key(std::string_view tenant, Scope scope, std::string_view token) {
+  std::string key = frequency_prefix(tenant, scope);
+  key += token;
+  return key;
+}
+
+std::string encode_posting(std::uint32_t frequency, std::uint32_t length) {
+  std::string value;
+  append_u64(value, (static_cast<std::uint64_t>(frequency) << 32U) | length);
+  return value;
+}
+
+std::pair<std::uint32_t, std::uint32_t> decode_posting(std::string_view value) {
+  if (value.size() < 8) return {0, 0};
+  const std::uint64_t packed = read_u64(value);
+  return {static_cast<std::uint32_t>(packed >> 32U),
+          static_cast<std::uint32_t>(packed & 0xFFFFFFFFU)};
+}
+
+void append_version_tail(std::string& key, sdk::Millis timestamp, std::string_view id) {
+  append_instant(key, timestamp);
+  key += id;
+}
+
+void for_each_indexed_value(const sdk::Record& record,
+                            const std::function<void(std::string_view, std::string_view)>& emit) {
+  emit("type", encode_string(record.type));
+  emit("stream", encode_string(record.stream));
+  if (record.namespace_name) emit("namespace", encode_string(*record.namespace_name));
+  if (record.site_id) emit("site_id", encode_string(*record.site_id));
+  if (record.source_id) emit("source_id", encode_string(*record.source_id));
+  emit("receipt_id", encode_string(record.receipt_id));
+  emit("ingested_at", encode_number(static_cast<double>(record.ingested_at)));
+  std::string path = "payload";
+  walk_leaves(record.payload, path, emit, true);
+  path = "metrics";
+  walk_leaves(record.metrics, path, emit, true);
+}
+
+std::string counter_delta(std::int64_t delta) {
+  auto value = static_cast<std::uint64_t>(delta);
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) {
+    out[static_cast<std::size_t>(i)] = static_cast<char>(value & 0xFFU);
+    value >>= 8U;
+  }
+  return out;
+}
+
+std::uint64_t counter_value(std::string_view bytes) {
+  std::uint64_t value = 0;
+  for (std::size_t i = std::min<std::size_t>(bytes.size(), 8); i > 0; --i) {
+    value = (value << 8U) | static_cast<unsigned char>(bytes[i - 1]);
+  }
+  return value;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage

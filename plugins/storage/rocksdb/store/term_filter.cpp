@@ -1,0 +1,156 @@
+#include "store/term_filter.hpp"
+
+#include <algorithm>
+
+#include "store/key_codec.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+constexpr char kFormat = 1;
+constexpr std::uint8_t kProbes = 6;
+constexpr std::size_t kBitsPerTerm = 10;
+constexpr std::size_t kBlockBytes = 64;
+constexpr std::size_t kBlockBits = kBlockBytes * 8;
+constexpr std::size_t kHeaderBytes = 2;
+
+// MurmurHash64A over the bytes, read little-endian whatever the machine: the filter format fixes
+// it, so it must not change with the library or the platform.
+std::uint64_t murmur64(std::string_view term, std::uint64_t seed) {
+  constexpr std::uint64_t m = 0xc6a4a7935bd1e995ULL;
+  constexpr int r = 47;
+  std::uint64_t h = seed ^ (term.size() * m);
+  const auto* data = reinterpret_cast<const unsigned char*>(term.data());
+  const std::size_t whole = term.size() / 8;
+  for (std::size_t i = 0; i < whole; ++i, data += 8) {
+    std::uint64_t k = 0;
+    for (int byte = 7; byte >= 0; --byte)
+      k = (k << 8) | data[byte];
+    k *= m;
+    k ^= k >> r;
+    k *= m;
+    h ^= k;
+    h *= m;
+  }
+  const std::size_t tail = term.size() & 7;
+  if (tail != 0) {
+    for (std::size_t byte = tail; byte-- > 0;)
+      h ^= static_cast<std::uint64_t>(data[byte]) << (8 * byte);
+    h *= m;
+  }
+  h ^= h >> r;
+  h *= m;
+  h ^= h >> r;
+  return h;
+}
+
+std::uint64_t hash_term(TermIndex index, std::string_view term) {
+  return murmur64(term, 0x65766e7473766321ULL + static_cast<std::uint64_t>(index));
+}
+
+// The block of a hash among `blocks` (the high half, scaled without a division).
+std::size_t block_of(std::uint64_t hash, std::size_t blocks) {
+  return static_cast<std::size_t>(((hash >> 32) * static_cast<std::uint64_t>(blocks)) >> 32);
+}
+
+// Calls bit(position) for each of the `probes` bits of a hash within its block (from the low
+// half, remixed by a multiplication per probe).
+template <typename Bit>
+void for_each_probe(std::uint64_t hash, std::uint8_t probes, Bit&& bit) {
+  auto mix = static_cast<std::uint32_t>(hash);
+  for (std::uint8_t i = 0; i < probes; ++i) {
+    bit(mix >> (32 - 9));  // 9 bits: 0..511
+    mix *= 0x9e3779b9U;
+  }
+}
+
+}  // namespace
+
+void TermFilterBuilder::add(TermIndex index, std::string_view term) {
+  hashes_.push_back(hash_term(index, term));
+}
+
+std::string TermFilterBuilder::build() const {
+  const std::size_t blocks =
+      std::max<std::size_t>(1, (hashes_.size() * kBitsPerTerm + kBlockBits - 1) / kBlockBits);
+  std::string filter(kHeaderBytes + blocks * kBlockBytes, '\0');
+  filter[0] = kFormat;
+  filter[1] = static_cast<char>(kProbes);
+  auto* bytes = reinterpret_cast<unsigned char*>(filter.data() + kHeaderBytes);
+  for (const auto hash : hashes_) {
+    unsigned char* block = bytes + block_of(hash, blocks) * kBlockBytes;
+    for_each_probe(hash, kProbes, [&](std::uint32_t bit) {
+      block[bit / 8] |= static_cast<unsigned char>(1U << (bit % 8));
+    });
+  }
+  return filter;
+}
+
+bool term_filter_may_hold(std::string_view filter, TermIndex index, std::string_view term) {
+  if (filter.size() < kHeaderBytes + kBlockBytes || filter[0] != kFormat ||
+      (filter.size() - kHeaderBytes) % kBlockBytes != 0) {
+    return true;
+  }
+  const auto probes = static_cast<std::uint8_t>(filter[1]);
+  const std::size_t blocks = (filter.size() - kHeaderBytes) / kBlockBytes;
+  const std::uint64_t hash = hash_term(index, term);
+  const auto* block = reinterpret_cast<const unsigned char*>(filter.data() + kHeaderBytes) +
+                      block_of(hash, blocks) * kBlockBytes;
+  bool all = true;
+  for_each_probe(hash, probes, [&](std::uint32_t bit) {
+    all = all && (block[bit / 8] & (1U << (bit % 8))) != 0;
+  });
+  return all;
+}
+
+std::uint64_t term_filter_id(std::string_view filter) {
+  const std::uint64_t id = murmur64(filter, 0x66696c7465722121ULL);
+  return id != 0 ? id : 1;
+}
+
+std::string TermFilterCache::key_of(std::string_view tenant, std::uint64_t chunk,
+                                    std::uint64_t id) const {
+  std::string key(tenant);
+  key.push_back('\0');
+  append_u64(key, chunk);
+  append_u64(key, id);
+  return key;
+}
+
+std::shared_ptr<const std::string> TermFilterCache::get(
+    std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
+    const std::function<std::optional<std::string>()>& load) {
+  const std::string key = key_of(tenant, chunk, id);
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = entries_.find(key); it != entries_.end()) {
+      recency_.splice(recency_.begin(), recency_, it->second.recency);
+      return it->second.filter;
+    }
+  }
+  // Read outside the lock: two readers may both read a filter the first time, and keep one.
+  auto loaded = load();
+  if (!loaded) return nullptr;
+  auto filter = std::make_shared<const std::string>(std::move(*loaded));
+  const std::lock_guard lock(mutex_);
+  if (const auto it = entries_.find(key); it != entries_.end()) return it->second.filter;
+  if (filter->size() > capacity_) return filter;  // used once, never kept
+  recency_.push_front(key);
+  entries_.emplace(key, Entry{filter, recency_.begin()});
+  bytes_ += filter->size();
+  while (bytes_ > capacity_) {
+    const auto last = entries_.find(recency_.back());
+    bytes_ -= last->second.filter->size();
+    entries_.erase(last);
+    recency_.pop_back();
+  }
+  return filter;
+}
+
+std::size_t TermFilterCache::bytes() const {
+  const std::lock_guard lock(mutex_);
+  return bytes_;
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage
