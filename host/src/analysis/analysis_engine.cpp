@@ -18,64 +18,32 @@ double rounded(double value, double scale = 1e6) {
   return std::round(value * scale) / scale;
 }
 
-}  // namespace
-
-json::object AnalysisEngine::run(const AnalyzeRequest& request,
-                                 const AnalysisContext& caller) const {
-  const sdk::Tenant& tenant = caller.principal.tenant;
-
-  // plan
+// plan: the request's conditions and the plan's retention bound.
+std::vector<sdk::Condition> plan_conditions(const AnalyzeRequest& request,
+                                            const AnalysisContext& caller) {
   std::vector<sdk::Condition> where = request.where;
   where.push_back(
       {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(caller.retention_horizon)});
+  return where;
+}
 
-  // aggregate: every match, exact
-  std::optional<AggregateAnswer> aggregated;
-  if (aggregates(request)) aggregated = run_aggregate_stage(request, where, modules_, tenant);
+// What was read of every match, by the match stage or by a pack reading cells, and what the
+// aggregate stage examined.
+struct ReadSummary {
+  sdk::ScanStats read;
+  bool read_any = false;
+  std::optional<sdk::Millis> newest;  // of the matches a pack read as cells
+};
 
-  // match, select
-  const bool pack_reads_cells = pack_reads_storage_cells(request, modules_);
-  const Matches matches =
-      run_match_stage(request, where, aggregated.has_value(), pack_reads_cells, modules_, tenant);
-  Selection selection = select_results(request, matches);
-  RelationshipBuilder relationships(request.relationship_fields, request.relationship_limit);
-  if (!request.relationship_fields.empty()) {
-    for (const auto& record : matches.records)
-      relationships.add(record);
-  }
-  // Only the materialised parts can be cut; aggregations never are.
-  const bool complete = !matches.read || matches.stats.complete;
-
-  // windows, context
-  json::array windows;
-  if (request.temporal) windows = temporal_windows(request, matches, selection, modules_, tenant);
-  const auto status = modules_.storage().call([&](sdk::Storage& s) { return s.status(tenant); });
-  json::object context;
-  // What was read of every match: by the match stage, or by a pack reading cells.
-  sdk::ScanStats read = matches.stats;
-  bool read_any = matches.read;
-  std::optional<sdk::Millis> newest_read;
-  if (request.context) {
-    Pack pack = context_pack(request, where, matches, selection, complete, pack_reads_cells,
-                             modules_, tenant, caller.now);
-    context = std::move(pack.context);
-    if (pack.read) {
-      read = *pack.read;
-      read_any = true;
-      newest_read = pack.newest;
-    }
-    if (const auto& audit = modules_.audit()) {
-      const auto trace = audit.call([&](sdk::AuditSink& sink) {
-        return sink.record({caller.principal, "analyze", caller.body, context, caller.now});
-      });
-      if (trace) context["audit_trace_id"] = *trace;
-    }
-  }
-
-  // render
-  std::uint64_t scanned = read.scanned;
-  std::uint64_t matched = read.matched;
-  bool indexed = !read_any || read.indexed;
+// The counts and freshness of API-SPEC 2.7 (everything but the parts the request asked for).
+json::object render_summary(const AnalyzeRequest& request, const AnalysisContext& caller,
+                            const Matches& matches, const Selection& selection,
+                            const std::optional<AggregateAnswer>& aggregated,
+                            const ReadSummary& summary, bool pack_reads_cells,
+                            const sdk::StorageStatus& status) {
+  std::uint64_t scanned = summary.read.scanned;
+  std::uint64_t matched = summary.read.matched;
+  bool indexed = !summary.read_any || summary.read.indexed;
   if (aggregated) {
     // The aggregate stage examined every candidate; the match stage re-read some of them.
     scanned = aggregated->result.stats.scanned;
@@ -85,7 +53,7 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   json::object answer;
   answer["success"] = true;
   answer["execution_mode"] = matches.semantic ? "semantic" : (indexed ? "optimized" : "bounded");
-  answer["complete"] = !read_any || read.complete;
+  answer["complete"] = !summary.read_any || summary.read.complete;
   answer["scanned"] = scanned;
   answer["elapsed_ms"] = 0;  // the endpoint sets it when the answer is complete
   answer["source"] = sdk::source_name(request.source);
@@ -98,35 +66,90 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   if (pack_reads_cells) {  // every match was read by the pack, not by the match stage
     const sdk::Millis expected = request.context->expected_freshness_ms;
     answer["freshness"].as_object()["matched"] =
-        sdk::freshness_of_newest(newest_read, expected, caller.now);
+        sdk::freshness_of_newest(summary.newest, expected, caller.now);
   }
+  return answer;
+}
+
+// The shown results, in evidence order, with their roles and (when ranked) relevance.
+json::array render_results(const Matches& matches, const Selection& selection) {
+  json::array results;
+  for (std::size_t i = 0; i < selection.shown; ++i) {
+    const std::size_t index = selection.kept[i];
+    json::object result = sdk::record_to_json(matches.records[index]);
+    result["evidence_rank"] = i + 1;
+    json::array role_list;
+    for (const auto& role : selection.roles[index])
+      role_list.emplace_back(role);
+    result["source_roles"] = std::move(role_list);
+    if (matches.ranked)
+      result["relevance"] = json::object{{"score", rounded(matches.scores[index])}};
+    results.emplace_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace
+
+json::object AnalysisEngine::run(const AnalyzeRequest& request,
+                                 const AnalysisContext& caller) const {
+  const sdk::Tenant& tenant = caller.principal.tenant;
+  const std::vector<sdk::Condition> where = plan_conditions(request, caller);
+
+  // aggregate: every match, exact
+  std::optional<AggregateAnswer> aggregated;
+  if (aggregates(request)) aggregated = run_aggregate_stage(request, where, modules_, tenant);
+
+  // match, select, relate
+  const bool pack_reads_cells = pack_reads_storage_cells(request, modules_);
+  const Matches matches =
+      run_match_stage(request, where, aggregated.has_value(), pack_reads_cells, modules_, tenant);
+  Selection selection = select_results(request, matches);
+  // Only the materialised parts can be cut; aggregations never are.
+  const bool complete = !matches.read || matches.stats.complete;
+
+  // windows, context
+  json::array windows;
+  if (request.temporal) windows = temporal_windows(request, matches, selection, modules_, tenant);
+  const auto status = modules_.storage().call([&](sdk::Storage& s) { return s.status(tenant); });
+  ReadSummary summary{matches.stats, matches.read, std::nullopt};
+  json::object context;
+  if (request.context) {
+    Pack pack = context_pack(request, where, matches, selection, complete, pack_reads_cells,
+                             modules_, tenant, caller.now);
+    context = std::move(pack.context);
+    if (pack.read) summary = {*pack.read, true, pack.newest};
+    audit(caller, context);
+  }
+
+  // render: exactly the properties of API-SPEC 2.7
+  json::object answer = render_summary(request, caller, matches, selection, aggregated, summary,
+                                       pack_reads_cells, status);
   if (!request.aggregations.empty()) {
     answer["aggregations"] = render_aggregations(request, *aggregated, aggregated->result.total);
   }
   if (!request.group_by.empty() || request.time_bucket) {
     answer["groups"] = render_groups(request, *aggregated);
   }
-  if (!request.relationship_fields.empty()) answer["relationships"] = relationships.results();
+  if (!request.relationship_fields.empty()) {
+    RelationshipBuilder relationships(request.relationship_fields, request.relationship_limit);
+    for (const auto& record : matches.records)
+      relationships.add(record);
+    answer["relationships"] = relationships.results();
+  }
   if (request.temporal) answer["temporal_windows"] = std::move(windows);
   if (request.context) answer["context"] = std::move(context);
-  if (request.include_results) {
-    json::array results;
-    for (std::size_t i = 0; i < selection.shown; ++i) {
-      const std::size_t index = selection.kept[i];
-      json::object result = sdk::record_to_json(matches.records[index]);
-      result["evidence_rank"] = i + 1;
-      json::array role_list;
-      for (const auto& role : selection.roles[index])
-        role_list.emplace_back(role);
-      result["source_roles"] = std::move(role_list);
-      if (matches.ranked) {
-        result["relevance"] = json::object{{"score", rounded(matches.scores[index])}};
-      }
-      results.emplace_back(std::move(result));
-    }
-    answer["results"] = std::move(results);
-  }
+  if (request.include_results) answer["results"] = render_results(matches, selection);
   return answer;
+}
+
+void AnalysisEngine::audit(const AnalysisContext& caller, json::object& context) const {
+  const auto& sink = modules_.audit();
+  if (!sink) return;
+  const auto trace = sink.call([&](sdk::AuditSink& audit_sink) {
+    return audit_sink.record({caller.principal, "analyze", caller.body, context, caller.now});
+  });
+  if (trace) context["audit_trace_id"] = *trace;
 }
 
 }  // namespace eventsvc::host

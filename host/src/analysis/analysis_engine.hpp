@@ -32,6 +32,9 @@ class AnalysisEngine {
   sdk::json::object run(const AnalyzeRequest& request, const AnalysisContext& context) const;
 
  private:
+  // A sampled analysis is written to the audit trail; its trace id goes into the pack.
+  void audit(const AnalysisContext& caller, sdk::json::object& context) const;
+
   ModuleRegistry& modules_;
 };
 

@@ -108,6 +108,80 @@ std::vector<sdk::FieldPath> fields_at(const json::object& object, std::string_vi
   return fields;
 }
 
+sdk::AggregationSpec aggregation_spec_of(std::string_view name, const json::object& raw,
+                                         const std::string& path, ValidationErrors& errors) {
+  sdk::AggregationSpec spec;
+  spec.name = std::string(name);
+  if (const auto* op = raw.if_contains("op"); op != nullptr && op->is_string())
+    spec.op = op->get_string();
+  if (const auto* field = raw.if_contains("field")) {
+    if (auto parsed = parse_field(*field, path + "/field", errors)) spec.field = std::move(*parsed);
+  }
+  spec.time_field = *sdk::FieldPath::parse("timestamp");
+  if (const auto* time_field = raw.if_contains("time_field")) {
+    if (auto parsed = parse_field(*time_field, path + "/time_field", errors)) {
+      spec.time_field = std::move(*parsed);
+    }
+  }
+  if (const auto* unit = raw.if_contains("unit"); unit != nullptr && unit->is_string()) {
+    spec.unit = unit->get_string();
+  }
+  spec.max_gap_ms = number_or<sdk::Millis>(raw, "max_gap_ms", 300000);
+  return spec;
+}
+
+sdk::TimeBucketSpec time_bucket_of(const json::object& raw, ValidationErrors& errors) {
+  sdk::TimeBucketSpec time_bucket;
+  if (const auto* interval = raw.if_contains("interval");
+      interval != nullptr && interval->is_string()) {
+    time_bucket.interval = sdk::parse_duration(interval->get_string()).value_or(0);
+  }
+  time_bucket.field = *sdk::FieldPath::parse("timestamp");
+  if (const auto* field = raw.if_contains("field")) {
+    if (auto parsed = parse_field(*field, "/time_bucket/field", errors))
+      time_bucket.field = std::move(*parsed);
+  }
+  return time_bucket;
+}
+
+sdk::ContextRequest context_request_of(const json::object& raw) {
+  sdk::ContextRequest options;
+  if (const auto* mode = raw.if_contains("mode"); mode != nullptr && mode->is_string()) {
+    options.mode = mode->get_string();
+  }
+  options.token_budget = number_or<std::size_t>(raw, "token_budget", 4000);
+  if (const auto* include = raw.if_contains("include_documents");
+      include != nullptr && include->is_bool()) {
+    options.include_documents = include->get_bool();
+  }
+  options.max_facts = number_or<std::size_t>(raw, "max_facts", 20);
+  options.max_timeline = number_or<std::size_t>(raw, "max_timeline", 16);
+  options.max_contradictions = number_or<std::size_t>(raw, "max_contradictions", 12);
+  options.contradiction_window_ms = number_or<sdk::Millis>(raw, "contradiction_window_ms", 5000);
+  options.expected_freshness_ms = number_or<sdk::Millis>(raw, "expected_freshness_ms", 900000);
+  return options;
+}
+
+// The part of an analyze body that says how its matches are read and shown: order, limits,
+// exclusions, whether results are returned.
+void read_paging(const json::object& object, AnalyzeRequest& request) {
+  if (const auto* order = object.if_contains("order"); order != nullptr && *order == "asc") {
+    request.order = sdk::Order::asc;
+  }
+  request.limit = number_or<std::size_t>(object, "limit", 100);
+  request.scan_limit = number_or<std::size_t>(object, "scan_limit", 10000);
+  if (const auto* excluded = object.if_contains("excluded_document_ids");
+      excluded != nullptr && excluded->is_array()) {
+    for (const auto& id : excluded->get_array()) {
+      if (id.is_string()) request.excluded_ids.emplace(id.get_string());
+    }
+  }
+  if (const auto* include = object.if_contains("include_results");
+      include != nullptr && include->is_bool()) {
+    request.include_results = include->get_bool();
+  }
+}
+
 }  // namespace
 
 ParsedAnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis now,
@@ -135,46 +209,17 @@ ParsedAnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis 
   if (const auto* aggregations = object.if_contains("aggregations");
       aggregations != nullptr && aggregations->is_object()) {
     for (const auto& member : aggregations->get_object()) {
-      const std::string path = sdk::pointer_append("/aggregations", member.key());
       if (!member.value().is_object()) continue;
-      const auto& raw = member.value().get_object();
-      sdk::AggregationSpec spec;
-      spec.name = member.key();
-      if (const auto* op = raw.if_contains("op"); op != nullptr && op->is_string())
-        spec.op = op->get_string();
-      if (const auto* field = raw.if_contains("field")) {
-        if (auto parsed = parse_field(*field, path + "/field", errors))
-          spec.field = std::move(*parsed);
-      }
-      spec.time_field = *sdk::FieldPath::parse("timestamp");
-      if (const auto* time_field = raw.if_contains("time_field")) {
-        if (auto parsed = parse_field(*time_field, path + "/time_field", errors)) {
-          spec.time_field = std::move(*parsed);
-        }
-      }
-      if (const auto* unit = raw.if_contains("unit"); unit != nullptr && unit->is_string()) {
-        spec.unit = unit->get_string();
-      }
-      spec.max_gap_ms = number_or<sdk::Millis>(raw, "max_gap_ms", 300000);
-      request.aggregations.push_back(std::move(spec));
+      request.aggregations.push_back(
+          aggregation_spec_of(member.key(), member.value().get_object(),
+                              sdk::pointer_append("/aggregations", member.key()), errors));
     }
   }
   request.group_by = fields_at(object, "group_by", errors);
   request.group_limit = number_or<std::size_t>(object, "group_limit", 100);
   if (const auto* bucket = object.if_contains("time_bucket");
       bucket != nullptr && bucket->is_object()) {
-    sdk::TimeBucketSpec time_bucket;
-    const auto& raw = bucket->get_object();
-    if (const auto* interval = raw.if_contains("interval");
-        interval != nullptr && interval->is_string()) {
-      time_bucket.interval = sdk::parse_duration(interval->get_string()).value_or(0);
-    }
-    time_bucket.field = *sdk::FieldPath::parse("timestamp");
-    if (const auto* field = raw.if_contains("field")) {
-      if (auto parsed = parse_field(*field, "/time_bucket/field", errors))
-        time_bucket.field = std::move(*parsed);
-    }
-    request.time_bucket = std::move(time_bucket);
+    request.time_bucket = time_bucket_of(bucket->get_object(), errors);
   }
   if (const auto* vector = object.if_contains("vector"); vector != nullptr && vector->is_object()) {
     if (const auto* text = vector->get_object().if_contains("text");
@@ -191,38 +236,9 @@ ParsedAnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis 
   request.relationship_limit = number_or<std::size_t>(object, "relationship_limit", 100);
   if (const auto* context = object.if_contains("context");
       context != nullptr && context->is_object()) {
-    const auto& raw = context->get_object();
-    sdk::ContextRequest options;
-    if (const auto* mode = raw.if_contains("mode"); mode != nullptr && mode->is_string()) {
-      options.mode = mode->get_string();
-    }
-    options.token_budget = number_or<std::size_t>(raw, "token_budget", 4000);
-    if (const auto* include = raw.if_contains("include_documents");
-        include != nullptr && include->is_bool()) {
-      options.include_documents = include->get_bool();
-    }
-    options.max_facts = number_or<std::size_t>(raw, "max_facts", 20);
-    options.max_timeline = number_or<std::size_t>(raw, "max_timeline", 16);
-    options.max_contradictions = number_or<std::size_t>(raw, "max_contradictions", 12);
-    options.contradiction_window_ms = number_or<sdk::Millis>(raw, "contradiction_window_ms", 5000);
-    options.expected_freshness_ms = number_or<sdk::Millis>(raw, "expected_freshness_ms", 900000);
-    request.context = options;
+    request.context = context_request_of(context->get_object());
   }
-  if (const auto* order = object.if_contains("order"); order != nullptr && *order == "asc") {
-    request.order = sdk::Order::asc;
-  }
-  request.limit = number_or<std::size_t>(object, "limit", 100);
-  request.scan_limit = number_or<std::size_t>(object, "scan_limit", 10000);
-  if (const auto* excluded = object.if_contains("excluded_document_ids");
-      excluded != nullptr && excluded->is_array()) {
-    for (const auto& id : excluded->get_array()) {
-      if (id.is_string()) request.excluded_ids.emplace(id.get_string());
-    }
-  }
-  if (const auto* include = object.if_contains("include_results");
-      include != nullptr && include->is_bool()) {
-    request.include_results = include->get_bool();
-  }
+  read_paging(object, request);
   return parsed;
 }
 

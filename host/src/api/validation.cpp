@@ -141,94 +141,121 @@ Schema& Schema::check(Check check) {
 
 void Schema::validate(const json::value& value, const std::string& path,
                       ValidationErrors& errors) const {
-  auto wrong_type = [&] { errors.add(path, "must be " + std::string(kind_word(type_))); };
+  bool valid = true;
   switch (type_) {
     case Type::any:
       break;
-    case Type::string: {
-      if (!value.is_string()) return wrong_type();
-      const std::size_t length = sdk::utf8_length(value.get_string());
-      if (min_length_ && length < *min_length_) {
-        errors.add(path, *min_length_ == 1 ? "must not be empty"
-                                           : "must be at least " + std::to_string(*min_length_) +
-                                                 " characters long");
-        return;
-      }
-      if (max_length_ && length > *max_length_) {
-        errors.add(path, "must be at most " + std::to_string(*max_length_) + " characters long");
-        return;
-      }
-      if (!one_of_.empty() &&
-          std::find(one_of_.begin(), one_of_.end(), value.get_string()) == one_of_.end()) {
-        errors.add(path, "must be one of: " + sdk::join(one_of_, ", "));
-        return;
-      }
+    case Type::string:
+      valid = validate_string(value, path, errors);
       break;
-    }
     case Type::integer:
-    case Type::number: {
-      if (!value.is_number() || (type_ == Type::integer && !is_integer(value))) return wrong_type();
-      const double number = value.to_number<double>();
-      if ((minimum_ && number < *minimum_) || (maximum_ && number > *maximum_)) {
-        errors.add(path,
-                   "must be between " + number_text(*minimum_) + " and " + number_text(*maximum_));
-        return;
-      }
+    case Type::number:
+      valid = validate_number(value, path, errors);
       break;
-    }
     case Type::boolean:
-      if (!value.is_bool()) return wrong_type();
+      valid = value.is_bool() || wrong_type(path, errors);
       break;
-    case Type::array: {
-      if (!value.is_array()) return wrong_type();
-      const auto& array = value.get_array();
-      if (min_items_ && array.size() < *min_items_) {
-        errors.add(path, "must have at least " + std::to_string(*min_items_) + " item" +
-                             (*min_items_ == 1 ? "" : "s"));
-        return;
-      }
-      if (max_items_ && array.size() > *max_items_) {
-        errors.add(path, "must have at most " + std::to_string(*max_items_) + " items");
-        return;
-      }
-      for (std::size_t i = 0; i < array.size(); ++i) {
-        items_->validate(array[i], sdk::pointer_append(path, i), errors);
-      }
+    case Type::array:
+      valid = validate_array(value, path, errors);
       break;
-    }
-    case Type::object: {
-      if (!value.is_object()) return wrong_type();
-      const auto& object = value.get_object();
-      if (max_properties_ && object.size() > *max_properties_) {
-        errors.add(path, "must have at most " + std::to_string(*max_properties_) + " properties");
-        return;
-      }
-      for (const auto& property : properties_) {
-        const auto* member = object.if_contains(property.name);
-        const std::string member_path = sdk::pointer_append(path, property.name);
-        if (member == nullptr) {
-          if (property.required) errors.add(member_path, "is required");
-          continue;
-        }
-        property.schema.validate(*member, member_path, errors);
-      }
-      if (closed_) {
-        for (const auto& member : object) {
-          bool known = false;
-          for (const auto& property : properties_)
-            known = known || property.name == member.key();
-          if (!known) {
-            const std::string allowed = sdk::join(properties_, ", ", &Property::name);
-            errors.add(sdk::pointer_append(path, member.key()),
-                       "is not an allowed property; allowed: " + allowed);
-          }
-        }
-      }
+    case Type::object:
+      valid = validate_object(value, path, errors);
       break;
-    }
   }
+  if (!valid) return;
   for (const auto& check : checks_)
     check(value, path, errors);
+}
+
+bool Schema::wrong_type(const std::string& path, ValidationErrors& errors) const {
+  errors.add(path, "must be " + std::string(kind_word(type_)));
+  return false;
+}
+
+bool Schema::validate_string(const json::value& value, const std::string& path,
+                             ValidationErrors& errors) const {
+  if (!value.is_string()) return wrong_type(path, errors);
+  const std::size_t length = sdk::utf8_length(value.get_string());
+  if (min_length_ && length < *min_length_) {
+    errors.add(path, *min_length_ == 1
+                         ? "must not be empty"
+                         : "must be at least " + std::to_string(*min_length_) + " characters long");
+    return false;
+  }
+  if (max_length_ && length > *max_length_) {
+    errors.add(path, "must be at most " + std::to_string(*max_length_) + " characters long");
+    return false;
+  }
+  if (!one_of_.empty() &&
+      std::find(one_of_.begin(), one_of_.end(), value.get_string()) == one_of_.end()) {
+    errors.add(path, "must be one of: " + sdk::join(one_of_, ", "));
+    return false;
+  }
+  return true;
+}
+
+bool Schema::validate_number(const json::value& value, const std::string& path,
+                             ValidationErrors& errors) const {
+  if (!value.is_number() || (type_ == Type::integer && !is_integer(value))) {
+    return wrong_type(path, errors);
+  }
+  const double number = value.to_number<double>();
+  if ((minimum_ && number < *minimum_) || (maximum_ && number > *maximum_)) {
+    errors.add(path,
+               "must be between " + number_text(*minimum_) + " and " + number_text(*maximum_));
+    return false;
+  }
+  return true;
+}
+
+bool Schema::validate_array(const json::value& value, const std::string& path,
+                            ValidationErrors& errors) const {
+  if (!value.is_array()) return wrong_type(path, errors);
+  const auto& array = value.get_array();
+  if (min_items_ && array.size() < *min_items_) {
+    errors.add(path, "must have at least " + std::to_string(*min_items_) + " item" +
+                         (*min_items_ == 1 ? "" : "s"));
+    return false;
+  }
+  if (max_items_ && array.size() > *max_items_) {
+    errors.add(path, "must have at most " + std::to_string(*max_items_) + " items");
+    return false;
+  }
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    items_->validate(array[i], sdk::pointer_append(path, i), errors);
+  }
+  return true;
+}
+
+bool Schema::validate_object(const json::value& value, const std::string& path,
+                             ValidationErrors& errors) const {
+  if (!value.is_object()) return wrong_type(path, errors);
+  const auto& object = value.get_object();
+  if (max_properties_ && object.size() > *max_properties_) {
+    errors.add(path, "must have at most " + std::to_string(*max_properties_) + " properties");
+    return false;
+  }
+  for (const auto& property : properties_) {
+    const auto* member = object.if_contains(property.name);
+    const std::string member_path = sdk::pointer_append(path, property.name);
+    if (member == nullptr) {
+      if (property.required) errors.add(member_path, "is required");
+      continue;
+    }
+    property.schema.validate(*member, member_path, errors);
+  }
+  if (!closed_) return true;
+  for (const auto& member : object) {
+    bool known = false;
+    for (const auto& property : properties_)
+      known = known || property.name == member.key();
+    if (!known) {
+      const std::string allowed = sdk::join(properties_, ", ", &Property::name);
+      errors.add(sdk::pointer_append(path, member.key()),
+                 "is not an allowed property; allowed: " + allowed);
+    }
+  }
+  return true;
 }
 
 json::value parse_body(std::string_view body) {

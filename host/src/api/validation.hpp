@@ -53,6 +53,17 @@ class Schema {
   void validate(const json::value& value, const std::string& path, ValidationErrors& errors) const;
 
  private:
+  // Each adds its errors and says whether the value is valid so far (the checks then run).
+  bool wrong_type(const std::string& path, ValidationErrors& errors) const;
+  bool validate_string(const json::value& value, const std::string& path,
+                       ValidationErrors& errors) const;
+  bool validate_number(const json::value& value, const std::string& path,
+                       ValidationErrors& errors) const;
+  bool validate_array(const json::value& value, const std::string& path,
+                      ValidationErrors& errors) const;
+  bool validate_object(const json::value& value, const std::string& path,
+                       ValidationErrors& errors) const;
+
   Type type_ = Type::any;
   std::optional<std::size_t> min_length_, max_length_;
   std::optional<double> minimum_, maximum_;

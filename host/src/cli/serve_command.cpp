@@ -63,16 +63,9 @@ std::string display_host(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
-}  // namespace
-
-int run_serve(const std::vector<std::string>& args) {
-  const Arguments arguments(args, kCommonOptions, {"bootstrap-key"});
-  if (!arguments.positionals().empty()) {
-    throw std::invalid_argument("unexpected argument '" + arguments.positionals().front() + "'");
-  }
-  const HostConfig config = config_from(arguments);
-
-  // SIGINT and SIGTERM are taken by sigwait below; threads created from here on inherit the mask.
+// Blocks SIGINT and SIGTERM (taken by sigwait in run_serve; threads created from here on inherit
+// the mask) and ignores the signals a server must survive. Returns the set to wait for.
+sigset_t block_stop_signals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
@@ -82,6 +75,42 @@ int run_serve(const std::vector<std::string>& args) {
   // A file-size limit (ulimit -f) must fail the write that reaches it (EFBIG: a 503, storage not
   // ready), as PostgreSQL does, not kill the process with everything it has under way.
   std::signal(SIGXFSZ, SIG_IGN);
+  return signals;
+}
+
+// The addresses served, on stdout for whoever started the server and as the log's "listening".
+void announce_ready(const HostConfig& config, const HttpsServer& server, const AdminServer* admin,
+                    LogSink& log) {
+  const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
+                           std::to_string(server.https_port());
+  std::string admin_base;
+  if (admin != nullptr) {
+    admin_base =
+        "http://" + display_host(config.admin.listen->host) + ":" + std::to_string(admin->port());
+    std::printf("eventsvc admin: %s (/healthz, /readyz, /metrics)\n", admin_base.c_str());
+  }
+  std::printf("eventsvc ready: %s\n", base.c_str());
+  std::fflush(stdout);
+  sdk::json::object ready{
+      {"https", base}, {"data_dir", config.data_dir.string()}, {"config", config.origin}};
+  if (const auto http = server.http_port()) {
+    ready["http"] =
+        "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
+  }
+  if (admin != nullptr) ready["admin"] = admin_base;
+  log.log(sdk::LogLevel::info, "host", "listening", std::move(ready));
+}
+
+}  // namespace
+
+int run_serve(const std::vector<std::string>& args) {
+  const Arguments arguments(args, kCommonOptions, {"bootstrap-key"});
+  if (!arguments.positionals().empty()) {
+    throw std::invalid_argument("unexpected argument '" + arguments.positionals().front() + "'");
+  }
+  const HostConfig config = config_from(arguments);
+
+  const sigset_t signals = block_stop_signals();
 
   LogSink log;
   log.set_level(config.server.log_level);
@@ -108,25 +137,12 @@ int run_serve(const std::vector<std::string>& args) {
   }
   server.start();
 
-  const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
-                           std::to_string(server.https_port());
-  if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
-  std::string admin_base;
-  if (admin) {
-    admin_base =
-        "http://" + display_host(config.admin.listen->host) + ":" + std::to_string(admin->port());
-    std::printf("eventsvc admin: %s (/healthz, /readyz, /metrics)\n", admin_base.c_str());
+  if (arguments.flag("bootstrap-key")) {
+    bootstrap_key(config, *modules,
+                  "https://" + display_host(config.server.listen.host) + ":" +
+                      std::to_string(server.https_port()));
   }
-  std::printf("eventsvc ready: %s\n", base.c_str());
-  std::fflush(stdout);
-  sdk::json::object ready{
-      {"https", base}, {"data_dir", config.data_dir.string()}, {"config", config.origin}};
-  if (const auto http = server.http_port()) {
-    ready["http"] =
-        "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
-  }
-  if (admin) ready["admin"] = admin_base;
-  log.log(sdk::LogLevel::info, "host", "listening", std::move(ready));
+  announce_ready(config, server, admin ? &*admin : nullptr, log);
 
   int received = 0;
   sigwait(&signals, &received);

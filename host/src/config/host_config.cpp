@@ -239,6 +239,93 @@ ListenAddress require_listen(const sdk::ConfigSection& section, std::string_view
   return *address;
 }
 
+ServerConfig server_config_of(const sdk::ConfigSection& server, const ConfigOverrides& overrides,
+                              const std::filesystem::path& data_dir) {
+  ServerConfig config;
+  config.listen = require_listen(
+      server, "listen", overrides.listen ? *overrides.listen : server.get_string("listen"));
+  if (const auto http = server.get_string("http_listen"); !http.empty()) {
+    config.http_listen = require_listen(server, "http_listen", http);
+  }
+  config.public_base_url = server.get_string("public_base_url");
+  while (!config.public_base_url.empty() && config.public_base_url.back() == '/') {
+    config.public_base_url.pop_back();
+  }
+  config.threads = static_cast<int>(server.get_int("threads"));
+  config.queue = static_cast<int>(server.get_int("queue"));
+  config.keep_alive_timeout_s = static_cast<int>(server.get_int("keep_alive_timeout_s"));
+  config.max_keep_alive_requests = static_cast<int>(server.get_int("max_keep_alive_requests"));
+  config.handshake_timeout_s = static_cast<int>(server.get_int("handshake_timeout_s"));
+  config.head_timeout_s = static_cast<int>(server.get_int("head_timeout_s"));
+  config.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
+  config.max_connections = static_cast<int>(server.get_int("max_connections"));
+  config.max_connections_per_address =
+      static_cast<int>(server.get_int("max_connections_per_address"));
+  config.access_log = server.get_bool("access_log");
+  config.shutdown_grace_s = static_cast<int>(server.get_int("shutdown_grace_s"));
+  // One of the four names the schema allows.
+  config.log_level = *sdk::parse_log_level(server.get_string("log_level"));
+  const auto tls = server.get_section("tls");
+  auto inside_data_dir = [&](const std::string& path) {
+    const std::filesystem::path p(path);
+    return p.is_absolute() ? p : data_dir / p;
+  };
+  config.tls.certificate = inside_data_dir(tls.get_string("certificate"));
+  config.tls.private_key = inside_data_dir(tls.get_string("private_key"));
+  config.tls.self_signed = tls.get_bool("self_signed");
+  return config;
+}
+
+// `plans`, or one plan named default with the defaults when there are none.
+void read_plans(const YamlDocument& document, const sdk::ConfigSection& top, HostConfig& config) {
+  const auto plans = top.values().if_contains("plans");
+  if (plans == nullptr || plans->is_null() || plans->as_object().empty()) {
+    config.plans.emplace(
+        "default", plan_from("default", validate_at(document, plan_schema(), {}, "plans.default")));
+    return;
+  }
+  for (const auto& entry : plans->as_object()) {
+    const std::string path = "plans." + std::string(entry.key());
+    if (!entry.value().is_object() && !entry.value().is_null()) {
+      throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                                ": must be a mapping of keys to values");
+    }
+    const json::object raw =
+        entry.value().is_object() ? entry.value().get_object() : json::object();
+    config.plans.emplace(entry.key(), plan_from(std::string(entry.key()),
+                                                validate_at(document, plan_schema(), raw, path)));
+  }
+}
+
+PluginInstanceConfig plugin_instance_of(const YamlDocument& document, std::string_view name,
+                                        const json::value& value) {
+  const std::string path = "plugins." + std::string(name);
+  // `count:` alone (or `count: {}`) is the plugin called count, with its defaults.
+  if (!value.is_object() && !value.is_null()) {
+    throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                              ": must be a mapping (plugin, kind, library, enabled, config) "
+                              "or nothing");
+  }
+  const json::object raw = value.is_object() ? value.get_object() : json::object();
+  const auto section = validate_at(document, plugin_instance_schema(), raw, path);
+  PluginInstanceConfig instance;
+  instance.instance = std::string(name);
+  instance.library = section.get_string("library");
+  instance.plugin = section.get_string("plugin");
+  if (section.has("kind")) instance.kind = section.get_string("kind");
+  if (!instance.library.empty() && (!instance.plugin.empty() || !instance.kind.empty())) {
+    throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
+                              ": give `library`, or `plugin` and `kind`, not both");
+  }
+  instance.enabled = section.get_bool("enabled");
+  if (const auto* own = section.values().if_contains("config"); own != nullptr) {
+    instance.config = own->as_object();
+  }
+  instance.locations = locations_below(document.locations, instance.path());
+  instance.location = location_of(document, path);
+  return instance;
+}
+
 }  // namespace
 
 HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides& overrides) {
@@ -252,40 +339,7 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   for (const auto& dir : top.get_strings("plugin_dirs")) {
     config.plugin_dirs.push_back(std::filesystem::absolute(dir).lexically_normal());
   }
-
-  const auto server = top.get_section("server");
-  config.server.listen = require_listen(
-      server, "listen", overrides.listen ? *overrides.listen : server.get_string("listen"));
-  if (const auto http = server.get_string("http_listen"); !http.empty()) {
-    config.server.http_listen = require_listen(server, "http_listen", http);
-  }
-  config.server.public_base_url = server.get_string("public_base_url");
-  while (!config.server.public_base_url.empty() && config.server.public_base_url.back() == '/') {
-    config.server.public_base_url.pop_back();
-  }
-  config.server.threads = static_cast<int>(server.get_int("threads"));
-  config.server.queue = static_cast<int>(server.get_int("queue"));
-  config.server.keep_alive_timeout_s = static_cast<int>(server.get_int("keep_alive_timeout_s"));
-  config.server.max_keep_alive_requests =
-      static_cast<int>(server.get_int("max_keep_alive_requests"));
-  config.server.handshake_timeout_s = static_cast<int>(server.get_int("handshake_timeout_s"));
-  config.server.head_timeout_s = static_cast<int>(server.get_int("head_timeout_s"));
-  config.server.read_timeout_s = static_cast<int>(server.get_int("read_timeout_s"));
-  config.server.max_connections = static_cast<int>(server.get_int("max_connections"));
-  config.server.max_connections_per_address =
-      static_cast<int>(server.get_int("max_connections_per_address"));
-  config.server.access_log = server.get_bool("access_log");
-  config.server.shutdown_grace_s = static_cast<int>(server.get_int("shutdown_grace_s"));
-  // One of the four names the schema allows.
-  config.server.log_level = *sdk::parse_log_level(server.get_string("log_level"));
-  const auto tls = server.get_section("tls");
-  auto inside_data_dir = [&](const std::string& path) {
-    const std::filesystem::path p(path);
-    return p.is_absolute() ? p : config.data_dir / p;
-  };
-  config.server.tls.certificate = inside_data_dir(tls.get_string("certificate"));
-  config.server.tls.private_key = inside_data_dir(tls.get_string("private_key"));
-  config.server.tls.self_signed = tls.get_bool("self_signed");
+  config.server = server_config_of(top.get_section("server"), overrides, config.data_dir);
 
   const auto admin = top.get_section("admin");
   const std::string admin_listen =
@@ -304,53 +358,10 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   if (!skew) ingest.fail("max_future_skew", "must be a duration such as 24h or 90m");
   config.max_future_skew = *skew;
 
-  const auto plans = top.values().if_contains("plans");
-  if (plans == nullptr || plans->is_null() || plans->as_object().empty()) {
-    config.plans.emplace(
-        "default", plan_from("default", validate_at(document, plan_schema(), {}, "plans.default")));
-  } else {
-    for (const auto& entry : plans->as_object()) {
-      const std::string path = "plans." + std::string(entry.key());
-      if (!entry.value().is_object() && !entry.value().is_null()) {
-        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                                  ": must be a mapping of keys to values");
-      }
-      const json::object raw =
-          entry.value().is_object() ? entry.value().get_object() : json::object();
-      config.plans.emplace(entry.key(), plan_from(std::string(entry.key()),
-                                                  validate_at(document, plan_schema(), raw, path)));
-    }
-  }
-
+  read_plans(document, top, config);
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
-    for (const auto& entry : plugins->as_object()) {
-      const std::string path = "plugins." + std::string(entry.key());
-      // `count:` alone (or `count: {}`) is the plugin called count, with its defaults.
-      if (!entry.value().is_object() && !entry.value().is_null()) {
-        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                                  ": must be a mapping (plugin, kind, library, enabled, config) "
-                                  "or nothing");
-      }
-      const json::object raw =
-          entry.value().is_object() ? entry.value().get_object() : json::object();
-      const auto section = validate_at(document, plugin_instance_schema(), raw, path);
-      PluginInstanceConfig instance;
-      instance.instance = entry.key();
-      instance.library = section.get_string("library");
-      instance.plugin = section.get_string("plugin");
-      if (section.has("kind")) instance.kind = section.get_string("kind");
-      if (!instance.library.empty() && (!instance.plugin.empty() || !instance.kind.empty())) {
-        throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                                  ": give `library`, or `plugin` and `kind`, not both");
-      }
-      instance.enabled = section.get_bool("enabled");
-      if (const auto* raw = section.values().if_contains("config"); raw != nullptr) {
-        instance.config = raw->as_object();
-      }
-      instance.locations = locations_below(document.locations, instance.path());
-      instance.location = location_of(document, path);
-      config.plugins.push_back(std::move(instance));
-    }
+    for (const auto& entry : plugins->as_object())
+      config.plugins.push_back(plugin_instance_of(document, entry.key(), entry.value()));
   }
   return config;
 }

@@ -67,35 +67,9 @@ std::unique_ptr<ModuleRegistry> ModuleRegistry::load(const HostConfig& config, L
 void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& instance,
                          const std::vector<std::filesystem::path>& dirs, LogSink& log,
                          bool create) {
-  const std::string name = instance.plugin.empty() ? instance.instance : instance.plugin;
-  std::shared_ptr<PluginLibrary> library;
-  try {
-    library = PluginLibrary::open(library_of(instance, dirs));
-  } catch (const sdk::Error& error) {
-    refuse(instance, error.message());
-  }
+  std::shared_ptr<PluginLibrary> library = open_library(instance, dirs);
   const sdk::Manifest& manifest = library->manifest();
-  // A library renamed by hand says what it holds: the config asked for another plugin.
-  if (instance.library.empty() &&
-      (manifest.name != name ||
-       (!instance.kind.empty() && sdk::kind_name(manifest.kind) != instance.kind))) {
-    refuse(instance,
-           library->path().string() + " holds the " + std::string(sdk::kind_name(manifest.kind)) +
-               " plugin '" + manifest.name + "'; the config asks for the " +
-               (instance.kind.empty() ? "" : instance.kind + " ") + "plugin '" + name + "'");
-  }
-
-  // One auth, one storage, one limits, at most one embedder and one audit plugin.
-  const bool single = manifest.kind != sdk::PluginKind::aggregation &&
-                      manifest.kind != sdk::PluginKind::context_mode;
-  if (single) {
-    const auto [it, inserted] = single_instances_.emplace(manifest.kind, instance.instance);
-    if (!inserted) {
-      refuse(instance, "plugins." + it->second + " is already the " +
-                           std::string(sdk::kind_name(manifest.kind)) +
-                           " plugin; enable only one of them");
-    }
-  }
+  claim_kind(instance, manifest);
 
   sdk::PluginContext context;
   context.instance = instance.instance;
@@ -116,14 +90,56 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
   ::chmod(context.data_dir.c_str(), 0700);
 
   std::unique_ptr<sdk::Plugin> plugin;
-  const std::string label = label_of(manifest, instance.instance);
   try {
-    plugin = call_plugin(label, [&] { return library->create(context); });
+    plugin = call_plugin(label_of(manifest, instance.instance),
+                         [&] { return library->create(context); });
   } catch (const sdk::Error& error) {
     refuse(instance, error.message());
   }
-  sdk::Plugin* raw = plugin.get();
+  serve(instance, manifest, plugin.get());
+  loaded_.push_back(Loaded{instance.instance, std::move(library), std::move(plugin)});
+}
 
+std::shared_ptr<PluginLibrary> ModuleRegistry::open_library(
+    const PluginInstanceConfig& instance, const std::vector<std::filesystem::path>& dirs) {
+  std::shared_ptr<PluginLibrary> library;
+  try {
+    library = PluginLibrary::open(library_of(instance, dirs));
+  } catch (const sdk::Error& error) {
+    refuse(instance, error.message());
+  }
+  // A library renamed by hand says what it holds: the config asked for another plugin.
+  const sdk::Manifest& manifest = library->manifest();
+  const std::string name = instance.plugin.empty() ? instance.instance : instance.plugin;
+  if (instance.library.empty() &&
+      (manifest.name != name ||
+       (!instance.kind.empty() && sdk::kind_name(manifest.kind) != instance.kind))) {
+    refuse(instance,
+           library->path().string() + " holds the " + std::string(sdk::kind_name(manifest.kind)) +
+               " plugin '" + manifest.name + "'; the config asks for the " +
+               (instance.kind.empty() ? "" : instance.kind + " ") + "plugin '" + name + "'");
+  }
+  return library;
+}
+
+void ModuleRegistry::claim_kind(const PluginInstanceConfig& instance,
+                                const sdk::Manifest& manifest) {
+  // One auth, one storage, one limits, at most one embedder and one audit plugin.
+  if (manifest.kind == sdk::PluginKind::aggregation ||
+      manifest.kind == sdk::PluginKind::context_mode) {
+    return;
+  }
+  const auto [it, inserted] = single_instances_.emplace(manifest.kind, instance.instance);
+  if (!inserted) {
+    refuse(instance, "plugins." + it->second + " is already the " +
+                         std::string(sdk::kind_name(manifest.kind)) +
+                         " plugin; enable only one of them");
+  }
+}
+
+void ModuleRegistry::serve(const PluginInstanceConfig& instance, const sdk::Manifest& manifest,
+                           sdk::Plugin* raw) {
+  const std::string label = label_of(manifest, instance.instance);
   switch (manifest.kind) {
     case sdk::PluginKind::auth:
       auth_ = {as<sdk::AuthProvider>(raw, instance, manifest), label};
@@ -161,7 +177,6 @@ void ModuleRegistry::add(const HostConfig& config, const PluginInstanceConfig& i
       break;
     }
   }
-  loaded_.push_back(Loaded{instance.instance, std::move(library), std::move(plugin)});
 }
 
 const Module<const sdk::AggregationOperator>* ModuleRegistry::aggregation(

@@ -68,6 +68,13 @@ class ModuleRegistry {
   ModuleRegistry() = default;
   void add(const HostConfig& config, const PluginInstanceConfig& instance,
            const std::vector<std::filesystem::path>& dirs, LogSink& log, bool create);
+  // The instance's library, refused when it holds another plugin than the config names.
+  static std::shared_ptr<PluginLibrary> open_library(
+      const PluginInstanceConfig& instance, const std::vector<std::filesystem::path>& dirs);
+  // Refuses a second instance of a kind that has one.
+  void claim_kind(const PluginInstanceConfig& instance, const sdk::Manifest& manifest);
+  // Puts the created plugin where requests find it: its kind's slot, or its op or mode.
+  void serve(const PluginInstanceConfig& instance, const sdk::Manifest& manifest, sdk::Plugin* raw);
 
   std::vector<Loaded> loaded_;
   Module<sdk::AuthProvider> auth_;

@@ -155,65 +155,25 @@ class PacketBuilder {
   }
   std::size_t documents() const { return documents_.size(); }
 
+  struct Kept {
+    std::vector<bool> documents, timeline, contradictions, missing, facts;
+  };
+
   // The packet leaving out `dropped` (budget_fit.hpp). `budget_needed`: the budget that would
   // keep every fact, when some were left out.
   json::object build(const std::vector<bool>& dropped,
                      std::optional<std::size_t> budget_needed) const {
     const Kept kept = kept_of(dropped);
-    json::array facts;
-    json::array timeline;
-    json::array contradictions;
-    json::array missing;
-    std::set<std::string_view> proof_ids;  // every id the kept items rest on
-    std::set<std::string_view> listed;     // the ids the kept items list
-    for (std::size_t i = 0; i < findings_.facts.size(); ++i) {
-      if (!kept.facts[i]) continue;
-      const Fact& fact = findings_.facts[i];
-      facts.emplace_back(render(fact));
-      proof_ids.insert(fact.event_ids.begin(), fact.event_ids.end());
-      const auto ids = listed_ids(fact.event_ids);
-      listed.insert(ids.begin(), ids.end());
-    }
-    auto cite = [&](std::string_view id) {
-      proof_ids.insert(id);
-      listed.insert(id);
-    };
-    // A transition and a contradiction each cite both of their events.
-    auto add_changes = [&](const std::vector<Change>& changes,
-                           const std::vector<bool>& kept_changes, json::array& out,
-                           auto render_change) {
-      for (std::size_t i = 0; i < changes.size(); ++i) {
-        if (!kept_changes[i]) continue;
-        out.emplace_back(render_change(changes[i], evidence_));
-        cite(evidence_.event_id_of(*changes[i].before));
-        cite(evidence_.event_id_of(*changes[i].after));
-      }
-    };
-    add_changes(findings_.timeline, kept.timeline, timeline, render_transition);
-    add_changes(findings_.contradictions, kept.contradictions, contradictions,
-                render_contradiction);
-    for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
-      if (kept.missing[i]) missing.emplace_back(render(findings_.missing[i]));
-    }
+    Items items = items_of(kept);
     // Every kept item cites its sources (a fact of more than four events by its first and last
     // ids and its count); only a cut scan leaves sources out.
     const bool proof_complete = evidence_.scan_complete;
-
-    const std::size_t facts_dropped = findings_.facts.size() - facts.size();
-    const std::size_t kept_facts = facts.size();
-    const std::size_t matched = evidence_.admitted + evidence_.unverified;
-    ReadinessInputs readiness_inputs;
-    readiness_inputs.facts_found = !findings_.facts.empty();
-    readiness_inputs.facts_over_budget = facts_dropped > 0;
-    readiness_inputs.unverified_evidence =
-        matched > 0 && static_cast<double>(evidence_.unverified) >
-                           kUnverifiedShareLimit * static_cast<double>(matched);
-    readiness_inputs.scan_complete = evidence_.scan_complete;
-    readiness_inputs.proof_complete = proof_complete;
-    const Readiness readiness = readiness_of(findings_, readiness_inputs);
-
+    const std::size_t kept_facts = items.facts.size();
+    const std::size_t facts_dropped = findings_.facts.size() - kept_facts;
+    const Readiness readiness = readiness_with(facts_dropped, proof_complete);
     Exclusions x = evidence_.exclusions;
     x.over_budget = static_cast<std::uint64_t>(std::count(dropped.begin(), dropped.end(), true));
+
     json::object packet;
     packet["schema_version"] = sdk::kContextSchemaVersion;
     packet["mode"] = DecisionMode::kName;
@@ -222,24 +182,25 @@ class PacketBuilder {
                                 {"reasons", strings(readiness.reasons)}};
     if (facts_dropped > 0 && budget_needed) readiness_json["budget_needed"] = *budget_needed;
     packet["decision_readiness"] = std::move(readiness_json);
-    packet["facts"] = std::move(facts);
-    packet["timeline"] = std::move(timeline);
-    packet["contradictions"] = std::move(contradictions);
-    packet["missing_evidence"] = std::move(missing);
+    packet["facts"] = std::move(items.facts);
+    packet["timeline"] = std::move(items.timeline);
+    packet["contradictions"] = std::move(items.contradictions);
+    packet["missing_evidence"] = std::move(items.missing);
     packet["freshness"] = freshness_;
     packet["exclusions"] =
         json::object{{"unverified", x.unverified}, {"out_of_scope", x.out_of_scope},
                      {"collapsed", x.collapsed},   {"excluded_by_request", x.excluded_by_request},
                      {"over_limit", x.over_limit}, {"over_budget", x.over_budget}};
-    packet["compaction"] = json::object{{"source_records", matched},
-                                        {"source_tokens", evidence_.source_tokens},
-                                        {"packed_tokens", 0},
-                                        {"ratio", 0}};
+    packet["compaction"] =
+        json::object{{"source_records", evidence_.admitted + evidence_.unverified},
+                     {"source_tokens", evidence_.source_tokens},
+                     {"packed_tokens", 0},
+                     {"ratio", 0}};
     packet["confidence"] =
         confidence_of(evidence_, findings_, kept_facts, evidence_.scan_complete, proof_complete);
     packet["proof"] = json::object{{"complete", proof_complete},
-                                   {"event_count", proof_ids.size()},
-                                   {"event_ids", strings(listed)}};
+                                   {"event_count", items.proof_ids.size()},
+                                   {"event_ids", strings(items.listed)}};
     if (input_.request.include_documents) {
       json::array records;
       for (std::size_t i = 0; i < documents_.size(); ++i) {
@@ -251,13 +212,61 @@ class PacketBuilder {
     return packet;
   }
 
+  // The kept items rendered, with the ids they rest on and the ids they list.
+  struct Items {
+    json::array facts, timeline, contradictions, missing;
+    std::set<std::string_view> proof_ids;  // every id the kept items rest on
+    std::set<std::string_view> listed;     // the ids the kept items list
+  };
+
+  Items items_of(const Kept& kept) const {
+    Items items;
+    for (std::size_t i = 0; i < findings_.facts.size(); ++i) {
+      if (!kept.facts[i]) continue;
+      const Fact& fact = findings_.facts[i];
+      items.facts.emplace_back(render(fact));
+      items.proof_ids.insert(fact.event_ids.begin(), fact.event_ids.end());
+      const auto ids = listed_ids(fact.event_ids);
+      items.listed.insert(ids.begin(), ids.end());
+    }
+    // A transition and a contradiction each cite both of their events.
+    auto add_changes = [&](const std::vector<Change>& changes,
+                           const std::vector<bool>& kept_changes, json::array& out,
+                           auto render_change) {
+      for (std::size_t i = 0; i < changes.size(); ++i) {
+        if (!kept_changes[i]) continue;
+        out.emplace_back(render_change(changes[i], evidence_));
+        for (const Observation* cited : {changes[i].before, changes[i].after}) {
+          items.proof_ids.insert(evidence_.event_id_of(*cited));
+          items.listed.insert(evidence_.event_id_of(*cited));
+        }
+      }
+    };
+    add_changes(findings_.timeline, kept.timeline, items.timeline, render_transition);
+    add_changes(findings_.contradictions, kept.contradictions, items.contradictions,
+                render_contradiction);
+    for (std::size_t i = 0; i < findings_.missing.size(); ++i) {
+      if (kept.missing[i]) items.missing.emplace_back(render(findings_.missing[i]));
+    }
+    return items;
+  }
+
+  Readiness readiness_with(std::size_t facts_dropped, bool proof_complete) const {
+    const std::size_t matched = evidence_.admitted + evidence_.unverified;
+    ReadinessInputs inputs;
+    inputs.facts_found = !findings_.facts.empty();
+    inputs.facts_over_budget = facts_dropped > 0;
+    inputs.unverified_evidence =
+        matched > 0 && static_cast<double>(evidence_.unverified) >
+                           kUnverifiedShareLimit * static_cast<double>(matched);
+    inputs.scan_complete = evidence_.scan_complete;
+    inputs.proof_complete = proof_complete;
+    return readiness_of(findings_, inputs);
+  }
+
   static std::size_t tokens_of(const json::object& packet) {
     return packet.at("compaction").at("packed_tokens").to_number<std::size_t>();
   }
-
-  struct Kept {
-    std::vector<bool> documents, timeline, contradictions, missing, facts;
-  };
 
   // Candidate numbers to items: each kind in its dropping order.
   Kept kept_of(const std::vector<bool>& dropped) const {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "store/data_catalogue.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "store/data_catalogue.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
 
@@ -114,47 +114,46 @@ const sdk::PluginInfo RocksdbStorage::kInfo{
     "field, id and text indexes, verified receipts",
     kConfig};
 
-RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
-  const auto projector = context.config.get_section("projector");
-  ProjectorOptions projector_options;
-  projector_options.enabled = projector.get_bool("enabled");
-  projector_options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
-  projector_options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
-  projector_options.merge.small_rows =
-      static_cast<std::uint32_t>(projector.get_int("merge_small_rows"));
-  projector_options.merge.fanout = static_cast<std::uint32_t>(projector.get_int("merge_fanout"));
-  projector_options.merge.final_rows =
-      static_cast<std::uint32_t>(projector.get_int("merge_final_rows"));
-  max_lag_ = std::chrono::milliseconds(projector.get_int("max_lag_ms"));
-  if (projector_options.merge.final_rows < projector_options.merge.small_rows) {
+namespace {
+
+ProjectorOptions projector_options_of(const sdk::ConfigSection& projector) {
+  ProjectorOptions options;
+  options.enabled = projector.get_bool("enabled");
+  options.batch_writes = static_cast<std::size_t>(projector.get_int("batch_writes"));
+  options.batch_events = static_cast<std::size_t>(projector.get_int("batch_events"));
+  options.merge.small_rows = static_cast<std::uint32_t>(projector.get_int("merge_small_rows"));
+  options.merge.fanout = static_cast<std::uint32_t>(projector.get_int("merge_fanout"));
+  options.merge.final_rows = static_cast<std::uint32_t>(projector.get_int("merge_final_rows"));
+  if (options.merge.final_rows < options.merge.small_rows) {
     projector.fail("merge_final_rows", "must be at least merge_small_rows (" +
-                                           std::to_string(projector_options.merge.small_rows) +
-                                           ")");
+                                           std::to_string(options.merge.small_rows) + ")");
   }
+  return options;
+}
 
-  // Checked, like every key, before the database is opened: a config error writes nothing.
-  std::optional<PostgresLogOptions> log_options;
-  const auto durable_log = context.config.get_section("durable_log");
-  const auto follow_batch = static_cast<std::size_t>(durable_log.get_int("follow_batch"));
-  if (durable_log.get_string("kind") == "postgres") {
-    log_options.emplace();
-    log_options->conninfo = durable_log.get_string("postgres");
-    log_options->host_id = durable_log.get_string("host_id");
-    log_options->host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
-    if (log_options->conninfo.empty()) {
-      durable_log.fail("postgres",
-                       "name the PostgreSQL database of the shared log, e.g. "
-                       "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
-    }
-    if (log_options->host_id.empty()) {
-      durable_log.fail("host_id", "name this server among the servers of the shared log");
-    }
+// The shared log's settings with durable_log.kind postgres; nullopt with local.
+std::optional<PostgresLogOptions> shared_log_options_of(const sdk::ConfigSection& durable_log) {
+  if (durable_log.get_string("kind") != "postgres") return std::nullopt;
+  PostgresLogOptions options;
+  options.conninfo = durable_log.get_string("postgres");
+  options.host_id = durable_log.get_string("host_id");
+  options.host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
+  if (options.conninfo.empty()) {
+    durable_log.fail("postgres",
+                     "name the PostgreSQL database of the shared log, e.g. "
+                     "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
   }
+  if (options.host_id.empty()) {
+    durable_log.fail("host_id", "name this server among the servers of the shared log");
+  }
+  return options;
+}
 
+// The database's settings, with the catalogue's check that it is not behind what it recorded.
+DatabaseOptions database_options_of(const sdk::PluginContext& context) {
   DatabaseOptions options;
   const std::filesystem::path path(context.config.get_string("path"));
   options.path = path.is_absolute() ? path : context.data_dir / path;
-  path_ = options.path;
   options.logger = context.logger;
   std::optional<DataCatalogue> catalogue;
   try {
@@ -181,29 +180,28 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   options.filter_cache_mb = static_cast<std::size_t>(context.config.get_int("filter_cache_mb"));
   options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
   options.compression = context.config.get_string("compression");
+  return options;
+}
+
+}  // namespace
+
+RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
+  // Checked, like every key, before the database is opened: a config error writes nothing.
+  const auto projector = context.config.get_section("projector");
+  ProjectorOptions projector_options = projector_options_of(projector);
+  max_lag_ = std::chrono::milliseconds(projector.get_int("max_lag_ms"));
+  const auto durable_log = context.config.get_section("durable_log");
+  std::optional<PostgresLogOptions> log_options = shared_log_options_of(durable_log);
+  const auto follow_batch = static_cast<std::size_t>(durable_log.get_int("follow_batch"));
+  const DatabaseOptions options = database_options_of(context);
+  path_ = options.path;
   try {
     database_ = std::make_unique<Database>(options);
   } catch (const sdk::Error& error) {
     context.config.fail("path", error.message());
   }
 
-  // Resume: sequence numbers continue after the last accepted write; the backlog is what the
-  // inbox still holds.
-  const std::uint64_t cursor = Projector::stored_cursor(*database_);
-  std::uint64_t next = cursor;
-  {
-    std::string start;
-    append_u64(start, cursor);
-    auto it = database_->iterator(database_->inbox);
-    for (it->Seek(start); it->Valid(); it->Next()) {
-      std::string_view value(it->value().data(), it->value().size());
-      const std::uint64_t sequence = read_u64(std::string_view(it->key().data(), it->key().size()));
-      if (const auto tenant = take_string(value)) backlog_.accepted(*tenant, sequence);
-      next = sequence + 1;
-    }
-    check(it->status(), "inbox scan");
-  }
-  sequence_ = std::make_unique<InboxSequence>(next);
+  sequence_ = std::make_unique<InboxSequence>(resume_backlog());
   verdicts_ = std::make_unique<Verdicts>(*database_);
   columns_ = std::make_unique<ColumnReader>(*database_);
 
@@ -228,6 +226,22 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
     logger_->warning(
         "the projector is disabled: writes are accepted but not projected or verified");
   }
+}
+
+std::uint64_t RocksdbStorage::resume_backlog() {
+  const std::uint64_t cursor = Projector::stored_cursor(*database_);
+  std::uint64_t next = cursor;
+  std::string start;
+  append_u64(start, cursor);
+  auto it = database_->iterator(database_->inbox);
+  for (it->Seek(start); it->Valid(); it->Next()) {
+    std::string_view value(it->value().data(), it->value().size());
+    const std::uint64_t sequence = read_u64(std::string_view(it->key().data(), it->key().size()));
+    if (const auto tenant = take_string(value)) backlog_.accepted(*tenant, sequence);
+    next = sequence + 1;
+  }
+  check(it->status(), "inbox scan");
+  return next;
 }
 
 RocksdbStorage::~RocksdbStorage() {

@@ -8,16 +8,16 @@
 #include <filesystem>
 #include <memory>
 
-#include "write/backlog.hpp"
-#include "query/column_reader.hpp"
-#include "store/database.hpp"
 #include "eventsvc/sdk/storage.hpp"
-#include "write/inbox_sequence.hpp"
-#include "write/ingest_writer.hpp"
 #include "log/log_follower.hpp"
 #include "log/postgres_log.hpp"
 #include "projection/projector.hpp"
+#include "query/column_reader.hpp"
 #include "query/query_engine.hpp"
+#include "store/database.hpp"
+#include "write/backlog.hpp"
+#include "write/inbox_sequence.hpp"
+#include "write/ingest_writer.hpp"
 #include "write/verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -68,6 +68,10 @@ class RocksdbStorage final : public sdk::Storage {
   // Throws 503 with Retry-After while search trails acceptance by more than `max_lag_`: the lag
   // stays bounded under any offered load instead of growing until /readyz gives up on the server.
   void admit_while_search_keeps_up();
+
+  // Resumes after a restart: the backlog is what the inbox still holds past the projector's
+  // cursor; returns the sequence number the next accepted write takes.
+  std::uint64_t resume_backlog();
 
   // The catalogue of the database as it is now (data_catalogue.hpp): at start, every ten seconds
   // of projection, at stop.

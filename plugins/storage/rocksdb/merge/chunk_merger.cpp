@@ -10,9 +10,9 @@
 
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
+#include "chunks/term_blocks.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
-#include "chunks/term_blocks.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -131,6 +131,66 @@ std::vector<std::pair<std::string, std::string>> entries_under(Database& databas
   return out;
 }
 
+// The id and instant of every row of a chunk whose columns are `columns`.
+void read_ids_and_instants(const std::map<std::string, ColumnView>& columns, const Chunk& chunk,
+                           PreparedMerge::Source& source) {
+  const auto ids = columns.find("id");
+  const auto instants = columns.find("timestamp");
+  if (ids == columns.end() || instants == columns.end()) {
+    throw sdk::Error::internal("chunk " + std::to_string(chunk.number) + " lacks id or timestamp");
+  }
+  ColumnView::Cursor id(ids->second);
+  ColumnView::Cursor instant(instants->second);
+  source.ids.reserve(chunk.header.rows);
+  source.instants.reserve(chunk.header.rows);
+  for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
+    id.next();
+    instant.next();
+    source.ids.emplace_back(ids->second.dictionary_entry(id.string_index()));
+    source.instants.push_back(static_cast<sdk::Millis>(instant.number()));
+  }
+}
+
+// Reads one chunk of a run into the merge: its keys deleted in `batch`, its columns appended to
+// `builder`, its word and value terms to `words` and `values` (from blocks of terms, or one key
+// per term in chunks written before blocks), its rows' ids and instants to `source`.
+void read_chunk(Database& database, const std::string& tenant, const Chunk& chunk,
+                rocksdb::WriteBatch& batch, ChunkBuilder& builder, ChunkTermList& words,
+                ChunkTermList& values, PreparedMerge::Source& source) {
+  // The chunk's columns (its header key sorts first and is skipped by name).
+  std::string prefix = chunk_prefix(tenant);
+  append_u64(prefix, chunk.number);
+  const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
+  const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
+  const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
+  const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
+  const std::string filter = term_filter_key(tenant, chunk.number);
+  std::map<std::string, ColumnView> columns;
+  batch.Delete(database.columns, chunk_header_key(tenant, chunk.number));
+  for (auto& [key, value] : entries_under(database, prefix)) {
+    batch.Delete(database.columns, key);
+    if (key == filter) continue;  // the merged chunk has a filter of its own
+    if (key.starts_with(word_blocks)) {
+      append_block_terms(chunk.number, value, words.terms);
+    } else if (key.starts_with(value_blocks)) {
+      append_block_terms(chunk.number, value, values.terms);
+    } else if (key.starts_with(postings_prefix)) {
+      words.terms.emplace_back(key.substr(postings_prefix.size()), std::move(value));
+    } else if (key.starts_with(values_prefix)) {
+      values.terms.emplace_back(key.substr(values_prefix.size()), std::move(value));
+    } else {
+      auto view = ColumnView::decode(std::move(value), chunk.header.rows);
+      if (!view) {
+        throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
+                                   " is damaged");
+      }
+      columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
+    }
+  }
+  read_ids_and_instants(columns, chunk, source);
+  builder.append(columns, chunk.header);
+}
+
 }  // namespace
 
 std::optional<PreparedMerge> ChunkMerger::prepare() {
@@ -150,7 +210,6 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
                                            " rows)");
   }
 
-  rocksdb::WriteBatch& batch = merge.batch;
   ChunkBuilder builder;  // the columns; the postings are merged list by list
   std::vector<ChunkTermList> word_lists;
   std::vector<ChunkTermList> value_lists;
@@ -158,66 +217,14 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
     PreparedMerge::Source& source = merge.sources.emplace_back();
     source.number = chunk.number;
     source.base = builder.header().rows;
-    // The chunk's columns (its header key sorts first and is skipped by name).
-    std::string prefix = chunk_prefix(tenant);
-    append_u64(prefix, chunk.number);
-    // Postings are blocks of terms, or one key per term in chunks written before blocks.
-    const std::string postings_prefix = chunk_postings_prefix(tenant, chunk.number);
-    const std::string values_prefix = chunk_values_prefix(tenant, chunk.number);
-    const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
-    const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
-    const std::string filter = term_filter_key(tenant, chunk.number);
-    std::map<std::string, ColumnView> columns;
-    auto& postings = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
-    auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}}).terms;
-    batch.Delete(database_.columns, chunk_header_key(tenant, chunk.number));
-    for (auto& [key, value] : entries_under(database_, prefix)) {
-      batch.Delete(database_.columns, key);
-      if (key == filter) continue;  // the merged chunk has a filter of its own
-      if (key.starts_with(word_blocks)) {
-        append_block_terms(chunk.number, value, postings);
-        continue;
-      }
-      if (key.starts_with(value_blocks)) {
-        append_block_terms(chunk.number, value, values);
-        continue;
-      }
-      if (key.starts_with(postings_prefix)) {
-        postings.emplace_back(key.substr(postings_prefix.size()), std::move(value));
-        continue;
-      }
-      if (key.starts_with(values_prefix)) {
-        values.emplace_back(key.substr(values_prefix.size()), std::move(value));
-        continue;
-      }
-      auto view = ColumnView::decode(std::move(value), chunk.header.rows);
-      if (!view)
-        throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
-                                   " is damaged");
-      columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
-    }
-    const auto ids = columns.find("id");
-    const auto instants = columns.find("timestamp");
-    if (ids == columns.end() || instants == columns.end()) {
-      throw sdk::Error::internal("chunk " + std::to_string(chunk.number) +
-                                 " lacks id or timestamp");
-    }
-    ColumnView::Cursor id(ids->second);
-    ColumnView::Cursor instant(instants->second);
-    source.ids.reserve(chunk.header.rows);
-    source.instants.reserve(chunk.header.rows);
-    for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-      id.next();
-      instant.next();
-      source.ids.emplace_back(ids->second.dictionary_entry(id.string_index()));
-      source.instants.push_back(static_cast<sdk::Millis>(instant.number()));
-    }
-    builder.append(columns, chunk.header);
+    auto& words = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}});
+    auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}});
+    read_chunk(database_, tenant, chunk, merge.batch, builder, words, values, source);
   }
   for (const auto& [key, value] :
        chunk_entries(tenant, merge.merged, builder, merge_term_lists(word_lists, true),
                      merge_term_lists(value_lists, false)))
-    batch.Put(database_.columns, key, value);
+    merge.batch.Put(database_.columns, key, value);
   return merge;
 }
 

@@ -10,8 +10,8 @@
 #include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/text.hpp"
-#include "store/key_codec.hpp"
 #include "projection/round_chunks.hpp"
+#include "store/key_codec.hpp"
 #include "write/verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -36,33 +36,6 @@ std::string embedding_text(const sdk::Record& record) {
 }
 
 }  // namespace
-
-std::string encode_embedding(std::string_view model, const std::vector<float>& vector) {
-  std::string out;
-  append_string(out, model);
-  for (const float value : vector) {
-    auto bits = std::bit_cast<std::uint32_t>(value);
-    for (int i = 0; i < 4; ++i) {
-      out.push_back(static_cast<char>(bits & 0xFFU));
-      bits >>= 8U;
-    }
-  }
-  return out;
-}
-
-std::vector<float> decode_embedding(std::string_view value, std::string_view model) {
-  const auto stored_model = take_string(value);
-  if (!stored_model || *stored_model != model) return {};
-  std::vector<float> vector(value.size() / 4);
-  for (std::size_t i = 0; i < vector.size(); ++i) {
-    std::uint32_t bits = 0;
-    for (int b = 3; b >= 0; --b) {
-      bits = (bits << 8U) | static_cast<unsigned char>(value[i * 4 + static_cast<std::size_t>(b)]);
-    }
-    vector[i] = std::bit_cast<float>(bits);
-  }
-  return vector;
-}
 
 // What this round's batch already wrote, since the batch is not readable until committed.
 struct Projector::Overlay {
@@ -173,35 +146,34 @@ void Projector::run() {
   }
 }
 
+std::vector<Projector::InboxEntry> Projector::read_inbox(std::uint64_t upper,
+                                                         std::size_t& events) const {
+  const std::string lower_key = sequence_key(cursor_);
+  const std::string upper_key = sequence_key(upper);
+  const rocksdb::Slice upper_slice(upper_key);
+  std::vector<InboxEntry> entries;
+  events = 0;
+  auto it = database_.iterator(database_.inbox, &upper_slice);
+  for (it->Seek(lower_key); it->Valid(); it->Next()) {
+    if (entries.size() >= options_.batch_writes || events >= options_.batch_events) break;
+    std::string_view value(it->value().data(), it->value().size());
+    const auto tenant = take_string(value);
+    if (!tenant) throw sdk::Error::internal("an inbox entry is damaged");
+    InboxEntry entry{read_u64(std::string_view(it->key().data(), it->key().size())),
+                     std::string(*tenant), decode_accepted_write(value)};
+    events += entry.write.events.size();
+    entries.push_back(std::move(entry));
+  }
+  check(it->status(), "inbox scan");
+  return entries;
+}
+
 std::size_t Projector::project_once() {
   const std::lock_guard round(rounds_);
   const std::uint64_t upper = sequence_.safe_upper();
   if (cursor_ >= upper) return 0;
-  const std::string lower_key = sequence_key(cursor_);
-  const std::string upper_key = sequence_key(upper);
-  const rocksdb::Slice upper_slice(upper_key);
-
-  struct Entry {
-    std::uint64_t sequence;
-    std::string tenant;
-    AcceptedWrite write;
-  };
-  std::vector<Entry> entries;
   std::size_t events = 0;
-  {
-    auto it = database_.iterator(database_.inbox, &upper_slice);
-    for (it->Seek(lower_key); it->Valid(); it->Next()) {
-      if (entries.size() >= options_.batch_writes || events >= options_.batch_events) break;
-      std::string_view value(it->value().data(), it->value().size());
-      const auto tenant = take_string(value);
-      if (!tenant) throw sdk::Error::internal("an inbox entry is damaged");
-      Entry entry{read_u64(std::string_view(it->key().data(), it->key().size())),
-                  std::string(*tenant), decode_accepted_write(value)};
-      events += entry.write.events.size();
-      entries.push_back(std::move(entry));
-    }
-    check(it->status(), "inbox scan");
-  }
+  const std::vector<InboxEntry> entries = read_inbox(upper, events);
   if (entries.empty()) {
     // Every number below `upper` is committed or abandoned: nothing is left behind the cursor.
     cursor_ = upper;
@@ -216,36 +188,10 @@ std::size_t Projector::project_once() {
   const sdk::Millis now = sdk::now_millis();
   for (const auto& entry : entries) {
     project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
-    const std::string receipt_key = entry.tenant + entry.write.receipt_id;
-    if (const auto stored = database_.get(database_.receipts, receipt_key)) {
-      StoredReceipt receipt = decode_receipt(*stored);
-      receipt.receipt.state = sdk::ReceiptState::projecting;
-      receipt.receipt.updated_at = now;
-      batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
-    }
-    std::string queued;
-    append_string(queued, entry.tenant);
-    queued += entry.write.receipt_id;
-    const std::string key = sequence_key(entry.sequence);
-    batch.Put(database_.verify_queue, key, queued);
-    batch.Delete(database_.inbox, key);
+    queue_for_verification(batch, entry, now);
   }
   const bool wrote_chunks = !overlay.chunks.empty();
-  // Each chunk's bitmap, read and rewritten (a merge commits only between rounds).
-  for (const auto& [where, rows] : overlay.replaced) {
-    const std::string key = replaced_key(where.first, where.second);
-    std::vector<bool> bits;
-    if (const auto stored = database_.get(database_.columns, key)) {
-      bits.assign(stored->size() * 8, false);
-      if (!mark_replaced({}, *stored, bits))
-        throw sdk::Error::internal("replaced rows are damaged");
-    }
-    for (const auto row : rows) {
-      if (row >= bits.size()) bits.resize(row + 1, false);
-      bits[row] = true;
-    }
-    batch.Put(database_.columns, key, encode_replaced(bits));
-  }
+  mark_replaced_rows(batch, overlay);
   indexer_.flush(records);
   records.move_into(batch);
   for (const auto& [key, value] : overlay.chunks.finish())
@@ -261,6 +207,41 @@ std::size_t Projector::project_once() {
   stats_.writes += entries.size();
   stats_.events += events;
   return entries.size();
+}
+
+void Projector::queue_for_verification(rocksdb::WriteBatch& batch, const InboxEntry& entry,
+                                       sdk::Millis now) const {
+  const std::string receipt_key = entry.tenant + entry.write.receipt_id;
+  if (const auto stored = database_.get(database_.receipts, receipt_key)) {
+    StoredReceipt receipt = decode_receipt(*stored);
+    receipt.receipt.state = sdk::ReceiptState::projecting;
+    receipt.receipt.updated_at = now;
+    batch.Put(database_.receipts, receipt_key, encode_receipt(receipt));
+  }
+  std::string queued;
+  append_string(queued, entry.tenant);
+  queued += entry.write.receipt_id;
+  const std::string key = sequence_key(entry.sequence);
+  batch.Put(database_.verify_queue, key, queued);
+  batch.Delete(database_.inbox, key);
+}
+
+void Projector::mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& overlay) const {
+  // Each chunk's bitmap, read and rewritten (a merge commits only between rounds).
+  for (const auto& [where, rows] : overlay.replaced) {
+    const std::string key = replaced_key(where.first, where.second);
+    std::vector<bool> bits;
+    if (const auto stored = database_.get(database_.columns, key)) {
+      bits.assign(stored->size() * 8, false);
+      if (!mark_replaced({}, *stored, bits))
+        throw sdk::Error::internal("replaced rows are damaged");
+    }
+    for (const auto row : rows) {
+      if (row >= bits.size()) bits.resize(row + 1, false);
+      bits[row] = true;
+    }
+    batch.Put(database_.columns, key, encode_replaced(bits));
+  }
 }
 
 void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,

@@ -29,16 +29,16 @@
 #include <string>
 #include <thread>
 
-#include "write/backlog.hpp"
-#include "merge/chunk_merger.hpp"
-#include "store/database.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/metrics.hpp"
-#include "write/inbox_sequence.hpp"
+#include "merge/chunk_merger.hpp"
 #include "merge/merge_thread.hpp"
 #include "projection/record_indexer.hpp"
+#include "store/database.hpp"
 #include "store/stored_formats.hpp"
+#include "write/backlog.hpp"
+#include "write/inbox_sequence.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -97,7 +97,21 @@ class Projector {
 
  private:
   struct Overlay;
+  // An accepted write as the inbox holds it.
+  struct InboxEntry {
+    std::uint64_t sequence;
+    std::string tenant;
+    AcceptedWrite write;
+  };
   void run();
+  // The inbox's writes after the cursor and below `upper`, up to a round's batch limits; `events`
+  // counts their events.
+  std::vector<InboxEntry> read_inbox(std::uint64_t upper, std::size_t& events) const;
+  // The receipt says projecting; the write waits in the verification queue, out of the inbox.
+  void queue_for_verification(rocksdb::WriteBatch& batch, const InboxEntry& entry,
+                              sdk::Millis now) const;
+  // The rows the round replaced, marked in their chunks' bitmaps.
+  void mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& overlay) const;
   void project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
                      std::uint64_t sequence, const AcceptedWrite& write);
 
@@ -129,10 +143,5 @@ class Projector {
   bool pending_wake_ = false;
   std::thread thread_;
 };
-
-// The embedding stored for a version: <model:varstr><floats, little-endian IEEE>.
-std::string encode_embedding(std::string_view model, const std::vector<float>& vector);
-// Empty when the stored vector was made by another model.
-std::vector<float> decode_embedding(std::string_view value, std::string_view model);
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -238,24 +238,11 @@ std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
   return plan;
 }
 
-QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& query,
-                             const sdk::TimeBounds& bounds) const {
-  const Scope scope = scope_of(query.source);
+std::vector<QueryPlanner::EstimatedSource> QueryPlanner::ordered_sources(
+    std::string_view tenant, Scope scope, const sdk::RecordQuery& query,
+    const sdk::TimeBounds& bounds) const {
   const sdk::Order order = query.order;
-  QueryPlan plan;
-  if (bounds.empty()) {
-    plan.candidates = empty_stream();
-    plan.indexed = true;
-    plan.selective = true;
-    return plan;
-  }
-
-  // Ordered sources, estimated by counting a bounded prefix of each.
-  struct Estimated {
-    std::size_t size;
-    std::function<StreamPtr()> make;
-  };
-  std::vector<Estimated> ordered;
+  std::vector<EstimatedSource> ordered;
   auto consider = [&](const std::function<StreamPtr()>& make) {
     auto probe = make();
     if (!probe) return;
@@ -280,43 +267,66 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
     }
   }
   std::sort(ordered.begin(), ordered.end(),
-            [](const Estimated& a, const Estimated& b) { return a.size < b.size; });
-  const bool small_ordered = !ordered.empty() && ordered.front().size < kEstimateCap;
+            [](const EstimatedSource& a, const EstimatedSource& b) { return a.size < b.size; });
+  return ordered;
+}
 
-  // Range-like conditions, one key range per field (a lower and an upper bound combine).
-  std::vector<std::vector<VersionRef>> collected;
-  if (!small_ordered) {
-    std::map<std::string, std::pair<std::string, std::string>> ranges;
-    for (const auto& condition : query.where) {
-      auto range = value_range(tenant, scope, condition);
-      if (!range) continue;
-      auto [it, inserted] = ranges.emplace(condition.field.text, *range);
-      if (!inserted) {
-        it->second.first = std::max(it->second.first, range->first);
-        it->second.second = std::min(it->second.second, range->second);
-      }
-    }
-    const std::size_t limit = ordered.empty() ? collect_limit_ : kEstimateCap * 4;
-    for (const auto& [path, range] : ranges) {
-      if (range.first >= range.second) {
-        collected.emplace_back();  // nothing can match
-        continue;
-      }
-      const std::size_t prefix_size = field_prefix(tenant, scope, path).size();
-      if (auto refs = collect(prefix_size, range.first, range.second, bounds, limit)) {
-        collected.push_back(std::move(*refs));
-      }
+std::vector<std::vector<VersionRef>> QueryPlanner::collected_ranges(std::string_view tenant,
+                                                                    Scope scope,
+                                                                    const sdk::RecordQuery& query,
+                                                                    const sdk::TimeBounds& bounds,
+                                                                    std::size_t limit) const {
+  std::map<std::string, std::pair<std::string, std::string>> ranges;
+  for (const auto& condition : query.where) {
+    auto range = value_range(tenant, scope, condition);
+    if (!range) continue;
+    auto [it, inserted] = ranges.emplace(condition.field.text, *range);
+    if (!inserted) {
+      it->second.first = std::max(it->second.first, range->first);
+      it->second.second = std::min(it->second.second, range->second);
     }
   }
+  std::vector<std::vector<VersionRef>> collected;
+  for (const auto& [path, range] : ranges) {
+    if (range.first >= range.second) {
+      collected.emplace_back();  // nothing can match
+      continue;
+    }
+    const std::size_t prefix_size = field_prefix(tenant, scope, path).size();
+    if (auto refs = collect(prefix_size, range.first, range.second, bounds, limit)) {
+      collected.push_back(std::move(*refs));
+    }
+  }
+  return collected;
+}
 
+QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& query,
+                             const sdk::TimeBounds& bounds) const {
+  const Scope scope = scope_of(query.source);
+  QueryPlan plan;
+  if (bounds.empty()) {
+    plan.candidates = empty_stream();
+    plan.indexed = true;
+    plan.selective = true;
+    return plan;
+  }
+  // Ordered sources, estimated by counting a bounded prefix of each; when none is small, the
+  // range-like conditions' refs too.
+  std::vector<EstimatedSource> ordered = ordered_sources(tenant, scope, query, bounds);
+  const bool small_ordered = !ordered.empty() && ordered.front().size < kEstimateCap;
+  std::vector<std::vector<VersionRef>> collected;
+  if (!small_ordered) {
+    collected = collected_ranges(tenant, scope, query, bounds,
+                                 ordered.empty() ? collect_limit_ : kEstimateCap * 4);
+  }
   std::vector<StreamPtr> streams;
   streams.reserve(ordered.size() + collected.size());
   for (auto& source : ordered)
     streams.push_back(source.make());
   for (auto& refs : collected)
-    streams.push_back(listed_stream(std::move(refs), order));
+    streams.push_back(listed_stream(std::move(refs), query.order));
   if (!streams.empty()) {
-    plan.candidates = intersection_stream(std::move(streams), order);
+    plan.candidates = intersection_stream(std::move(streams), query.order);
     plan.indexed = true;
     plan.selective = small_ordered;
     return plan;
@@ -324,7 +334,7 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   // No index applies: read current or history in time order within the bounds.
   plan.candidates = key_range_stream(
       database_, query.source == sdk::Source::current ? database_.current : database_.history,
-      std::string(tenant), true, "", bounds, order);
+      std::string(tenant), true, "", bounds, query.order);
   return plan;
 }
 

@@ -14,9 +14,9 @@
 
 #include <string_view>
 
+#include "eventsvc/sdk/storage.hpp"
 #include "query/candidate_stream.hpp"
 #include "store/database.hpp"
-#include "eventsvc/sdk/storage.hpp"
 #include "store/index_keys.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -57,6 +57,22 @@ class QueryPlanner {
                          sdk::Order order) const;
 
  private:
+  // An ordered source and how many candidates a bounded prefix of it held.
+  struct EstimatedSource {
+    std::size_t size;
+    std::function<StreamPtr()> make;
+  };
+  // The query's ordered sources (conditions, and words and prefixes with version indexes),
+  // smallest estimate first.
+  std::vector<EstimatedSource> ordered_sources(std::string_view tenant, Scope scope,
+                                               const sdk::RecordQuery& query,
+                                               const sdk::TimeBounds& bounds) const;
+  // The refs of range-like conditions, one key range per field (a lower and an upper bound
+  // combine); a range that holds more than `limit` entries is left out.
+  std::vector<std::vector<VersionRef>> collected_ranges(std::string_view tenant, Scope scope,
+                                                        const sdk::RecordQuery& query,
+                                                        const sdk::TimeBounds& bounds,
+                                                        std::size_t limit) const;
   // nullptr when the condition offers no ordered source.
   StreamPtr ordered_source(std::string_view tenant, Scope scope, const sdk::Condition& condition,
                            const sdk::TimeBounds& bounds, sdk::Order order) const;

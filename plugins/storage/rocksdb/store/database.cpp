@@ -114,9 +114,9 @@ void check(const rocksdb::Status& status, const char* operation) {
                                 5);
 }
 
-Database::Database(const DatabaseOptions& options) : term_filters_(options.filter_cache_mb << 20) {
-  static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
+namespace {
 
+rocksdb::DBOptions db_options_of(const DatabaseOptions& options) {
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
@@ -133,8 +133,13 @@ Database::Database(const DatabaseOptions& options) : term_filters_(options.filte
   db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   // Memtable inserts one batch at a time: only then does RocksDB use the insert hints below.
   db_options.allow_concurrent_memtable_write = false;
-  const auto insert_hints = std::make_shared<InsertHintPrefix>();
+  return db_options;
+}
 
+// Every column family of kFamilies with the options of its kind, sharing one block cache.
+std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOptions& options) {
+  static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
+  const auto insert_hints = std::make_shared<InsertHintPrefix>();
   auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20);
   auto family_options = [&](bool point_lookups) {
     rocksdb::ColumnFamilyOptions cf;
@@ -166,7 +171,6 @@ Database::Database(const DatabaseOptions& options) : term_filters_(options.filte
     cf.merge_operator = add;
     return cf;
   };
-
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   for (const auto& family : kFamilies) {
     const auto cf = family.kind == FamilyKind::expiring ? expiring()
@@ -175,44 +179,56 @@ Database::Database(const DatabaseOptions& options) : term_filters_(options.filte
                         : family_options(family.kind == FamilyKind::point);
     families.emplace_back(family.name, cf);
   }
-  std::filesystem::create_directories(options.path);
-  auto damaged = [&](const std::string& why) {
-    return sdk::Error::internal("the database at " + options.path.string() +
-                                " is damaged and was not opened: " + why);
-  };
-  if (std::filesystem::exists(options.path / "CURRENT")) {
-    std::vector<std::string> present;
-    const auto listed =
-        rocksdb::DB::ListColumnFamilies(db_options, options.path.string(), &present);
-    if (!listed.ok()) throw damaged(listed.ToString());
-    for (const auto& name : options.required_families) {
-      if (std::find(present.begin(), present.end(), name) == present.end()) {
-        throw damaged("column family '" + name + "' is missing from its MANIFEST");
-      }
-    }
-    if (options.precheck) {
-      // Read-only: replays the log in memory, writes nothing, deletes nothing.
-      std::vector<rocksdb::ColumnFamilyDescriptor> meta_only{
-          {rocksdb::kDefaultColumnFamilyName, families.front().options}};
-      std::vector<rocksdb::ColumnFamilyHandle*> handles;
-      rocksdb::DB* reader = nullptr;
-      const auto opened = rocksdb::DB::OpenForReadOnly(db_options, options.path.string(), meta_only,
-                                                       &handles, &reader);
-      if (!opened.ok()) throw damaged(opened.ToString());
-      const std::unique_ptr<rocksdb::DB> read_only(reader);
-      std::string value;
-      const auto got =
-          reader->Get(rocksdb::ReadOptions(), handles.front(), options.precheck_key, &value);
-      for (auto* handle : handles)
-        reader->DestroyColumnFamilyHandle(handle);
-      if (!got.ok() && !got.IsNotFound()) throw damaged(got.ToString());
-      options.precheck(got.ok() ? std::optional<std::string>(value) : std::nullopt);
+  return families;
+}
+
+sdk::Error damaged(const DatabaseOptions& options, const std::string& why) {
+  return sdk::Error::internal("the database at " + options.path.string() +
+                              " is damaged and was not opened: " + why);
+}
+
+// An existing database must have the families its catalogue listed and pass the precheck, read
+// from a read-only open that replays the log in memory and writes nothing, deletes nothing.
+void check_before_opening(const DatabaseOptions& options, const rocksdb::DBOptions& db_options,
+                          const rocksdb::ColumnFamilyOptions& default_family) {
+  if (!std::filesystem::exists(options.path / "CURRENT")) return;
+  std::vector<std::string> present;
+  const auto listed = rocksdb::DB::ListColumnFamilies(db_options, options.path.string(), &present);
+  if (!listed.ok()) throw damaged(options, listed.ToString());
+  for (const auto& name : options.required_families) {
+    if (std::find(present.begin(), present.end(), name) == present.end()) {
+      throw damaged(options, "column family '" + name + "' is missing from its MANIFEST");
     }
   }
+  if (!options.precheck) return;
+  std::vector<rocksdb::ColumnFamilyDescriptor> meta_only{
+      {rocksdb::kDefaultColumnFamilyName, default_family}};
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* reader = nullptr;
+  const auto opened =
+      rocksdb::DB::OpenForReadOnly(db_options, options.path.string(), meta_only, &handles, &reader);
+  if (!opened.ok()) throw damaged(options, opened.ToString());
+  const std::unique_ptr<rocksdb::DB> read_only(reader);
+  std::string value;
+  const auto got =
+      reader->Get(rocksdb::ReadOptions(), handles.front(), options.precheck_key, &value);
+  for (auto* handle : handles)
+    reader->DestroyColumnFamilyHandle(handle);
+  if (!got.ok() && !got.IsNotFound()) throw damaged(options, got.ToString());
+  options.precheck(got.ok() ? std::optional<std::string>(value) : std::nullopt);
+}
+
+}  // namespace
+
+Database::Database(const DatabaseOptions& options) : term_filters_(options.filter_cache_mb << 20) {
+  const rocksdb::DBOptions db_options = db_options_of(options);
+  const std::vector<rocksdb::ColumnFamilyDescriptor> families = family_descriptors(options);
+  std::filesystem::create_directories(options.path);
+  check_before_opening(options, db_options, families.front().options);
   rocksdb::DB* raw = nullptr;
   const auto status =
       rocksdb::DB::Open(db_options, options.path.string(), families, &handles_, &raw);
-  if (status.IsCorruption()) throw damaged(status.ToString());
+  if (status.IsCorruption()) throw damaged(options, status.ToString());
   if (!status.ok()) {
     throw sdk::Error::internal("cannot open the database at " + options.path.string() + ": " +
                                status.ToString());

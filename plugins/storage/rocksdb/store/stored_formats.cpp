@@ -1,5 +1,7 @@
 #include "store/stored_formats.hpp"
 
+#include <bit>
+
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
 
@@ -245,6 +247,33 @@ StoredReceipt decode_receipt(std::string_view value) {
 
 std::string encode_idempotency(sdk::Millis created_at, std::string_view body) {
   return with_created_at(created_at, body);
+}
+
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector) {
+  std::string out;
+  append_string(out, model);
+  for (const float value : vector) {
+    auto bits = std::bit_cast<std::uint32_t>(value);
+    for (int i = 0; i < 4; ++i) {
+      out.push_back(static_cast<char>(bits & 0xFFU));
+      bits >>= 8U;
+    }
+  }
+  return out;
+}
+
+std::vector<float> decode_embedding(std::string_view value, std::string_view model) {
+  const auto stored_model = take_string(value);
+  if (!stored_model || *stored_model != model) return {};
+  std::vector<float> vector(value.size() / 4);
+  for (std::size_t i = 0; i < vector.size(); ++i) {
+    std::uint32_t bits = 0;
+    for (int b = 3; b >= 0; --b) {
+      bits = (bits << 8U) | static_cast<unsigned char>(value[i * 4 + static_cast<std::size_t>(b)]);
+    }
+    vector[i] = std::bit_cast<float>(bits);
+  }
+  return vector;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -64,4 +64,9 @@ std::string encode_idempotency(sdk::Millis created_at, std::string_view body);
 // Creation time of a value that starts with one.
 sdk::Millis created_at_of(std::string_view value);
 
+// The embedding stored for a version: <model:varstr><floats, little-endian IEEE>.
+std::string encode_embedding(std::string_view model, const std::vector<float>& vector);
+// Empty when the stored vector was made by another model.
+std::vector<float> decode_embedding(std::string_view value, std::string_view model);
+
 }  // namespace eventsvc::plugins::rocksdb_storage
