@@ -70,7 +70,8 @@ void CellBlockBuilder::add(const Record& record) {
     cells.values.push_back(value.to_json());
   }
   if (fields_.every_leaf) {
-    auto cell = [&](const std::string& path, const json::value& value) {
+    auto cell = [&](const std::string& path, std::optional<std::string_view>,
+                    const json::value& value) {
       if (fields_.names(path)) return;
       FieldCells& cells = leaf(path);
       if (value.is_structured()) {

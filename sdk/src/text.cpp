@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::sdk {
@@ -93,38 +94,6 @@ bool contains_sequence(const std::vector<std::string>& tokens,
   if (sequence.empty() || sequence.size() > tokens.size()) return false;
   return std::search(tokens.begin(), tokens.end(), sequence.begin(), sequence.end()) !=
          tokens.end();
-}
-
-using TextEmitter = std::function<void(std::string_view, std::string_view)>;
-
-void walk_text(const json::value& value, std::string& path, const TextEmitter& emit);
-
-void walk_object(const json::object& object, std::string& path, const TextEmitter& emit) {
-  for (const auto& member : object) {
-    emit("", member.key());
-    const std::size_t size = path.size();
-    path.push_back('.');
-    path += member.key();
-    walk_text(member.value(), path, emit);
-    path.resize(size);
-  }
-}
-
-void walk_text(const json::value& value, std::string& path, const TextEmitter& emit) {
-  if (value.is_string()) {
-    emit(path, value.get_string());
-  } else if (value.is_object()) {
-    walk_object(value.get_object(), path, emit);
-  } else if (value.is_array()) {
-    std::size_t index = 0;
-    for (const auto& element : value.get_array()) {
-      const std::size_t size = path.size();
-      path.push_back('.');
-      path += std::to_string(index++);
-      walk_text(element, path, emit);
-      path.resize(size);
-    }
-  }
 }
 
 }  // namespace
@@ -286,12 +255,20 @@ void for_each_text_field(
     const std::function<void(std::string_view path, std::string_view text)>& emit) {
   emit("id", record.id);
   emit("type", record.type);
-  std::string path = "payload";
-  walk_text(record.payload, path, emit);
-  path = "metrics";
-  walk_text(record.metrics, path, emit);
-  path = "attributes";
-  walk_object(record.attributes, path, emit);
+  // Every key (as text of no path) and every string, below every key.
+  const auto text = [&](const std::string& path, std::optional<std::string_view> key,
+                        const json::value& value) {
+    if (key) emit("", *key);
+    if (value.is_string()) emit(path, value.get_string());
+  };
+  const auto below = [&](std::string path, const json::value& root) {
+    if (root.is_string()) emit(path, root.get_string());
+    for_each_field(path, root, text, FieldKeys::all);
+  };
+  below("payload", record.payload);
+  below("metrics", record.metrics);
+  std::string path = "attributes";
+  for_each_member(path, record.attributes, text, FieldKeys::all);
 }
 
 std::vector<std::string> record_tokens(const Record& record) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/analyze_request.hpp"
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "modules/module_registry.hpp"
 

@@ -7,7 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/sdk/text.hpp"

@@ -9,9 +9,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "chunks/chunk_keys.hpp"
 #include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "chunks/chunk_keys.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -361,9 +361,8 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   postings_.add(rows_ - 1, tokens);
   // The roots themselves are never columns (column_name), only what is below them. A key no path
   // can address is skipped, so that a path never names two different places.
-  const auto column = [&](const std::string& name, const sdk::json::value& value) {
-    cell(name, value);
-  };
+  const auto column = [&](const std::string& name, std::optional<std::string_view>,
+                          const sdk::json::value& value) { cell(name, value); };
   std::string path = "payload";
   sdk::for_each_field(path, record.payload, column);
   if (record.metrics.is_object()) {

@@ -14,7 +14,7 @@
 #include "chunks/chunk_values.hpp"
 #include "chunks/column_chunk.hpp"
 #include "store/database.hpp"
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "eventsvc/sdk/text.hpp"
 #include "store/row_bits.hpp"

@@ -17,7 +17,7 @@
 #include "query/chunk_scanner.hpp"
 #include "chunks/column_chunk.hpp"
 #include "store/database.hpp"
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/sdk/text.hpp"

@@ -1,5 +1,6 @@
 #include "store/index_keys.hpp"
 
+#include "eventsvc/sdk/cells.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -21,40 +22,6 @@ std::string scoped(std::string_view tenant, char kind, Scope scope) {
   key.push_back(kind);
   key.push_back(static_cast<char>(scope));
   return key;
-}
-
-// Emits every value below `value` (and `value` itself unless it is the root: payload and metrics
-// are not addressed through the index).
-void walk_leaves(const json::value& value, std::string& path,
-                 const std::function<void(std::string_view, std::string_view)>& emit,
-                 bool root = false) {
-  static const std::string kContainer(1, static_cast<char>(ValueTag::container));
-  if (root && !value.is_object() && !value.is_array()) return;
-  if (!root && (value.is_object() || value.is_array())) emit(path, kContainer);
-  switch (value.kind()) {
-    case json::kind::object:
-      for (const auto& member : value.get_object()) {
-        const std::size_t size = path.size();
-        path.push_back('.');
-        path += member.key();
-        walk_leaves(member.value(), path, emit);
-        path.resize(size);
-      }
-      break;
-    case json::kind::array: {
-      std::size_t index = 0;
-      for (const auto& element : value.get_array()) {
-        const std::size_t size = path.size();
-        path.push_back('.');
-        path += std::to_string(index++);
-        walk_leaves(element, path, emit);
-        path.resize(size);
-      }
-      break;
-    }
-    default:
-      if (const auto encoded = encode_value(value)) emit(path, *encoded);
-  }
 }
 
 }  // namespace
@@ -123,10 +90,21 @@ void for_each_indexed_value(const sdk::Record& record,
   if (record.source_id) emit("source_id", encode_string(*record.source_id));
   emit("receipt_id", encode_string(record.receipt_id));
   emit("ingested_at", encode_number(static_cast<double>(record.ingested_at)));
+  // Every value below payload and metrics (not the roots, which are not addressed through the
+  // index), under every key: containers as a marker, scalars encoded.
+  static const std::string kContainer(1, static_cast<char>(ValueTag::container));
+  const auto leaf = [&](const std::string& path, std::optional<std::string_view>,
+                        const json::value& value) {
+    if (value.is_object() || value.is_array()) {
+      emit(path, kContainer);
+    } else if (const auto encoded = encode_value(value)) {
+      emit(path, *encoded);
+    }
+  };
   std::string path = "payload";
-  walk_leaves(record.payload, path, emit, true);
+  sdk::for_each_field(path, record.payload, leaf, sdk::FieldKeys::all);
   path = "metrics";
-  walk_leaves(record.metrics, path, emit, true);
+  sdk::for_each_field(path, record.metrics, leaf, sdk::FieldKeys::all);
 }
 
 std::string counter_delta(std::int64_t delta) {

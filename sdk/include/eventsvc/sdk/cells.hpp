@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -92,29 +93,52 @@ bool visit_cells(const std::vector<const Record*>& records, const CellFields& fi
 // A key a field path can name as one segment: not empty, no dot. Other keys are no field's.
 bool addressable_key(std::string_view key);
 
-// Calls visit(path, child) for every field below `value` (which `path` names) that a field path
-// can name: object members by addressable key, array elements by index, each container before
-// what it holds. The fields of a record are those below its payload and (an object) metrics:
-// what CellBlockBuilder hands over and what a column store keeps a column of.
+// Which object members a walk of a record's fields enters: those a field path can name (the
+// fields of cells and columns), or every one (a record's text, whose keys and strings are
+// searchable whatever its keys look like).
+enum class FieldKeys : std::uint8_t { addressable, all };
+
+// The one walk of a record's fields: calls visit(path, key, child) for every field below `value`
+// (which `path` names, and which is not visited itself), depth first, each container before what
+// it holds: object members by key (`key` is the member's key), array elements by index (`key` is
+// nullopt). `path` is the child's dotted path (`path` + "." + key or index). The fields of a record
+// are those below its payload and (an object) metrics: what CellBlockBuilder hands over, what a
+// column chunk keeps a column of, and (with FieldKeys::all, and attributes too) its text.
 template <class Visit>
-void for_each_field(std::string& path, const json::value& value, Visit&& visit) {
+void for_each_field(std::string& path, const json::value& value, Visit&& visit,
+                    FieldKeys keys = FieldKeys::addressable);
+
+// The same walk below an object (a record's attributes).
+template <class Visit>
+void for_each_member(std::string& path, const json::object& object, Visit&& visit,
+                     FieldKeys keys = FieldKeys::addressable) {
   const std::size_t length = path.size();
-  auto descend = [&](std::string_view key, const json::value& child) {
+  for (const auto& member : object) {
+    const std::string_view key(member.key().data(), member.key().size());
+    if (keys == FieldKeys::addressable && !addressable_key(key)) continue;
     path.push_back('.');
     path += key;
-    visit(static_cast<const std::string&>(path), child);
-    for_each_field(path, child, visit);
+    visit(static_cast<const std::string&>(path), std::optional<std::string_view>(key),
+          member.value());
+    for_each_field(path, member.value(), visit, keys);
     path.resize(length);
-  };
+  }
+}
+
+template <class Visit>
+void for_each_field(std::string& path, const json::value& value, Visit&& visit, FieldKeys keys) {
   if (value.is_object()) {
-    for (const auto& member : value.get_object()) {
-      const std::string_view key(member.key().data(), member.key().size());
-      if (addressable_key(key)) descend(key, member.value());
-    }
+    for_each_member(path, value.get_object(), visit, keys);
   } else if (value.is_array()) {
+    const std::size_t length = path.size();
     const auto& array = value.get_array();
-    for (std::size_t i = 0; i < array.size(); ++i)
-      descend(std::to_string(i), array[i]);
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      path.push_back('.');
+      path += std::to_string(i);
+      visit(static_cast<const std::string&>(path), std::optional<std::string_view>(), array[i]);
+      for_each_field(path, array[i], visit, keys);
+      path.resize(length);
+    }
   }
 }
 

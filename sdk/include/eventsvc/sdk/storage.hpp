@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "eventsvc/sdk/embedder.hpp"

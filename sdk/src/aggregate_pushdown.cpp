@@ -1,4 +1,4 @@
-#include "eventsvc/sdk/aggregate.hpp"
+#include "eventsvc/sdk/aggregate_pushdown.hpp"
 
 #include <algorithm>
 
