@@ -59,4 +59,10 @@ std::optional<double> take_number(SampleCounts& counts, const Sample& sample) {
   return number;
 }
 
+// Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
+// host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
+// exception matching work across the boundary.
+AggregationState::~AggregationState() = default;
+AggregationOperator::~AggregationOperator() = default;
+
 }  // namespace eventsvc::sdk

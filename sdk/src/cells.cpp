@@ -6,10 +6,6 @@
 
 namespace eventsvc::sdk {
 
-bool addressable_key(std::string_view key) {
-  return !key.empty() && key.find('.') == std::string_view::npos;
-}
-
 bool CellFields::names(std::string_view path) const {
   return std::any_of(named.begin(), named.end(),
                      [&](const FieldPath& field) { return field.text == path; });

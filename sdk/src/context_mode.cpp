@@ -71,4 +71,9 @@ std::size_t settle_token_count(json::object& context, std::string_view member) {
   }
 }
 
+// Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
+// host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
+// exception matching work across the boundary.
+ContextMode::~ContextMode() = default;
+
 }  // namespace eventsvc::sdk

@@ -10,4 +10,9 @@ double cosine_similarity(const std::vector<float>& a, const std::vector<float>& 
   return dot;
 }
 
+// Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
+// host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
+// exception matching work across the boundary.
+Embedder::~Embedder() = default;
+
 }  // namespace eventsvc::sdk

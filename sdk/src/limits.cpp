@@ -21,4 +21,9 @@ RateDecision bucket_decision(bool allowed, double tokens, int limit_per_minute,
   return decision;
 }
 
+// Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
+// host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
+// exception matching work across the boundary.
+Limits::~Limits() = default;
+
 }  // namespace eventsvc::sdk

@@ -64,4 +64,9 @@ std::string_view source_name(Source source) {
   return source == Source::current ? "current" : "history";
 }
 
+// Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
+// host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
+// exception matching work across the boundary.
+Storage::~Storage() = default;
+
 }  // namespace eventsvc::sdk

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/field_walk.hpp"
 
 namespace eventsvc::sdk {
 
