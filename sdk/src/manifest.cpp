@@ -27,63 +27,6 @@ std::string_view type_name(ConfigType type) {
 }
 
 namespace {
-ConfigField make(std::string key, ConfigType type, std::string description) {
-  ConfigField field;
-  field.key = std::move(key);
-  field.type = type;
-  field.description = std::move(description);
-  return field;
-}
-}  // namespace
-
-ConfigField ConfigField::string(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::string, std::move(description));
-}
-ConfigField ConfigField::integer(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::integer, std::move(description));
-}
-ConfigField ConfigField::number(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::number, std::move(description));
-}
-ConfigField ConfigField::boolean(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::boolean, std::move(description));
-}
-ConfigField ConfigField::string_list(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::string_list, std::move(description));
-}
-ConfigField ConfigField::section(std::string key, std::string description,
-                                 std::vector<ConfigField> fields) {
-  auto field = make(std::move(key), ConfigType::section, std::move(description));
-  field.fields = std::move(fields);
-  return field;
-}
-
-ConfigField ConfigField::mapping(std::string key, std::string description) {
-  return make(std::move(key), ConfigType::mapping, std::move(description));
-}
-
-ConfigField&& ConfigField::default_to(json::value value) && {
-  default_value = std::move(value);
-  return std::move(*this);
-}
-ConfigField&& ConfigField::mandatory() && {
-  required = true;
-  return std::move(*this);
-}
-ConfigField&& ConfigField::at_least(double value) && {
-  minimum = value;
-  return std::move(*this);
-}
-ConfigField&& ConfigField::at_most(double value) && {
-  maximum = value;
-  return std::move(*this);
-}
-ConfigField&& ConfigField::allowed(std::vector<std::string> values) && {
-  one_of = std::move(values);
-  return std::move(*this);
-}
-
-namespace {
 json::array schema_to_json(const ConfigSchema& schema) {
   json::array fields;
   for (const auto& field : schema) {
@@ -133,12 +76,16 @@ ConfigField field_of(const ConfigKey& key, const std::string& path) {
 
 }  // namespace
 
+ConfigSchema schema_of(std::span<const ConfigKey> keys) {
+  ConfigSchema schema;
+  for (const auto& key : keys)
+    schema.push_back(field_of(key, std::string(key.key)));
+  return schema;
+}
+
 Manifest make_manifest(std::string_view name, PluginKind kind, const PluginInfo& info) {
-  Manifest manifest{
-      std::string(name), kind, std::string(info.version), std::string(info.description), {}};
-  for (const auto& key : info.config)
-    manifest.config.push_back(field_of(key, std::string(key.key)));
-  return manifest;
+  return {std::string(name), kind, std::string(info.version), std::string(info.description),
+          schema_of(info.config)};
 }
 
 json::object manifest_to_json(const Manifest& manifest) {

@@ -1,13 +1,14 @@
 #include "config/host_config.hpp"
 
+#include <array>
 #include <charconv>
+#include <string_view>
 
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::host {
 
 namespace json = sdk::json;
-using sdk::ConfigField;
 
 std::string ListenAddress::to_string() const {
   return host + ":" + std::to_string(port);
@@ -33,179 +34,188 @@ const Plan* HostConfig::plan(std::string_view name) const {
 
 namespace {
 
+using sdk::ConfigKey;
+
+constexpr std::string_view kLogLevels[] = {"debug", "info", "warning", "error"};
+
+constexpr ConfigKey kTls[] = {
+    ConfigKey::string("certificate", "Certificate chain file").defaults_to(R"("tls/server.crt")"),
+    ConfigKey::string("private_key", "Private key file").defaults_to(R"("tls/server.key")"),
+    ConfigKey::boolean("self_signed", "Create a self-signed P-256 pair when both are absent")
+        .defaults_to("true"),
+};
+
+constexpr ConfigKey kServer[] = {
+    ConfigKey::string("listen", "HTTPS address, host:port").defaults_to(R"("127.0.0.1:8443")"),
+    ConfigKey::string("http_listen",
+                      "Plain-HTTP address for running behind a TLS-terminating proxy; empty: off")
+        .defaults_to(R"("")"),
+    ConfigKey::string("public_base_url",
+                      "Prefix of verify_url in receipts, e.g. https://events.example.com")
+        .defaults_to(R"("")"),
+    ConfigKey::integer("threads", "Threads that carry connections and run requests")
+        .defaults_to("16")
+        .at_least(1)
+        .at_most(1024),
+    ConfigKey::integer("queue",
+                       "Requests under way beyond `threads` (heads read, bodies arriving, waiting "
+                       "for a thread); more are answered 503")
+        .defaults_to("64")
+        .at_least(1)
+        .at_most(65536),
+    ConfigKey::integer("keep_alive_timeout_s", "Idle keep-alive connection timeout")
+        .defaults_to("5")
+        .at_least(1)
+        .at_most(300),
+    ConfigKey::integer("max_keep_alive_requests", "Requests per connection; 0: no limit")
+        .defaults_to("1000")
+        .at_least(0),
+    ConfigKey::integer("handshake_timeout_s", "A TLS handshake must complete within this")
+        .defaults_to("5")
+        .at_least(1)
+        .at_most(300),
+    ConfigKey::integer("head_timeout_s",
+                       "A request head (line and headers) must arrive within this from its first "
+                       "byte")
+        .defaults_to("10")
+        .at_least(1)
+        .at_most(300),
+    ConfigKey::integer("read_timeout_s",
+                       "A request body must arrive within this plus one second per 64 KiB it "
+                       "declares; an answer must be taken within the same")
+        .defaults_to("10")
+        .at_least(1)
+        .at_most(600),
+    ConfigKey::integer("max_connections",
+                       "Open connections in all; at the cap an idle keep-alive connection is "
+                       "closed for a new one, else the new one is")
+        .defaults_to("10000")
+        .at_least(1)
+        .at_most(1000000),
+    ConfigKey::integer("max_connections_per_address",
+                       "Open connections from one client address; more are closed")
+        .defaults_to("256")
+        .at_least(1)
+        .at_most(1000000),
+    ConfigKey::integer("shutdown_grace_s",
+                       "On SIGTERM, how long requests under way may take to finish before every "
+                       "connection is closed")
+        .defaults_to("30")
+        .at_least(0)
+        .at_most(600),
+    ConfigKey::boolean("access_log", "One structured line per request").defaults_to("true"),
+    ConfigKey::string("log_level", "Least severe log lines written: debug, info, warning, error")
+        .defaults_to(R"("info")")
+        .allowed(kLogLevels),
+    ConfigKey::section("tls", "Certificate and key (PEM); relative paths are inside data_dir",
+                       kTls),
+};
+
+constexpr ConfigKey kAdmin[] = {
+    ConfigKey::string("listen", "Address, host:port; empty: off")
+        .defaults_to(R"("127.0.0.1:9464")"),
+    ConfigKey::integer("ready_max_backlog",
+                       "/readyz says not ready while more accepted writes than this wait to be "
+                       "projected")
+        .defaults_to("10000")
+        .at_least(1),
+};
+
+constexpr ConfigKey kLimits[] = {
+    ConfigKey::integer("anonymous_per_minute",
+                       "Requests per minute per client IP that fail authentication or name no "
+                       "route")
+        .defaults_to("60")
+        .at_least(1),
+    ConfigKey::integer("max_body_bytes",
+                       "Largest body of search, query and analyze (ingest is fixed at 1 MiB by "
+                       "the API)")
+        .defaults_to("8388608")
+        .at_least(1024)
+        .at_most(256 << 20),
+};
+
+constexpr ConfigKey kIngest[] = {
+    ConfigKey::string("max_future_skew",
+                      "How far ahead of now an event's occurred_at may be (duration)")
+        .defaults_to(R"("24h")"),
+};
+
+constexpr ConfigKey kTopLevel[] = {
+    ConfigKey::section("server", "HTTPS listener and connection handling", kServer),
+    ConfigKey::section("admin",
+                       "The operator's listener: /healthz, /readyz, /metrics (plain HTTP, no key)",
+                       kAdmin),
+    ConfigKey::string("data_dir", "Where plugins keep their data").defaults_to(R"("var/data")"),
+    ConfigKey::string_list("plugin_dirs",
+                           "Directories searched for plugin libraries before the built-in one")
+        .defaults_to("[]"),
+    ConfigKey::section("limits", "Request limits", kLimits),
+    ConfigKey::section("ingest", "Ingest rules", kIngest),
+    ConfigKey::mapping("plans", "Plans by name; a key names its plan"),
+    ConfigKey::mapping("plugins", "Plugin instances by name"),
+};
+
+// requests_per_minute: a key per operation (in kOperations' order), named as the operation is.
+constexpr std::string_view kDefaultRates[] = {"600", "1200", "600", "600", "300"};
+static_assert(std::size(kDefaultRates) == kOperations.size());
+constexpr auto kRates = [] {
+  std::array<ConfigKey, kOperations.size()> rates{};
+  for (std::size_t i = 0; i < kOperations.size(); ++i) {
+    rates[i] = ConfigKey::integer(operation_name(kOperations[i]), "Requests per minute")
+                   .defaults_to(kDefaultRates[i])
+                   .at_least(1)
+                   .at_most(1000000000);
+  }
+  return rates;
+}();
+
+constexpr ConfigKey kPlan[] = {
+    ConfigKey::section("requests_per_minute", "Rate limit per operation", kRates),
+    ConfigKey::integer("concurrency",
+                       "Concurrent search, query, analyze and receipt requests per workspace and "
+                       "environment")
+        .defaults_to("8")
+        .at_least(1)
+        .at_most(100000),
+    ConfigKey::integer("retention_days", "How long events are kept and may be queried")
+        .defaults_to("30")
+        .at_least(1)
+        .at_most(36500),
+};
+
+constexpr auto kKindNames = [] {
+  std::array<std::string_view, std::size(sdk::kPluginKinds)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    names[i] = sdk::kind_name(sdk::kPluginKinds[i]);
+  return names;
+}();
+
+constexpr ConfigKey kPluginInstance[] = {
+    ConfigKey::string("plugin",
+                      "The plugin's name (libeventsvc-<kind>-<plugin>.so in the plugin "
+                      "directories); the instance's name when not given")
+        .defaults_to(R"("")"),
+    ConfigKey::string("kind", "The plugin's kind, when plugins of several kinds share its name")
+        .allowed(kKindNames),
+    ConfigKey::string("library",
+                      "Instead of plugin and kind: a library name (libNAME.so in the plugin "
+                      "directories) or a path")
+        .defaults_to(R"("")"),
+    ConfigKey::boolean("enabled", "Load this instance").defaults_to("true"),
+    ConfigKey::mapping("config", "The plugin's own settings, checked against its schema"),
+};
+
 sdk::ConfigSchema top_level_schema() {
-  return {
-      ConfigField::section(
-          "server", "HTTPS listener and connection handling",
-          {
-              ConfigField::string("listen", "HTTPS address, host:port")
-                  .default_to("127.0.0.1:8443"),
-              ConfigField::string("http_listen",
-                                  "Plain-HTTP address for running behind a TLS-terminating proxy; "
-                                  "empty: off")
-                  .default_to(""),
-              ConfigField::string(
-                  "public_base_url",
-                  "Prefix of verify_url in receipts, e.g. https://events.example.com")
-                  .default_to(""),
-              ConfigField::integer("threads", "Threads that carry connections and run requests")
-                  .default_to(16)
-                  .at_least(1)
-                  .at_most(1024),
-              ConfigField::integer("queue",
-                                   "Requests under way beyond `threads` (heads read, bodies "
-                                   "arriving, waiting for a thread); more are answered 503")
-                  .default_to(64)
-                  .at_least(1)
-                  .at_most(65536),
-              ConfigField::integer("keep_alive_timeout_s", "Idle keep-alive connection timeout")
-                  .default_to(5)
-                  .at_least(1)
-                  .at_most(300),
-              ConfigField::integer("max_keep_alive_requests",
-                                   "Requests per connection; 0: no limit")
-                  .default_to(1000)
-                  .at_least(0),
-              ConfigField::integer("handshake_timeout_s",
-                                   "A TLS handshake must complete within this")
-                  .default_to(5)
-                  .at_least(1)
-                  .at_most(300),
-              ConfigField::integer("head_timeout_s",
-                                   "A request head (line and headers) must arrive within this "
-                                   "from its first byte")
-                  .default_to(10)
-                  .at_least(1)
-                  .at_most(300),
-              ConfigField::integer("read_timeout_s",
-                                   "A request body must arrive within this plus one second per "
-                                   "64 KiB it declares; an answer must be taken within the same")
-                  .default_to(10)
-                  .at_least(1)
-                  .at_most(600),
-              ConfigField::integer("max_connections",
-                                   "Open connections in all; at the cap an idle keep-alive "
-                                   "connection is closed for a new one, else the new one is")
-                  .default_to(10000)
-                  .at_least(1)
-                  .at_most(1000000),
-              ConfigField::integer("max_connections_per_address",
-                                   "Open connections from one client address; more are closed")
-                  .default_to(256)
-                  .at_least(1)
-                  .at_most(1000000),
-              ConfigField::integer("shutdown_grace_s",
-                                   "On SIGTERM, how long requests under way may take to finish "
-                                   "before every connection is closed")
-                  .default_to(30)
-                  .at_least(0)
-                  .at_most(600),
-              ConfigField::boolean("access_log", "One structured line per request")
-                  .default_to(true),
-              ConfigField::string("log_level",
-                                  "Least severe log lines written: debug, info, warning, error")
-                  .default_to("info")
-                  .allowed({"debug", "info", "warning", "error"}),
-              ConfigField::section(
-                  "tls", "Certificate and key (PEM); relative paths are inside data_dir",
-                  {
-                      ConfigField::string("certificate", "Certificate chain file")
-                          .default_to("tls/server.crt"),
-                      ConfigField::string("private_key", "Private key file")
-                          .default_to("tls/server.key"),
-                      ConfigField::boolean("self_signed",
-                                           "Create a self-signed P-256 pair when both are absent")
-                          .default_to(true),
-                  }),
-          }),
-      ConfigField::section(
-          "admin", "The operator's listener: /healthz, /readyz, /metrics (plain HTTP, no key)",
-          {
-              ConfigField::string("listen", "Address, host:port; empty: off")
-                  .default_to("127.0.0.1:9464"),
-              ConfigField::integer("ready_max_backlog",
-                                   "/readyz says not ready while more accepted writes than this "
-                                   "wait to be projected")
-                  .default_to(10000)
-                  .at_least(1),
-          }),
-      ConfigField::string("data_dir", "Where plugins keep their data").default_to("var/data"),
-      ConfigField::string_list("plugin_dirs",
-                               "Directories searched for plugin libraries before the built-in one")
-          .default_to(json::array()),
-      ConfigField::section(
-          "limits", "Request limits",
-          {
-              ConfigField::integer("anonymous_per_minute",
-                                   "Requests per minute per client IP that fail authentication or "
-                                   "name no route")
-                  .default_to(60)
-                  .at_least(1),
-              ConfigField::integer("max_body_bytes",
-                                   "Largest body of search, query and analyze (ingest is fixed at "
-                                   "1 MiB by the API)")
-                  .default_to(8 << 20)
-                  .at_least(1024)
-                  .at_most(256 << 20),
-          }),
-      ConfigField::section(
-          "ingest", "Ingest rules",
-          {ConfigField::string("max_future_skew",
-                               "How far ahead of now an event's occurred_at may be (duration)")
-               .default_to("24h")}),
-      ConfigField::mapping("plans", "Plans by name; a key names its plan"),
-      ConfigField::mapping("plugins", "Plugin instances by name"),
-  };
+  return sdk::schema_of(kTopLevel);
 }
 
 sdk::ConfigSchema plan_schema() {
-  std::vector<ConfigField> rates;
-  const int defaults[] = {600, 1200, 600, 600, 300};
-  rates.reserve(kOperations.size());
-  for (const auto operation : kOperations) {
-    rates.push_back(
-        ConfigField::integer(std::string(operation_name(operation)), "Requests per minute")
-            .default_to(defaults[static_cast<std::size_t>(operation)])
-            .at_least(1)
-            .at_most(1000000000));
-  }
-  return {
-      ConfigField::section("requests_per_minute", "Rate limit per operation", std::move(rates)),
-      ConfigField::integer("concurrency",
-                           "Concurrent search, query, analyze and receipt requests per workspace "
-                           "and environment")
-          .default_to(8)
-          .at_least(1)
-          .at_most(100000),
-      ConfigField::integer("retention_days", "How long events are kept and may be queried")
-          .default_to(30)
-          .at_least(1)
-          .at_most(36500),
-  };
-}
-
-std::vector<std::string> kind_names() {
-  std::vector<std::string> names;
-  for (const auto kind : sdk::kPluginKinds)
-    names.emplace_back(sdk::kind_name(kind));
-  return names;
+  return sdk::schema_of(kPlan);
 }
 
 sdk::ConfigSchema plugin_instance_schema() {
-  return {
-      ConfigField::string("plugin",
-                          "The plugin's name (libeventsvc-<kind>-<plugin>.so in the plugin "
-                          "directories); the instance's name when not given")
-          .default_to(""),
-      ConfigField::string("kind", "The plugin's kind, when plugins of several kinds share its name")
-          .allowed(kind_names()),
-      ConfigField::string("library",
-                          "Instead of plugin and kind: a library name (libNAME.so in the plugin "
-                          "directories) or a path")
-          .default_to(""),
-      ConfigField::boolean("enabled", "Load this instance").default_to(true),
-      ConfigField::mapping("config", "The plugin's own settings, checked against its schema"),
-  };
+  return sdk::schema_of(kPluginInstance);
 }
 
 Plan plan_from(std::string name, const sdk::ConfigSection& section) {

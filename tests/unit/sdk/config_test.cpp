@@ -7,16 +7,19 @@
 namespace eventsvc::sdk {
 namespace {
 
+constexpr std::string_view kModes[] = {"fast", "safe"};
+constexpr ConfigKey kLimits[] = {ConfigKey::number("ratio", "ratio").defaults_to("0.5").at_most(1)};
+constexpr ConfigKey kSchema[] = {
+    ConfigKey::integer("cache_mb", "cache").defaults_to("64").at_least(8).at_most(4096),
+    ConfigKey::string("mode", "mode").defaults_to(R"("fast")").allowed(kModes),
+    ConfigKey::string("name", "name").mandatory(),
+    ConfigKey::boolean("enabled", "on").defaults_to("true"),
+    ConfigKey::string_list("tags", "tags"),
+    ConfigKey::section("limits", "limits", kLimits),
+};
+
 ConfigSchema schema() {
-  return {
-      ConfigField::integer("cache_mb", "cache").default_to(64).at_least(8).at_most(4096),
-      ConfigField::string("mode", "mode").default_to("fast").allowed({"fast", "safe"}),
-      ConfigField::string("name", "name").mandatory(),
-      ConfigField::boolean("enabled", "on").default_to(true),
-      ConfigField::string_list("tags", "tags"),
-      ConfigField::section("limits", "limits",
-                           {ConfigField::number("ratio", "ratio").default_to(0.5).at_most(1)}),
-  };
+  return schema_of(kSchema);
 }
 
 std::string failure(const json::object& raw) {

@@ -46,9 +46,8 @@ enum class ConfigType { string, integer, number, boolean, string_list, section, 
 
 std::string_view type_name(ConfigType type);
 
-// One key of a config schema, as the host validates with it. Plugins declare theirs as data
-// (ConfigKey, below); the named constructors and chained setters build one in code:
-//   ConfigField::integer("block_cache_mb", "Block cache size").default_to(64).at_least(8)
+// One key of a config schema, as validate_config (config.hpp) checks with it: what a ConfigKey
+// table (below), the one way a schema is declared, by plugins and the host alike, becomes.
 struct ConfigField {
   std::string key;
   ConfigType type = ConfigType::string;
@@ -59,21 +58,6 @@ struct ConfigField {
   std::optional<double> maximum;
   std::vector<std::string> one_of;  // allowed values of a string field
   std::vector<ConfigField> fields;  // keys of a section
-
-  static ConfigField string(std::string key, std::string description);
-  static ConfigField integer(std::string key, std::string description);
-  static ConfigField number(std::string key, std::string description);
-  static ConfigField boolean(std::string key, std::string description);
-  static ConfigField string_list(std::string key, std::string description);
-  static ConfigField section(std::string key, std::string description,
-                             std::vector<ConfigField> fields);
-  static ConfigField mapping(std::string key, std::string description);
-
-  ConfigField&& default_to(json::value value) &&;
-  ConfigField&& mandatory() &&;
-  ConfigField&& at_least(double value) &&;
-  ConfigField&& at_most(double value) &&;
-  ConfigField&& allowed(std::vector<std::string> values) &&;
 };
 
 using ConfigSchema = std::vector<ConfigField>;
@@ -142,6 +126,9 @@ struct ConfigKey {
     config_key.fields = keys;
     return config_key;
   }
+  static constexpr ConfigKey mapping(std::string_view key, std::string_view description) {
+    return of(ConfigType::mapping, key, description);
+  }
   constexpr ConfigKey defaults_to(std::string_view json) const {
     ConfigKey copy = *this;
     copy.default_json = json;
@@ -178,6 +165,9 @@ struct PluginInfo {
   std::string_view description;
   std::span<const ConfigKey> config;
 };
+
+// The schema a table of keys declares; throws Error 500 naming the key whose default is not JSON.
+ConfigSchema schema_of(std::span<const ConfigKey> keys);
 
 // The Manifest of a plugin of `kind` named `name`; throws Error 500 naming the key whose default
 // is not JSON.
