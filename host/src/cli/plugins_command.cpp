@@ -55,17 +55,21 @@ int run_plugins(const std::vector<std::string>& args) {
   const HostConfig config = config_from(arguments);
   const auto dirs = plugin_search_dirs(config.plugin_dirs);
   const auto found = discover(dirs);
+  // The library each configured instance loads, looked up once; empty when it names none there is.
+  std::vector<std::filesystem::path> loads;
+  for (const auto& instance : config.plugins) {
+    try {
+      loads.push_back(library_of(instance, dirs));
+    } catch (const sdk::Error&) {
+      loads.emplace_back();
+    }
+  }
 
   auto instances_of = [&](const Found& item) {
     sdk::json::array instances;
-    for (const auto& instance : config.plugins) {
-      bool same = false;
-      try {
-        same = library_of(instance, dirs) == item.path;
-      } catch (const sdk::Error&) {
-        // Names no library there is: it belongs to none of them.
-      }
-      if (same) {
+    for (std::size_t i = 0; i < config.plugins.size(); ++i) {
+      const auto& instance = config.plugins[i];
+      if (loads[i] == item.path) {
         instances.emplace_back(
             sdk::json::object{{"instance", instance.instance}, {"enabled", instance.enabled}});
       }

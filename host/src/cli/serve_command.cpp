@@ -1,10 +1,13 @@
 #include <pthread.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "admin/operator_pages.hpp"
 #include "api/routes.hpp"
@@ -63,6 +66,11 @@ std::string display_host(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
+// scheme://host:port, a wildcard host shown as loopback.
+std::string url_of(std::string_view scheme, const std::string& host, std::uint16_t port) {
+  return std::string(scheme) + "://" + display_host(host) + ":" + std::to_string(port);
+}
+
 // Blocks SIGINT and SIGTERM (taken by sigwait in run_serve; threads created from here on inherit
 // the mask) and ignores the signals a server must survive. Returns the set to wait for.
 sigset_t block_stop_signals() {
@@ -79,14 +87,11 @@ sigset_t block_stop_signals() {
 }
 
 // The addresses served, on stdout for whoever started the server and as the log's "listening".
-void announce_ready(const HostConfig& config, const HttpsServer& server, const AdminServer* admin,
-                    LogSink& log) {
-  const std::string base = "https://" + display_host(config.server.listen.host) + ":" +
-                           std::to_string(server.https_port());
+void announce_ready(const HostConfig& config, const std::string& base, const HttpsServer& server,
+                    const AdminServer* admin, LogSink& log) {
   std::string admin_base;
   if (admin != nullptr) {
-    admin_base =
-        "http://" + display_host(config.admin.listen->host) + ":" + std::to_string(admin->port());
+    admin_base = url_of("http", config.admin.listen->host, admin->port());
     std::printf("eventsvc admin: %s (/healthz, /readyz, /metrics)\n", admin_base.c_str());
   }
   std::printf("eventsvc ready: %s\n", base.c_str());
@@ -94,8 +99,7 @@ void announce_ready(const HostConfig& config, const HttpsServer& server, const A
   sdk::json::object ready{
       {"https", base}, {"data_dir", config.data_dir.string()}, {"config", config.origin}};
   if (const auto http = server.http_port()) {
-    ready["http"] =
-        "http://" + display_host(config.server.http_listen->host) + ":" + std::to_string(*http);
+    ready["http"] = url_of("http", config.server.http_listen->host, *http);
   }
   if (admin != nullptr) ready["admin"] = admin_base;
   log.log(sdk::LogLevel::info, "host", "listening", std::move(ready));
@@ -137,12 +141,9 @@ int run_serve(const std::vector<std::string>& args) {
   }
   server.start();
 
-  if (arguments.flag("bootstrap-key")) {
-    bootstrap_key(config, *modules,
-                  "https://" + display_host(config.server.listen.host) + ":" +
-                      std::to_string(server.https_port()));
-  }
-  announce_ready(config, server, admin ? &*admin : nullptr, log);
+  const std::string base = url_of("https", config.server.listen.host, server.https_port());
+  if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
+  announce_ready(config, base, server, admin ? &*admin : nullptr, log);
 
   int received = 0;
   sigwait(&signals, &received);

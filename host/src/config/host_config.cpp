@@ -236,6 +236,12 @@ sdk::SourceLocation location_of(const YamlDocument& document, const std::string&
   return it != document.locations.end() ? it->second : sdk::SourceLocation{document.origin, 0};
 }
 
+// An error naming the file, line and path of a value the schema cannot check by itself.
+[[noreturn]] void fail_at(const YamlDocument& document, const std::string& path,
+                          const std::string& message) {
+  throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path + ": " + message);
+}
+
 sdk::ConfigSection validate_at(const YamlDocument& document, const sdk::ConfigSchema& schema,
                                const json::object& raw, const std::string& path) {
   return sdk::validate_config(schema, raw, path, locations_below(document.locations, path),
@@ -297,8 +303,7 @@ void read_plans(const YamlDocument& document, const sdk::ConfigSection& top, Hos
   for (const auto& entry : plans->as_object()) {
     const std::string path = "plans." + std::string(entry.key());
     if (!entry.value().is_object() && !entry.value().is_null()) {
-      throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                                ": must be a mapping of keys to values");
+      fail_at(document, path, "must be a mapping of keys to values");
     }
     const json::object raw =
         entry.value().is_object() ? entry.value().get_object() : json::object();
@@ -312,9 +317,8 @@ PluginInstanceConfig plugin_instance_of(const YamlDocument& document, std::strin
   const std::string path = "plugins." + std::string(name);
   // `count:` alone (or `count: {}`) is the plugin called count, with its defaults.
   if (!value.is_object() && !value.is_null()) {
-    throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                              ": must be a mapping (plugin, kind, library, enabled, config) "
-                              "or nothing");
+    fail_at(document, path,
+            "must be a mapping (plugin, kind, library, enabled, config) or nothing");
   }
   const json::object raw = value.is_object() ? value.get_object() : json::object();
   const auto section = validate_at(document, plugin_instance_schema(), raw, path);
@@ -324,8 +328,7 @@ PluginInstanceConfig plugin_instance_of(const YamlDocument& document, std::strin
   instance.plugin = section.get_string("plugin");
   if (section.has("kind")) instance.kind = section.get_string("kind");
   if (!instance.library.empty() && (!instance.plugin.empty() || !instance.kind.empty())) {
-    throw sdk::Error(500, sdk::to_string(location_of(document, path)) + " " + path +
-                              ": give `library`, or `plugin` and `kind`, not both");
+    fail_at(document, path, "give `library`, or `plugin` and `kind`, not both");
   }
   instance.enabled = section.get_bool("enabled");
   if (const auto* own = section.values().if_contains("config"); own != nullptr) {

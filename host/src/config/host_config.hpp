@@ -84,6 +84,8 @@ struct PluginInstanceConfig {
   sdk::LocationMap locations;    // of keys inside `config`
   sdk::SourceLocation location;  // of the instance
   std::string path() const { return "plugins." + instance + ".config"; }
+  // The plugin it names when it gives no library: `plugin`, else the instance's own name.
+  const std::string& plugin_name() const { return plugin.empty() ? instance : plugin; }
 };
 
 struct HostConfig {

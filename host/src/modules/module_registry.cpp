@@ -110,7 +110,7 @@ std::shared_ptr<PluginLibrary> ModuleRegistry::open_library(
   }
   // A library renamed by hand says what it holds: the config asked for another plugin.
   const sdk::Manifest& manifest = library->manifest();
-  const std::string name = instance.plugin.empty() ? instance.instance : instance.plugin;
+  const std::string& name = instance.plugin_name();
   if (instance.library.empty() &&
       (manifest.name != name ||
        (!instance.kind.empty() && sdk::kind_name(manifest.kind) != instance.kind))) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::host {
 
@@ -55,12 +56,7 @@ std::optional<std::filesystem::path> find_file(const std::string& file,
 }
 
 std::string listed(const std::vector<std::filesystem::path>& dirs) {
-  std::string list;
-  for (const auto& dir : dirs) {
-    if (!list.empty()) list += ", ";
-    list += dir.string();
-  }
-  return list;
+  return sdk::join(dirs, ", ", [](const std::filesystem::path& dir) { return dir.string(); });
 }
 
 std::string library_file(std::string_view kind, const std::string& name) {
@@ -103,9 +99,8 @@ std::filesystem::path resolve_plugin(const std::string& name, const std::string&
                               "; name its `library`, or add the "
                               "directory that holds it to plugin_dirs");
   }
-  std::string files;
-  for (const auto& path : found)
-    files += (files.empty() ? "" : ", ") + path.filename().string();
+  const std::string files = sdk::join(
+      found, ", ", [](const std::filesystem::path& path) { return path.filename().string(); });
   throw sdk::Error(500, "plugins of " + std::to_string(found.size()) + " kinds are named '" + name +
                             "' (" + files + "): say which with `kind`");
 }
@@ -113,8 +108,7 @@ std::filesystem::path resolve_plugin(const std::string& name, const std::string&
 std::filesystem::path library_of(const PluginInstanceConfig& instance,
                                  const std::vector<std::filesystem::path>& dirs) {
   if (!instance.library.empty()) return resolve_library(instance.library, dirs);
-  return resolve_plugin(instance.plugin.empty() ? instance.instance : instance.plugin,
-                        instance.kind, dirs);
+  return resolve_plugin(instance.plugin_name(), instance.kind, dirs);
 }
 
 }  // namespace eventsvc::host
