@@ -27,12 +27,15 @@
 #include <thread>
 #include <vector>
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "rocksdb_storage.hpp"
 #include "support/plugin_context.hpp"
 
 namespace rs = eventsvc::plugins::rocksdb_storage;
 namespace sdk = eventsvc::sdk;
+namespace toolkit = eventsvc::toolkit;
 namespace json = sdk::json;
 using Clock = std::chrono::steady_clock;
 
@@ -148,7 +151,7 @@ json::object production_event(std::size_t i, sdk::Millis at, std::mt19937& rando
   return json::object{
       {"id", "evt-" + std::to_string(i)},
       {"type", i % 3 == 0 ? "order.paid" : "login"},
-      {"occurred_at", sdk::format_rfc3339(at)},
+      {"occurred_at", toolkit::format_rfc3339(at)},
       {"data",
        json::object{
            {"user", json::object{{"id", "u-" + std::to_string(random() % 200000)},
@@ -177,14 +180,15 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
   write.receipt_id = receipt;
   write.envelope.stream = "stream-" + std::to_string(first % 50);
   write.envelope.namespace_name = "ns-" + std::to_string(first % 7);
-  write.received_at = sdk::now_millis();
+  write.received_at = toolkit::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::size_t i = first; i < first + count; ++i) {
     if (production) {
       const sdk::Millis at = base + static_cast<sdk::Millis>(i) * 10;
       json::object event = production_event(i, at, random);
       sdk::IncomingEvent incoming;
-      incoming.version = {std::string(event.at("id").as_string()), at, sdk::event_digest(event)};
+      incoming.version = {std::string(event.at("id").as_string()), at,
+                          toolkit::event_digest(event)};
       incoming.event = std::move(event);
       pairs.emplace_back(incoming.version.id, incoming.version.digest);
       write.events.push_back(std::move(incoming));
@@ -199,7 +203,7 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
     json::object event{
         {"id", "dev-" + std::to_string(i % 100000)},
         {"type", i % 10 == 0 ? "alert" : "reading"},
-        {"occurred_at", sdk::format_rfc3339(base + static_cast<sdk::Millis>(i) * 10)},
+        {"occurred_at", toolkit::format_rfc3339(base + static_cast<sdk::Millis>(i) * 10)},
         {"data", json::object{{"temp", static_cast<double>(random() % 4000) / 100.0},
                               {"site", "site-" + std::to_string(i % 200)},
                               {"status", i % 97 == 0 ? "alarm" : "ok"},
@@ -207,12 +211,12 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
         {"metrics", json::object{{"cpu", static_cast<double>(random() % 100) / 100.0}}}};
     sdk::IncomingEvent incoming;
     incoming.version = {std::string(event.at("id").as_string()),
-                        base + static_cast<sdk::Millis>(i) * 10, sdk::event_digest(event)};
+                        base + static_cast<sdk::Millis>(i) * 10, toolkit::event_digest(event)};
     incoming.event = std::move(event);
     pairs.emplace_back(incoming.version.id, incoming.version.digest);
     write.events.push_back(std::move(incoming));
   }
-  write.event_set_sha256 = sdk::event_set_sha256(pairs);
+  write.event_set_sha256 = toolkit::event_set_sha256(pairs);
   return write;
 }
 
@@ -221,7 +225,7 @@ sdk::IncomingWrite make_write(std::size_t first, std::size_t count, sdk::Millis 
 sdk::RecordQuery ranked_search(const std::string& text, std::optional<sdk::Millis> from) {
   sdk::RecordQuery query;
   query.source = sdk::Source::history;
-  query.text = sdk::parse_text_query(text);
+  query.text = toolkit::parse_text_query(text);
   query.rank_by_text = true;
   if (from) query.where = {{*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(*from)}};
   query.limit = 25;
@@ -266,7 +270,7 @@ int main(int argc, char** argv) {
   // Load: 4 writers, 100 events per write (the API maximum), durable accept; then wait for the
   // projector to drain.
   const sdk::Millis base =
-      sdk::now_millis() - static_cast<sdk::Millis>(options.events) * 10 - 60000;
+      toolkit::now_millis() - static_cast<sdk::Millis>(options.events) * 10 - 60000;
   const auto render = [](const sdk::AcceptSummary&) { return std::string("{}"); };
   const auto load_started = Clock::now();
   std::atomic<std::size_t> next{0};

@@ -33,6 +33,14 @@ class EmptyStorage final : public sdk::Storage {
                       const sdk::RecordVisitor&) override {
     return {};
   }
+  sdk::AggregateResult aggregate(const sdk::Tenant& tenant,
+                                 const sdk::AggregateRequest& request) override {
+    return toolkit::aggregate_by_scanning(*this, tenant, request);
+  }
+  sdk::ScanStats scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,
+                            const sdk::CellVisitor& visit) override {
+    return toolkit::scan_cells_by_records(*this, tenant, query, visit);
+  }
   sdk::Neighbors neighbors(const sdk::Tenant&, sdk::Source, const sdk::Record&, std::size_t,
                            std::size_t) override {
     return {};

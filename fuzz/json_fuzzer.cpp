@@ -1,7 +1,7 @@
 // Request bodies as JSON, and the canonical form (RFC 8785) that digests are computed over: the
 // canonical text of any accepted value parses back to the same canonical text. (Not to the same
 // value: RFC 8785 writes every number as an IEEE double, so integers past 2^53 round.)
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 #include "fuzz_input.hpp"
 
 using namespace eventsvc;

@@ -54,7 +54,6 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_SERVER_PACKAGE_NAME eventsvc)
 set(CPACK_DEBIAN_SDK_PACKAGE_NAME eventsvc-sdk)
 set(CPACK_DEBIAN_SDK_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_SDK_PACKAGE_ARCHITECTURE all)
 # The first line is the synopsis. An empty summary keeps CPack from putting the project's
 # description first in both packages.
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "")
@@ -66,15 +65,15 @@ storage (RocksDB), aggregation operators, Context Pack modes and embedders
 are plugins chosen in /etc/eventsvc/eventsvc.yaml. The eventsvc.service unit
 runs it as the eventsvc system user with its data in /var/lib/eventsvc.")
 set(CPACK_DEBIAN_SDK_DESCRIPTION "Plugin SDK for eventsvc
-Headers and the CMake package (find_package(eventsvc-sdk)) to build eventsvc
-plugins outside its source tree: auth, storage, aggregation operators,
-Context Pack modes, embedders and audit sinks, which the server loads from
-shared libraries.")
+Headers, the toolkit library and the CMake package (find_package(eventsvc-sdk))
+to build eventsvc plugins outside its source tree: auth, storage, aggregation
+operators, Context Pack modes, embedders and audit sinks, which the server
+loads from shared libraries.")
 # The libraries the server is linked with, by the packages Debian 12 ships them in.
 set(CPACK_DEBIAN_SERVER_PACKAGE_DEPENDS
   "libc6, libstdc++6, libgcc-s1, libpoconetssl80, libpocoutil80, libpoconet80, libpocoredis80, libpococrypto80, libpq5, libpocofoundation80, librocksdb7.8, libyaml-cpp0.7, libboost-json1.81.0, libssl3, libprometheus-cpp-core1.0, libjemalloc2, adduser, init-system-helpers (>= 1.54~)")
 set(CPACK_DEBIAN_SDK_PACKAGE_DEPENDS
-  "eventsvc (= ${PROJECT_VERSION}), cmake, g++, libboost-json1.81-dev, libboost1.81-dev")
+  "eventsvc (= ${PROJECT_VERSION}), cmake, g++, libboost-json1.81-dev, libboost1.81-dev, libpoco-dev, libssl-dev")
 set(CPACK_DEBIAN_SERVER_PACKAGE_CONTROL_EXTRA
   ${CMAKE_SOURCE_DIR}/packaging/debian/postinst
   ${CMAKE_SOURCE_DIR}/packaging/debian/prerm

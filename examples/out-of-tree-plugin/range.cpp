@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
+
 namespace example {
 
 namespace sdk = eventsvc::sdk;
@@ -10,7 +13,7 @@ void Range::accumulate(RangeState& state, const sdk::AggregationSpec&,
                        const sdk::Sample& sample) const {
   if (sample.value == nullptr) return;
   ++state.counts.count;
-  const auto number = sdk::numeric_value(sample);
+  const auto number = eventsvc::toolkit::numeric_value(sample);
   if (!number) {
     ++state.counts.skipped;
     return;
@@ -32,13 +35,13 @@ sdk::json::value Range::value(const RangeState& state, const sdk::AggregationSpe
   return state.max - state.min;
 }
 
-void Range::save(const RangeState& state, eventsvc::sdk::StateWriter& out) const {
+void Range::save(const RangeState& state, eventsvc::toolkit::StateWriter& out) const {
   out.boolean(state.any);
   out.f64(state.min);
   out.f64(state.max);
 }
 
-void Range::load(RangeState& state, eventsvc::sdk::StateReader& in) const {
+void Range::load(RangeState& state, eventsvc::toolkit::StateReader& in) const {
   state.any = in.boolean();
   state.min = in.f64();
   state.max = in.f64();

@@ -2,17 +2,19 @@
 #pragma once
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace example {
 
 struct RangeState {
-  eventsvc::sdk::SampleCounts counts;
+  eventsvc::toolkit::SampleCounts counts;
   bool any = false;
   double min = 0;
   double max = 0;
 };
 
-class Range final : public eventsvc::sdk::AggregationOperatorHelper<RangeState> {
+class Range final : public eventsvc::toolkit::AggregationOperatorHelper<RangeState> {
  public:
   static constexpr std::string_view kName = "range";
   static constexpr eventsvc::sdk::PluginInfo kInfo{
@@ -28,8 +30,8 @@ class Range final : public eventsvc::sdk::AggregationOperatorHelper<RangeState> 
   void combine(RangeState& into, const RangeState& from) const override;
   eventsvc::sdk::json::value value(const RangeState& state,
                                    const eventsvc::sdk::AggregationSpec& spec) const override;
-  void save(const RangeState& state, eventsvc::sdk::StateWriter& out) const override;
-  void load(RangeState& state, eventsvc::sdk::StateReader& in) const override;
+  void save(const RangeState& state, eventsvc::toolkit::StateWriter& out) const override;
+  void load(RangeState& state, eventsvc::toolkit::StateReader& in) const override;
 };
 
 }  // namespace example

@@ -13,7 +13,7 @@
 #include <functional>
 #include <map>
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 #include "support/api_client.hpp"
 #include "support/server_process.hpp"
 
@@ -183,7 +183,7 @@ TEST_F(DamagedData, ADatabaseBehindItsCatalogueStopsTheStart) {
                                 object.erase("sha256");
                                 object["projected"] =
                                     object.at("projected").to_number<std::uint64_t>() + 5;
-                                object["sha256"] = sdk::sha256_hex(sdk::canonical_json(object));
+                                object["sha256"] = toolkit::sha256_hex(sdk::canonical_json(object));
                                 return json::serialize(object);
                               },
                               {"acknowledged writes are missing"});

@@ -47,6 +47,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== build and check the packages"
+rm -rf "$build/packages"  # packages of an earlier build (another version or architecture)
 (cd "$build" && cpack -G DEB -B "$work/cpack" >"$work/cpack.log" 2>&1) ||
   { cat "$work/cpack.log"; fail "cpack"; }
 server_deb=$(ls "$build"/packages/eventsvc_*.deb)

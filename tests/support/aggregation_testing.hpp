@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "eventsvc/sdk/aggregation.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::testing {
 
@@ -100,7 +101,7 @@ inline void expect_states_survive_serialisation(const sdk::AggregationOperator& 
   for (const std::size_t cut : {std::size_t{0}, std::size_t{1}, bytes.size() / 2, bytes.size() - 1})
     EXPECT_THROW(op.deserialize(bytes.substr(0, cut)), sdk::Error) << "cut at " << cut;
   EXPECT_THROW(op.deserialize(bytes + "x"), sdk::Error);
-  sdk::StateWriter other;
+  toolkit::StateWriter other;
   other.text("another-op");
   try {
     op.deserialize(other.take());

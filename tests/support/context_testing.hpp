@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "eventsvc/sdk/context_mode.hpp"
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 
 namespace eventsvc::testing {
 
@@ -23,7 +24,7 @@ class RecordSet {
     record->ingested_at = at + 10;
     record->receipt_id = "req_00000000000000" + std::to_string(10 + records_.size());
     record->payload = std::move(payload);
-    record->proof_digest = sdk::sha256_hex(record->id + std::to_string(at));
+    record->proof_digest = toolkit::sha256_hex(record->id + std::to_string(at));
     record->verification = verification;
     records_.push_back(std::move(record));
     return *records_.back();
@@ -37,7 +38,7 @@ class RecordSet {
     input.result_limit = records_.size();
     input.request = std::move(request);
     input.now = now;
-    sdk::serve_cells_from_records(input);
+    toolkit::serve_cells_from_records(input);
     return input;
   }
 

@@ -7,6 +7,8 @@
 #include "analysis/evidence_stages.hpp"
 #include "analysis/match_stage.hpp"
 #include "analysis/relationship_builder.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 
 namespace eventsvc::host {
 
@@ -66,7 +68,7 @@ json::object render_summary(const AnalyzeRequest& request, const AnalysisContext
   if (pack_reads_cells) {  // every match was read by the pack, not by the match stage
     const sdk::Millis expected = request.context->expected_freshness_ms;
     answer["freshness"].as_object()["matched"] =
-        sdk::freshness_of_newest(summary.newest, expected, caller.now);
+        toolkit::freshness_of_newest(summary.newest, expected, caller.now);
   }
   return answer;
 }
@@ -76,7 +78,7 @@ json::array render_results(const Matches& matches, const Selection& selection) {
   json::array results;
   for (std::size_t i = 0; i < selection.shown; ++i) {
     const std::size_t index = selection.kept[i];
-    json::object result = sdk::record_to_json(matches.records[index]);
+    json::object result = toolkit::record_to_json(matches.records[index]);
     result["evidence_rank"] = i + 1;
     json::array role_list;
     for (const auto& role : selection.roles[index])

@@ -10,7 +10,7 @@
 #include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
 #include "eventsvc/sdk/storage.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 
 namespace eventsvc::host {
 

@@ -6,6 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/time.hpp"
+
 namespace eventsvc::host {
 
 namespace json = sdk::json;
@@ -54,7 +57,7 @@ std::vector<sdk::FieldPath> state_attributes(const AnalyzeRequest& request) {
 }
 
 json::value optional_instant(const std::optional<sdk::Millis>& instant) {
-  return instant ? json::value(sdk::format_rfc3339(*instant)) : json::value(nullptr);
+  return instant ? json::value(toolkit::format_rfc3339(*instant)) : json::value(nullptr);
 }
 
 }  // namespace
@@ -127,7 +130,7 @@ json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& 
   out["projection_backlog"] = status.projection_backlog;
   // The records this answer is about, as a context pack sees them (its own `freshness`), when they
   // were read (an answer of aggregations alone reads none).
-  if (matched != nullptr) out["matched"] = sdk::records_freshness(*matched, expected, now);
+  if (matched != nullptr) out["matched"] = toolkit::records_freshness(*matched, expected, now);
   return out;
 }
 
@@ -302,7 +305,7 @@ Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Conditio
     input.excluded_by_request = selection.excluded;
     input.scan_complete = complete;
     if (mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); }))
-      sdk::serve_cells_from_records(input);
+      toolkit::serve_cells_from_records(input);
   }
   sdk::ContextOutput output = mode->call([&](const sdk::ContextMode& m) { return m.build(input); });
   for (const auto& citation : output.citations) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/field_value.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -11,7 +13,7 @@ void RelationshipBuilder::add(const sdk::Record& record) {
   std::vector<sdk::json::value> values(fields_.size());
   std::vector<bool> present(fields_.size(), false);
   for (std::size_t i = 0; i < fields_.size(); ++i) {
-    const sdk::FieldValue value = sdk::resolve(record, fields_[i]);
+    const toolkit::FieldValue value = toolkit::resolve(record, fields_[i]);
     if (!value.present()) continue;
     values[i] = value.to_json();
     present[i] = !values[i].is_array() && !values[i].is_object();
@@ -75,12 +77,13 @@ sdk::json::array RelationshipBuilder::results() const {
     sdk::json::array ids;
     for (const auto& [at, id] : relationship.events)
       ids.emplace_back(id);
-    out.emplace_back(sdk::json::object{{"fields", std::move(fields)},
-                                       {"values", relationship.values},
-                                       {"count", relationship.count},
-                                       {"first_seen", sdk::format_rfc3339(relationship.first_seen)},
-                                       {"last_seen", sdk::format_rfc3339(relationship.last_seen)},
-                                       {"event_ids", std::move(ids)}});
+    out.emplace_back(
+        sdk::json::object{{"fields", std::move(fields)},
+                          {"values", relationship.values},
+                          {"count", relationship.count},
+                          {"first_seen", toolkit::format_rfc3339(relationship.first_seen)},
+                          {"last_seen", toolkit::format_rfc3339(relationship.last_seen)},
+                          {"event_ids", std::move(ids)}});
   }
   return out;
 }

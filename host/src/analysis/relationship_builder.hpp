@@ -9,6 +9,7 @@
 
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/sdk/record.hpp"
 
 namespace eventsvc::host {
 

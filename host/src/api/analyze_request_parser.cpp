@@ -3,6 +3,8 @@
 #include <regex>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -46,7 +48,7 @@ Schema analyze_schema() {
   Schema interval = Schema::string().check(
       [](const json::value& value, const std::string& path, ValidationErrors& errors) {
         const std::string text(value.get_string());
-        const auto millis = sdk::parse_duration(text);
+        const auto millis = toolkit::parse_duration(text);
         if (!std::regex_match(text, kInterval)) {
           errors.add(path, "must match ^\\d+(?:ms|s|m|h|d)$, e.g. 15m");
         } else if (!millis || *millis <= 0) {
@@ -134,7 +136,7 @@ sdk::TimeBucketSpec time_bucket_of(const json::object& raw, ValidationErrors& er
   sdk::TimeBucketSpec time_bucket;
   if (const auto* interval = raw.if_contains("interval");
       interval != nullptr && interval->is_string()) {
-    time_bucket.interval = sdk::parse_duration(interval->get_string()).value_or(0);
+    time_bucket.interval = toolkit::parse_duration(interval->get_string()).value_or(0);
   }
   time_bucket.field = *sdk::FieldPath::parse("timestamp");
   if (const auto* field = raw.if_contains("field")) {
@@ -201,7 +203,7 @@ ParsedAnalyzeRequest parse_analyze_request(const json::value& body, sdk::Millis 
   if (const auto* text = object.if_contains("text");
       text != nullptr && text->is_string() && !text->get_string().empty()) {
     try {
-      request.text = sdk::parse_text_query(text->get_string());
+      request.text = toolkit::parse_text_query(text->get_string());
     } catch (const sdk::Error& error) {
       errors.add("/text", error.message());
     }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "eventsvc/toolkit/text.hpp"
+
 namespace eventsvc::host {
 
 namespace json = sdk::json;
@@ -23,10 +25,10 @@ std::size_t char_start(std::string_view text, std::size_t position) {
 json::array highlights(const sdk::Record& record, const sdk::TextQuery& query) {
   const auto terms = query.scoring_terms();
   json::array out;
-  sdk::for_each_text_field(record, [&](std::string_view path, std::string_view text) {
+  toolkit::for_each_text_field(record, [&](std::string_view path, std::string_view text) {
     if (path.empty() || out.size() >= kMaxHighlights) return;  // keys are searched, not shown
     std::set<std::string> matched;
-    sdk::for_each_token(text, [&](std::string_view token) {
+    toolkit::for_each_token(text, [&](std::string_view token) {
       const bool term = std::binary_search(terms.begin(), terms.end(), token);
       const bool prefix = std::any_of(query.prefixes.begin(), query.prefixes.end(),
                                       [&](const std::string& p) { return token.starts_with(p); });
@@ -34,7 +36,7 @@ json::array highlights(const sdk::Record& record, const sdk::TextQuery& query) {
     });
     if (matched.empty()) return;
     // Fragment around the first matched term (case-folded search in the folded text).
-    const std::string folded = sdk::fold_case(text);
+    const std::string folded = toolkit::fold_case(text);
     std::size_t first = std::string::npos;
     for (const auto& token : matched)
       first = std::min(first, folded.find(token));

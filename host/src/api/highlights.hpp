@@ -4,7 +4,7 @@
 
 #include "eventsvc/sdk/json.hpp"
 #include "eventsvc/sdk/record.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 
 namespace eventsvc::host {
 

@@ -3,8 +3,9 @@
 #include <openssl/rand.h>
 
 #include "api/validation.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -40,7 +41,7 @@ Schema batch_schema(sdk::Millis earliest, sdk::Millis latest, const Plan& plan,
                     sdk::Millis max_future_skew) {
   auto occurred_at = Schema::string().check(
       [=, &plan](const json::value& value, const std::string& path, ValidationErrors& errors) {
-        const auto instant = sdk::parse_rfc3339(value.get_string());
+        const auto instant = toolkit::parse_rfc3339(value.get_string());
         if (!instant) {
           errors.add(path, "must be an RFC 3339 date-time, e.g. 2026-11-22T08:30:00Z");
         } else if (*instant < earliest) {
@@ -124,13 +125,13 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
     const json::object& event = value.get_object();
     sdk::IncomingEvent incoming;
     incoming.version.id = event.at("id").as_string();
-    incoming.version.occurred_at = *sdk::parse_rfc3339(event.at("occurred_at").as_string());
-    incoming.version.digest = sdk::event_digest(value);
+    incoming.version.occurred_at = *toolkit::parse_rfc3339(event.at("occurred_at").as_string());
+    incoming.version.digest = toolkit::event_digest(value);
     incoming.event = event;
     pairs.emplace_back(incoming.version.id, incoming.version.digest);
     write.events.push_back(std::move(incoming));
   }
-  write.event_set_sha256 = sdk::event_set_sha256(std::move(pairs));
+  write.event_set_sha256 = toolkit::event_set_sha256(std::move(pairs));
 
   sdk::AcceptSummary accepted;
   const auto render = [&](const sdk::AcceptSummary& summary) {
@@ -143,7 +144,7 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
     receipt["accepted"] = summary.accepted;
     receipt["duplicates"] = summary.duplicates;
     receipt["verify_url"] = verify_url(config_, summary.receipt_id);
-    receipt["integrity"] = json::object{{"algorithm", sdk::kDigestAlgorithm},
+    receipt["integrity"] = json::object{{"algorithm", toolkit::kDigestAlgorithm},
                                         {"event_set_sha256", write.event_set_sha256}};
     return sdk::to_json(receipt);
   };

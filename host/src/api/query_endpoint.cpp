@@ -6,6 +6,7 @@
 #include "api/field_projection.hpp"
 #include "api/validation.hpp"
 #include "api/where_parser.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 
 namespace eventsvc::host {
 
@@ -62,7 +63,7 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   json::array results;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
     return storage.scan(request.principal.tenant, query, [&](const sdk::Record& record, double) {
-      json::object json = sdk::record_to_json(record);
+      json::object json = toolkit::record_to_json(record);
       results.emplace_back(fields.empty() ? std::move(json) : project_fields(json, fields));
       return true;
     });

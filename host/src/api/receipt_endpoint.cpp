@@ -1,8 +1,9 @@
 #include "api/receipt_endpoint.hpp"
 
 #include "api/ingest_endpoint.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -34,7 +35,7 @@ ApiResponse ReceiptEndpoint::handle(const ApiRequest& request) {
   for (const auto& conflict : receipt->conflicts) {
     conflicts.emplace_back(
         sdk::json::object{{"id", conflict.id},
-                          {"occurred_at", sdk::format_rfc3339(conflict.occurred_at)},
+                          {"occurred_at", toolkit::format_rfc3339(conflict.occurred_at)},
                           {"submitted_digest", conflict.submitted_digest},
                           {"stored_digest", conflict.stored_digest.empty()
                                                 ? sdk::json::value(nullptr)
@@ -47,13 +48,13 @@ ApiResponse ReceiptEndpoint::handle(const ApiRequest& request) {
   body["accepted"] = receipt->accepted;
   body["duplicates"] = receipt->duplicates;
   body["verify_url"] = verify_url(config_, receipt->receipt_id);
-  body["integrity"] = sdk::json::object{{"algorithm", sdk::kDigestAlgorithm},
+  body["integrity"] = sdk::json::object{{"algorithm", toolkit::kDigestAlgorithm},
                                         {"event_set_sha256", receipt->event_set_sha256}};
   body["verified_events"] = receipt->verified_events;
   body["conflicts"] = std::move(conflicts);
-  body["created_at"] = sdk::format_rfc3339(receipt->created_at);
-  body["updated_at"] = sdk::format_rfc3339(receipt->updated_at);
-  body["expires_at"] = sdk::format_rfc3339(receipt->expires_at);
+  body["created_at"] = toolkit::format_rfc3339(receipt->created_at);
+  body["updated_at"] = toolkit::format_rfc3339(receipt->updated_at);
+  body["expires_at"] = toolkit::format_rfc3339(receipt->expires_at);
   return json_answer(body);
 }
 

@@ -3,6 +3,9 @@
 #include "api/highlights.hpp"
 #include "api/validation.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -24,7 +27,7 @@ std::optional<sdk::Millis> time_field(const json::object& body, std::string_view
   const auto* value = body.if_contains(key);
   if (value != nullptr && !value->is_string()) return std::nullopt;  // reported by the schema
   const std::string_view text = value != nullptr ? std::string_view(value->get_string()) : fallback;
-  auto instant = sdk::parse_time_expression(text, now);
+  auto instant = toolkit::parse_time_expression(text, now);
   if (!instant) {
     errors.add(sdk::pointer_append("", key),
                "must be an RFC 3339 date-time or a time expression (now, now-24h, now+1h; units "
@@ -46,7 +49,8 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   errors.throw_if_any();
   if (*from > *to) {
     throw sdk::Error::bad_request(
-        "from (" + sdk::format_rfc3339(*from) + ") is after to (" + sdk::format_rfc3339(*to) + ")",
+        "from (" + toolkit::format_rfc3339(*from) + ") is after to (" +
+            toolkit::format_rfc3339(*to) + ")",
         {{"errors",
           json::array{json::object{{"path", "/from"}, {"message", "must not be after to"}}}}});
   }
@@ -54,14 +58,14 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   if (*from < horizon && object.contains("from")) {
     throw sdk::Error::forbidden("from is beyond the plan's retention of " +
                                     std::to_string(request.plan.retention_days) +
-                                    " days (earliest: " + sdk::format_rfc3339(horizon) + ")",
+                                    " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
                                 {{"retention_days", request.plan.retention_days},
-                                 {"earliest", sdk::format_rfc3339(horizon)}});
+                                 {"earliest", toolkit::format_rfc3339(horizon)}});
   }
 
   sdk::RecordQuery query;
   query.source = sdk::Source::history;
-  query.text = sdk::parse_text_query(object.at("query").as_string());
+  query.text = toolkit::parse_text_query(object.at("query").as_string());
   query.rank_by_text = true;
   const auto timestamp = *sdk::FieldPath::parse("timestamp");
   query.where.push_back({timestamp, sdk::Op::gte, json::value(std::max(*from, horizon))});
@@ -78,14 +82,14 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
         request.principal.tenant, query, [&](const sdk::Record& record, double score) {
           json::object hit;
           hit["id"] = record.id;
-          hit["timestamp"] = sdk::format_rfc3339(record.timestamp);
+          hit["timestamp"] = toolkit::format_rfc3339(record.timestamp);
           hit["stream"] = record.stream;
           hit["type"] = record.type;
           hit["namespace"] =
               record.namespace_name ? json::value(*record.namespace_name) : json::value(nullptr);
           hit["score"] = std::round(score * 1e6) / 1e6;
           hit["highlights"] = highlights(record, *query.text);
-          hit["record"] = sdk::record_to_json(record);
+          hit["record"] = toolkit::record_to_json(record);
           results.emplace_back(std::move(hit));
           return true;
         });

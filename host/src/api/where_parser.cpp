@@ -1,6 +1,7 @@
 #include "api/where_parser.hpp"
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -18,7 +19,7 @@ std::string op_list() {
 std::optional<json::value> instant_operand(const json::value& operand, sdk::Millis now,
                                            const std::string& path, ValidationErrors& errors) {
   if (operand.is_string()) {
-    if (const auto instant = sdk::parse_time_expression(operand.get_string(), now)) {
+    if (const auto instant = toolkit::parse_time_expression(operand.get_string(), now)) {
       return json::value(*instant);
     }
   } else if (operand.is_int64() || operand.is_uint64()) {
@@ -210,10 +211,10 @@ void require_history_bound(const ParsedWhere& where, sdk::Millis horizon, int re
   }
   if (*where.lower_bound < horizon) {
     throw sdk::Error::forbidden(
-        "where.timestamp lower bound " + sdk::format_rfc3339(*where.lower_bound) +
+        "where.timestamp lower bound " + toolkit::format_rfc3339(*where.lower_bound) +
             " is beyond the plan's retention of " + std::to_string(retention_days) +
-            " days (earliest: " + sdk::format_rfc3339(horizon) + ")",
-        {{"retention_days", retention_days}, {"earliest", sdk::format_rfc3339(horizon)}});
+            " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
+        {{"retention_days", retention_days}, {"earliest", toolkit::format_rfc3339(horizon)}});
   }
 }
 

@@ -4,7 +4,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
-#include "eventsvc/sdk/strings.hpp"
+#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "modules/module_registry.hpp"
 
 namespace eventsvc::host {
@@ -53,7 +54,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
     for (const auto& [name, plan] : config.plans)
       plans.push_back(name);
     throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
-                                "; plans: " + sdk::join(plans, ", "));
+                                "; plans: " + toolkit::join(plans, ", "));
   }
   request.label = arguments.get("label").value_or("");
   const auto created =
@@ -65,7 +66,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
                "shown once and not stored.\n",
                created.info.id.c_str(), created.info.tenant.workspace.c_str(),
                std::string(sdk::environment_name(created.info.tenant.environment)).c_str(),
-               sdk::join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
+               toolkit::join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
   return 0;
 }
 
@@ -84,8 +85,8 @@ int list(ModuleRegistry& modules, bool as_json) {
           {"scopes", std::move(scopes)},
           {"plan", key.plan},
           {"label", key.label},
-          {"created_at", sdk::format_rfc3339(key.created_at)},
-          {"revoked_at", key.revoked_at ? sdk::json::value(sdk::format_rfc3339(*key.revoked_at))
+          {"created_at", toolkit::format_rfc3339(key.created_at)},
+          {"revoked_at", key.revoked_at ? sdk::json::value(toolkit::format_rfc3339(*key.revoked_at))
                                         : sdk::json::value(nullptr)}});
     }
     std::printf("%s\n", sdk::to_json(out).c_str());
@@ -97,9 +98,9 @@ int list(ModuleRegistry& modules, bool as_json) {
     std::printf(
         "%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(), key.tenant.workspace.c_str(),
         std::string(sdk::environment_name(key.tenant.environment)).c_str(),
-        sdk::join(key.scopes, ",").c_str(), key.plan.c_str(),
-        sdk::format_rfc3339(key.created_at).c_str(),
-        key.revoked_at ? ("revoked " + sdk::format_rfc3339(*key.revoked_at)).c_str()
+        toolkit::join(key.scopes, ",").c_str(), key.plan.c_str(),
+        toolkit::format_rfc3339(key.created_at).c_str(),
+        key.revoked_at ? ("revoked " + toolkit::format_rfc3339(*key.revoked_at)).c_str()
                        : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
   }
   return 0;

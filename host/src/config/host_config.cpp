@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -367,7 +368,7 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   config.max_body_bytes = static_cast<std::size_t>(limits.get_int("max_body_bytes"));
 
   const auto ingest = top.get_section("ingest");
-  const auto skew = sdk::parse_duration(ingest.get_string("max_future_skew"));
+  const auto skew = toolkit::parse_duration(ingest.get_string("max_future_skew"));
   if (!skew) ingest.fail("max_future_skew", "must be a duration such as 24h or 90m");
   config.max_future_skew = *skew;
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -25,7 +26,7 @@ class ModuleLogger final : public sdk::Logger {
 void LogSink::write(sdk::json::object fields) {
   sdk::json::object line;
   line.reserve(fields.size() + 1);
-  line["at"] = sdk::format_rfc3339(sdk::now_millis());
+  line["at"] = toolkit::format_rfc3339(toolkit::now_millis());
   for (auto& field : fields)
     line[field.key()] = std::move(field.value());
   std::string text = sdk::to_json(line);

@@ -4,7 +4,8 @@
 #include <cctype>
 #include <cmath>
 
-#include "eventsvc/sdk/strings.hpp"
+#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "server/http_response.hpp"
 #include "server/openapi_document.hpp"
 
@@ -102,8 +103,8 @@ bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
 
 void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
   answering_errors(exchange, [&] {
-    const ApiRequest request{*exchange.principal, *exchange.plan,   exchange.head, body,
-                             exchange.params,     sdk::now_millis()};
+    const ApiRequest request{*exchange.principal, *exchange.plan,       exchange.head, body,
+                             exchange.params,     toolkit::now_millis()};
     ApiResponse response = exchange.endpoint->handle(request);
     exchange.answer.status = response.status;
     exchange.answer.body = std::move(response.body);
@@ -255,7 +256,7 @@ void RequestPipeline::check_scope(const Exchange& exchange) const {
   sdk::json::array needed_list;
   for (const auto scope : scopes)
     needed_list.emplace_back(scope);
-  throw sdk::Error::forbidden("this key lacks the scope " + sdk::join(scopes, " or "),
+  throw sdk::Error::forbidden("this key lacks the scope " + toolkit::join(scopes, " or "),
                               {{"required_scopes", std::move(needed_list)}});
 }
 

@@ -1,10 +1,13 @@
 #include "avg.hpp"
 
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
+
 namespace eventsvc::plugins::aggregation {
 
 void Avg::accumulate(AvgState& state, const sdk::AggregationSpec&,
                      const sdk::Sample& sample) const {
-  if (const auto number = sdk::take_number(state.counts, sample)) {
+  if (const auto number = toolkit::take_number(state.counts, sample)) {
     state.sum += *number;
     ++state.numbers;
   }
@@ -31,12 +34,12 @@ sdk::json::value Avg::value(const AvgState& state, const sdk::AggregationSpec&) 
   return state.sum / static_cast<double>(state.numbers);
 }
 
-void Avg::save(const AvgState& state, sdk::StateWriter& out) const {
+void Avg::save(const AvgState& state, toolkit::StateWriter& out) const {
   out.f64(state.sum);
   out.u64(state.numbers);
 }
 
-void Avg::load(AvgState& state, sdk::StateReader& in) const {
+void Avg::load(AvgState& state, toolkit::StateReader& in) const {
   state.sum = in.f64();
   state.numbers = in.u64();
 }

@@ -2,16 +2,18 @@
 #pragma once
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
 struct AvgState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   double sum = 0;
   std::uint64_t numbers = 0;
 };
 
-class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
+class Avg final : public toolkit::AggregationOperatorHelper<AvgState> {
  public:
   static constexpr std::string_view kName = "avg";
   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Mean of the numeric values of a field"};
@@ -26,8 +28,8 @@ class Avg final : public sdk::AggregationOperatorHelper<AvgState> {
   void accumulate_span(AvgState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const AvgState& state, const sdk::AggregationSpec& spec) const override;
-  void save(const AvgState& state, sdk::StateWriter& out) const override;
-  void load(AvgState& state, sdk::StateReader& in) const override;
+  void save(const AvgState& state, toolkit::StateWriter& out) const override;
+  void load(AvgState& state, toolkit::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -1,5 +1,7 @@
 #include "count.hpp"
 
+#include "eventsvc/toolkit/state_bytes.hpp"
+
 namespace eventsvc::plugins::aggregation {
 
 void Count::accumulate(CountState& state, const sdk::AggregationSpec& spec,
@@ -17,8 +19,8 @@ sdk::json::value Count::value(const CountState& state, const sdk::AggregationSpe
 }
 
 // Everything a count knows is in the counts the helper writes.
-void Count::save(const CountState&, sdk::StateWriter&) const {}
+void Count::save(const CountState&, toolkit::StateWriter&) const {}
 
-void Count::load(CountState&, sdk::StateReader&) const {}
+void Count::load(CountState&, toolkit::StateReader&) const {}
 
 }  // namespace eventsvc::plugins::aggregation

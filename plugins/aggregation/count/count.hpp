@@ -2,14 +2,16 @@
 #pragma once
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
 struct CountState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
 };
 
-class Count final : public sdk::AggregationOperatorHelper<CountState> {
+class Count final : public toolkit::AggregationOperatorHelper<CountState> {
  public:
   static constexpr std::string_view kName = "count";
   static constexpr sdk::PluginInfo kInfo{"1.0.0",
@@ -25,8 +27,8 @@ class Count final : public sdk::AggregationOperatorHelper<CountState> {
   void accumulate_span(CountState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const CountState& state, const sdk::AggregationSpec& spec) const override;
-  void save(const CountState& state, sdk::StateWriter& out) const override;
-  void load(CountState& state, sdk::StateReader& in) const override;
+  void save(const CountState& state, toolkit::StateWriter& out) const override;
+  void load(CountState& state, toolkit::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

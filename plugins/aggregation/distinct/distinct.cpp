@@ -1,6 +1,7 @@
 #include "distinct.hpp"
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
@@ -19,13 +20,13 @@ sdk::json::value Distinct::value(const DistinctState& state, const sdk::Aggregat
   return state.values.size();
 }
 
-void Distinct::save(const DistinctState& state, sdk::StateWriter& out) const {
+void Distinct::save(const DistinctState& state, toolkit::StateWriter& out) const {
   out.u64(state.values.size());
   for (const auto& value : state.values)
     out.text(value);
 }
 
-void Distinct::load(DistinctState& state, sdk::StateReader& in) const {
+void Distinct::load(DistinctState& state, toolkit::StateReader& in) const {
   for (std::uint64_t left = in.u64(); left > 0; --left)
     state.values.insert(state.values.end(), in.text());
 }

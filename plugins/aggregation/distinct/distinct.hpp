@@ -6,15 +6,17 @@
 #include <string>
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
 struct DistinctState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   std::set<std::string> values;  // canonical JSON of each value seen
 };
 
-class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
+class Distinct final : public toolkit::AggregationOperatorHelper<DistinctState> {
  public:
   static constexpr std::string_view kName = "distinct";
   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Number of different values of a field"};
@@ -28,8 +30,8 @@ class Distinct final : public sdk::AggregationOperatorHelper<DistinctState> {
   void combine(DistinctState& into, const DistinctState& from) const override;
   sdk::json::value value(const DistinctState& state,
                          const sdk::AggregationSpec& spec) const override;
-  void save(const DistinctState& state, sdk::StateWriter& out) const override;
-  void load(DistinctState& state, sdk::StateReader& in) const override;
+  void save(const DistinctState& state, toolkit::StateWriter& out) const override;
+  void load(DistinctState& state, toolkit::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
+
 namespace eventsvc::plugins::aggregation {
 
 void Integral::accumulate(IntegralState& state, const sdk::AggregationSpec&,
                           const sdk::Sample& sample) const {
-  const auto number = sdk::take_number(state.counts, sample);
+  const auto number = toolkit::take_number(state.counts, sample);
   if (!number) return;
   if (!sample.time) {
     ++state.counts.skipped;  // a value without a usable time cannot be placed
@@ -43,11 +46,11 @@ sdk::json::value Integral::value(const IntegralState& state,
     const sdk::Millis held = std::min(samples[i + 1].first - samples[i].first, spec.max_gap_ms);
     area += samples[i].second * static_cast<double>(held);
   }
-  const sdk::Millis unit = sdk::unit_millis(spec.unit);
+  const sdk::Millis unit = toolkit::unit_millis(spec.unit);
   return area / static_cast<double>(unit > 0 ? unit : 3600000);
 }
 
-void Integral::save(const IntegralState& state, sdk::StateWriter& out) const {
+void Integral::save(const IntegralState& state, toolkit::StateWriter& out) const {
   out.u64(state.samples.size());
   for (const auto& [time, value] : state.samples) {
     out.i64(time);
@@ -55,7 +58,7 @@ void Integral::save(const IntegralState& state, sdk::StateWriter& out) const {
   }
 }
 
-void Integral::load(IntegralState& state, sdk::StateReader& in) const {
+void Integral::load(IntegralState& state, toolkit::StateReader& in) const {
   for (std::uint64_t left = in.u64(); left > 0; --left) {
     const sdk::Millis time = in.i64();
     state.samples.emplace_back(time, in.f64());

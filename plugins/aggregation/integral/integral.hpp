@@ -8,15 +8,17 @@
 #include <vector>
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
 struct IntegralState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   std::vector<std::pair<sdk::Millis, double>> samples;  // (time, value); sorted when finalised
 };
 
-class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
+class Integral final : public toolkit::AggregationOperatorHelper<IntegralState> {
  public:
   static constexpr std::string_view kName = "integral";
   static constexpr sdk::PluginInfo kInfo{"1.0.0",
@@ -35,8 +37,8 @@ class Integral final : public sdk::AggregationOperatorHelper<IntegralState> {
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const IntegralState& state,
                          const sdk::AggregationSpec& spec) const override;
-  void save(const IntegralState& state, sdk::StateWriter& out) const override;
-  void load(IntegralState& state, sdk::StateReader& in) const override;
+  void save(const IntegralState& state, toolkit::StateWriter& out) const override;
+  void load(IntegralState& state, toolkit::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

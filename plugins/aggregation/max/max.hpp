@@ -4,10 +4,11 @@
 #include <functional>
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
-class Max final : public sdk::ExtremumOperator<std::greater<double>> {
+class Max final : public toolkit::ExtremumOperator<std::greater<double>> {
  public:
   static constexpr std::string_view kName = "max";
   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Largest numeric value of a field"};

@@ -4,10 +4,11 @@
 #include <functional>
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
-class Min final : public sdk::ExtremumOperator<std::less<double>> {
+class Min final : public toolkit::ExtremumOperator<std::less<double>> {
  public:
   static constexpr std::string_view kName = "min";
   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Smallest numeric value of a field"};

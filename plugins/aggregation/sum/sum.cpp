@@ -1,10 +1,13 @@
 #include "sum.hpp"
 
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
+
 namespace eventsvc::plugins::aggregation {
 
 void Sum::accumulate(SumState& state, const sdk::AggregationSpec&,
                      const sdk::Sample& sample) const {
-  if (const auto number = sdk::take_number(state.counts, sample)) state.sum += *number;
+  if (const auto number = toolkit::take_number(state.counts, sample)) state.sum += *number;
 }
 
 void Sum::combine(SumState& into, const SumState& from) const {
@@ -25,11 +28,11 @@ sdk::json::value Sum::value(const SumState& state, const sdk::AggregationSpec&) 
   return state.sum;
 }
 
-void Sum::save(const SumState& state, sdk::StateWriter& out) const {
+void Sum::save(const SumState& state, toolkit::StateWriter& out) const {
   out.f64(state.sum);
 }
 
-void Sum::load(SumState& state, sdk::StateReader& in) const {
+void Sum::load(SumState& state, toolkit::StateReader& in) const {
   state.sum = in.f64();
 }
 

@@ -2,15 +2,17 @@
 #pragma once
 
 #include "eventsvc/sdk/aggregation.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 namespace eventsvc::plugins::aggregation {
 
 struct SumState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   double sum = 0;
 };
 
-class Sum final : public sdk::AggregationOperatorHelper<SumState> {
+class Sum final : public toolkit::AggregationOperatorHelper<SumState> {
  public:
   static constexpr std::string_view kName = "sum";
   static constexpr sdk::PluginInfo kInfo{"1.0.0", "Sum of the numeric values of a field"};
@@ -25,8 +27,8 @@ class Sum final : public sdk::AggregationOperatorHelper<SumState> {
   void accumulate_span(SumState& state, const sdk::AggregationSpec& spec,
                        const sdk::ColumnSpan& span) const override;
   sdk::json::value value(const SumState& state, const sdk::AggregationSpec& spec) const override;
-  void save(const SumState& state, sdk::StateWriter& out) const override;
-  void load(SumState& state, sdk::StateReader& in) const override;
+  void save(const SumState& state, toolkit::StateWriter& out) const override;
+  void load(SumState& state, toolkit::StateReader& in) const override;
 };
 
 }  // namespace eventsvc::plugins::aggregation

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::audit {
 
@@ -48,7 +49,7 @@ std::optional<std::string> JsonlAudit::record(const sdk::AuditEvent& event) {
     id.push_back(kHex[bits & 0xFU]);
 
   const json::object trace{{"trace_id", id},
-                           {"at", sdk::format_rfc3339(event.at)},
+                           {"at", toolkit::format_rfc3339(event.at)},
                            {"workspace", event.principal.tenant.workspace},
                            {"env", sdk::environment_name(event.principal.tenant.environment)},
                            {"key_id", event.principal.key_id},
@@ -57,7 +58,7 @@ std::optional<std::string> JsonlAudit::record(const sdk::AuditEvent& event) {
                            {"context", event.context}};
   std::string line = sdk::to_json(trace);
   line.push_back('\n');
-  const auto file = directory_ / (sdk::format_rfc3339(event.at).substr(0, 10) + ".jsonl");
+  const auto file = directory_ / (toolkit::format_rfc3339(event.at).substr(0, 10) + ".jsonl");
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd < 0) throw sdk::Error::internal("cannot write the audit trace file " + file.string());
   const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());

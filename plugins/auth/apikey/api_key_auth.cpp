@@ -6,8 +6,9 @@
 #include <regex>
 
 #include "api_key.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::apikey {
 
@@ -49,7 +50,7 @@ std::optional<sdk::Principal> ApiKeyAuth::authenticate(std::string_view credenti
   const auto it = keys->find(std::string(parsed->id()));
   if (it == keys->end()) return std::nullopt;
   const StoredKey& stored = it->second;
-  const std::string digest = sdk::sha256_hex(credential);
+  const std::string digest = toolkit::sha256_hex(credential);
   if (digest.size() != stored.sha256.size() ||
       CRYPTO_memcmp(digest.data(), stored.sha256.data(), digest.size()) != 0) {
     return std::nullopt;
@@ -85,8 +86,8 @@ sdk::CreatedKey ApiKeyAuth::create_key(const sdk::KeyRequest& request) {
                              stored.info.scopes.end());
     stored.info.plan = request.plan;
     stored.info.label = request.label;
-    stored.info.created_at = sdk::now_millis();
-    stored.sha256 = sdk::sha256_hex(key);
+    stored.info.created_at = toolkit::now_millis();
+    stored.sha256 = toolkit::sha256_hex(key);
     created = {key, stored.info};
     keys.emplace(stored.info.id, std::move(stored));
   });
@@ -110,7 +111,7 @@ bool ApiKeyAuth::revoke_key(std::string_view id) {
     const auto it = keys.find(std::string(id));
     if (it == keys.end()) return;
     found = true;
-    if (!it->second.info.revoked_at) it->second.info.revoked_at = sdk::now_millis();
+    if (!it->second.info.revoked_at) it->second.info.revoked_at = toolkit::now_millis();
   });
   return found;
 }

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/sdk/files.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/files.hpp"
 
 namespace eventsvc::plugins::apikey {
 
@@ -120,8 +120,8 @@ void KeyStore::write(const KeyIndex& keys) const {
   json::array list;
   for (const auto* key : ordered)
     list.emplace_back(to_json(*key));
-  sdk::replace_file(file_, sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}}),
-                    0600);
+  toolkit::replace_file(
+      file_, sdk::to_json(json::object{{"version", 1}, {"keys", std::move(list)}}), 0600);
 }
 
 void KeyStore::load() {

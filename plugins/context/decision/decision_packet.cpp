@@ -8,9 +8,12 @@
 
 #include "budget_fit.hpp"
 #include "decision_mode.hpp"
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::context {
 
@@ -43,9 +46,9 @@ json::object render(const Fact& fact) {
   json::object out{{"subject", fact.subject},
                    {"attribute", fact.attribute},
                    {"value", *fact.value},
-                   {"first_seen", sdk::format_rfc3339(fact.first_seen)},
-                   {"value_since", sdk::format_rfc3339(fact.value_since)},
-                   {"last_seen", sdk::format_rfc3339(fact.last_seen)},
+                   {"first_seen", toolkit::format_rfc3339(fact.first_seen)},
+                   {"value_since", toolkit::format_rfc3339(fact.value_since)},
+                   {"last_seen", toolkit::format_rfc3339(fact.last_seen)},
                    {"observations", fact.observations},
                    {"event_count", fact.event_ids.size()},
                    {"event_ids", strings(listed_ids(fact.event_ids))}};
@@ -59,7 +62,7 @@ json::object render(const Fact& fact) {
 
 json::object render_transition(const Change& transition, const Evidence& evidence) {
   const Observation& to = *transition.after;
-  return {{"at", sdk::format_rfc3339(to.at)},
+  return {{"at", toolkit::format_rfc3339(to.at)},
           {"subject", evidence.subject_of(to)},
           {"attribute", evidence.attribute_of(to)},
           {"from", evidence.value_of(*transition.before)},
@@ -70,7 +73,7 @@ json::object render_transition(const Change& transition, const Evidence& evidenc
 
 json::object render(const Observation& observation, const Evidence& evidence) {
   json::object out{{"value", evidence.value_of(observation)},
-                   {"at", sdk::format_rfc3339(observation.at)},
+                   {"at", toolkit::format_rfc3339(observation.at)},
                    {"event_id", evidence.event_id_of(observation)}};
   if (observation.unit != 0) out["unit"] = evidence.unit_of(observation);
   return out;
@@ -89,7 +92,7 @@ json::object render(const Missing& missing) {
   json::object out{{"subject", missing.subject}};
   if (!missing.attribute.empty()) out["attribute"] = missing.attribute;
   out["reason"] = missing.reason;
-  if (missing.reason == "stale") out["last_seen"] = sdk::format_rfc3339(missing.last_seen);
+  if (missing.reason == "stale") out["last_seen"] = toolkit::format_rfc3339(missing.last_seen);
   return out;
 }
 
@@ -145,8 +148,8 @@ class PacketBuilder {
   PacketBuilder(const sdk::ContextInput& input, const Evidence& evidence, const Findings& findings)
       : input_(input), evidence_(evidence), findings_(findings) {
     if (input.request.include_documents) documents_ = input.load(cited_records());
-    freshness_ =
-        sdk::freshness_of_newest(evidence.newest, input.request.expected_freshness_ms, input.now);
+    freshness_ = toolkit::freshness_of_newest(evidence.newest, input.request.expected_freshness_ms,
+                                              input.now);
   }
 
   std::size_t candidates() const {
@@ -204,7 +207,7 @@ class PacketBuilder {
     if (input_.request.include_documents) {
       json::array records;
       for (std::size_t i = 0; i < documents_.size(); ++i) {
-        if (kept.documents[i]) records.emplace_back(sdk::record_to_json(documents_[i]));
+        if (kept.documents[i]) records.emplace_back(toolkit::record_to_json(documents_[i]));
       }
       packet["documents"] = std::move(records);
     }
@@ -357,15 +360,15 @@ void settle_packed_tokens(json::object& packet, std::size_t source_tokens) {
   const std::size_t base = sdk::json_size(packet) - 2;
   // Every count a packet of these bytes can have: both members one character wide, or as wide
   // as a 20-digit count and a 24-character ratio.
-  const std::size_t lowest = sdk::estimate_tokens_of_json_text(base + 2);
-  const std::size_t highest = sdk::estimate_tokens_of_json_text(base + 20 + 24);
+  const std::size_t lowest = toolkit::estimate_tokens_of_json_text(base + 2);
+  const std::size_t highest = toolkit::estimate_tokens_of_json_text(base + 20 + 24);
   static constexpr int kDecimals[] = {4, 3, 5, 2, 6, 1, 0};
   for (const int decimals : kDecimals) {
     for (std::size_t tokens = lowest; tokens <= highest; ++tokens) {
       const double ratio = ratio_at(tokens, decimals);
       const std::size_t bytes =
           base + sdk::json_size(json::value(tokens)) + sdk::json_size(json::value(ratio));
-      if (sdk::estimate_tokens_of_json_text(bytes) == tokens) {
+      if (toolkit::estimate_tokens_of_json_text(bytes) == tokens) {
         compaction["packed_tokens"] = tokens;
         compaction["ratio"] = ratio;
         return;
@@ -418,7 +421,7 @@ sdk::ContextOutput assemble_packet(const sdk::ContextInput& input, Evidence& evi
   // context_id: over the canonical packet without itself (and without audit_trace_id).
   json::object identity = packet;
   identity.erase("context_id");
-  packet["context_id"] = "ctx_" + sdk::sha256_hex(sdk::canonical_json(identity)).substr(0, 32);
+  packet["context_id"] = "ctx_" + toolkit::sha256_hex(sdk::canonical_json(identity)).substr(0, 32);
 
   // Citations: the records of the items the packet kept.
   sdk::ContextOutput output;

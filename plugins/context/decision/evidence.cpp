@@ -4,7 +4,9 @@
 #include <bit>
 #include <unordered_map>
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/cells.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 
 namespace eventsvc::plugins::context {
 
@@ -237,7 +239,7 @@ class Gatherer {
       plan = FieldPlan{};
       plan.cells = &cells;
       plan.value_ids.assign(cells.values.size(), kUnknown);
-      const std::size_t depth = sdk::path_depth(cells.path);
+      const std::size_t depth = toolkit::path_depth(cells.path);
       // Leaves below kMaxLeafDepth are not looked at; the container there is counted once.
       plan.too_deep = depth == kMaxLeafDepth;
       if (f < subjects) continue;
@@ -315,7 +317,7 @@ class Gatherer {
       evidence_.timestamps.push_back(block.timestamps[row]);
       if (!evidence_.newest || block.timestamps[row] > *evidence_.newest)
         evidence_.newest = block.timestamps[row];
-      evidence_.source_tokens += sdk::estimate_tokens_of_json_text(block.json_sizes[row]);
+      evidence_.source_tokens += toolkit::estimate_tokens_of_json_text(block.json_sizes[row]);
       if (block.verifications[row] != sdk::Verification::verified) {
         ++evidence_.exclusions.unverified;
         ++evidence_.unverified;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
+
 namespace eventsvc::plugins::context {
 
 namespace json = sdk::json;
@@ -35,14 +38,14 @@ sdk::ContextOutput DocumentsMode::build(const sdk::ContextInput& input) const {
   // Fill greedily by size, then trim against the exact estimate of the whole packet.
   std::size_t bytes = sdk::to_json(packet(input, documents)).size() + 16;
   for (std::size_t i = 0; i < candidates; ++i) {
-    json::object document = sdk::record_to_json(*input.records[i]);
+    json::object document = toolkit::record_to_json(*input.records[i]);
     const std::size_t cost = sdk::to_json(document).size() + input.records[i]->id.size() + 4;
-    if (sdk::estimate_tokens_of_json_text(bytes + cost) > budget) break;
+    if (toolkit::estimate_tokens_of_json_text(bytes + cost) > budget) break;
     bytes += cost;
     documents.emplace_back(std::move(document));
   }
   json::object context = packet(input, documents);
-  while (sdk::settle_token_count(context, "tokens_used") > budget && !documents.empty()) {
+  while (toolkit::settle_token_count(context, "tokens_used") > budget && !documents.empty()) {
     documents.pop_back();
     context = packet(input, documents);
   }

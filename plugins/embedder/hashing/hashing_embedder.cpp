@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 
 namespace eventsvc::plugins::embedder {
 
@@ -55,7 +55,7 @@ std::vector<float> HashingEmbedder::embed(std::string_view text) const {
     const float sign = (hash >> 63U) != 0 ? -1.0F : 1.0F;
     vector[hash % dimension_] += sign * weight;
   };
-  const auto words = sdk::tokenize(text);
+  const auto words = toolkit::tokenize(text);
   for (std::size_t i = 0; i < words.size(); ++i) {
     add("w", words[i], kWordWeight);
     if (i + 1 < words.size()) add("p", words[i] + " " + words[i + 1], kPairWeight);

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::limits {
 
@@ -18,7 +19,7 @@ RateLimiter::Shard& RateLimiter::shard_for(std::string_view key) {
 }
 
 RateDecision RateLimiter::charge(std::string_view key, int limit_per_minute) {
-  return charge_at(key, limit_per_minute, Clock::now(), sdk::now_millis());
+  return charge_at(key, limit_per_minute, Clock::now(), toolkit::now_millis());
 }
 
 RateDecision RateLimiter::charge_at(std::string_view key, int limit_per_minute,

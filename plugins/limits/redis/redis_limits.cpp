@@ -5,6 +5,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "limit_scripts.hpp"
 
 namespace eventsvc::plugins::limits {
@@ -143,7 +144,7 @@ sdk::RateDecision RedisLimits::charge(std::string_view key, int limit_per_minute
     return sdk::bucket_decision(allowed, number_of(reply, 1), limit_per_minute, now_ms);
   } catch (const RedisUnavailable&) {
     without_redis("rate");
-    return sdk::bucket_decision(true, limit_per_minute, limit_per_minute, sdk::now_millis());
+    return sdk::bucket_decision(true, limit_per_minute, limit_per_minute, toolkit::now_millis());
   }
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/aggregate_accumulator.hpp"
+#include "eventsvc/toolkit/cells.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "store/data_catalogue.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
@@ -316,7 +319,7 @@ std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
   sdk::Receipt receipt = std::move(stored.receipt);
   receipt.receipt_id = std::string(receipt_id);
   receipt.expires_at = receipt.created_at + kReceiptLifetimeMs;
-  if (receipt.expires_at <= sdk::now_millis()) return std::nullopt;
+  if (receipt.expires_at <= toolkit::now_millis()) return std::nullopt;
   const bool final =
       receipt.state == sdk::ReceiptState::verified || receipt.state == sdk::ReceiptState::conflict;
   if (!final && !projector_->available())
@@ -358,7 +361,7 @@ sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::Record
 sdk::AggregateResult RocksdbStorage::aggregate(const sdk::Tenant& tenant,
                                                const sdk::AggregateRequest& request) {
   if (auto answered = columns_->aggregate(tenant, request)) return std::move(*answered);
-  return sdk::Storage::aggregate(tenant, request);
+  return toolkit::aggregate_by_scanning(*this, tenant, request);
 }
 
 sdk::ScanStats RocksdbStorage::scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,
@@ -368,7 +371,7 @@ sdk::ScanStats RocksdbStorage::scan_cells(const sdk::Tenant& tenant, const sdk::
     return verdicts_->of(tenant_key, receipt_id);
   };
   if (auto answered = columns_->cells(tenant, query, visit, verification)) return *answered;
-  return sdk::Storage::scan_cells(tenant, query, visit);
+  return toolkit::scan_cells_by_records(*this, tenant, query, visit);
 }
 
 sdk::Neighbors RocksdbStorage::neighbors(const sdk::Tenant& tenant, sdk::Source source,

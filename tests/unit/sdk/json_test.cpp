@@ -7,6 +7,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 
 namespace eventsvc::sdk {
 namespace {
@@ -111,7 +112,7 @@ TEST(JsonSize, OfARecordIsTheSizeOfItsAnswerText) {
   record.receipt_id = "rcpt_1";
   record.payload = parse_json(R"({"sensor":"s-01","temp":21.5,"tags":["a","b"]})");
   record.proof_digest = "sha256-jcs:00";
-  EXPECT_EQ(record_json_size(record), to_json(record_to_json(record)).size());
+  EXPECT_EQ(toolkit::record_json_size(record), to_json(toolkit::record_to_json(record)).size());
   record.namespace_name = "ns";
   record.site_id = "site-1";
   record.source_id = "src";
@@ -119,7 +120,7 @@ TEST(JsonSize, OfARecordIsTheSizeOfItsAnswerText) {
   record.attributes["extra"] = "x";
   record.envelope["batch"] = 3;
   record.verification = Verification::verified;
-  EXPECT_EQ(record_json_size(record), to_json(record_to_json(record)).size());
+  EXPECT_EQ(toolkit::record_json_size(record), to_json(toolkit::record_to_json(record)).size());
 }
 
 TEST(JsonPointer, EscapesTokens) {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 #include "support/plugin_context.hpp"
 #include "support/temp_dir.hpp"
 
@@ -86,7 +86,7 @@ TEST_F(ApiKeyAuthTest, FileHoldsDigestsOnlyWithOwnerOnlyPermissions) {
   text << in.rdbuf();
   EXPECT_EQ(text.str().find(created.secret), std::string::npos);
   EXPECT_EQ(text.str().find(created.secret.substr(17)), std::string::npos);
-  EXPECT_NE(text.str().find(sdk::sha256_hex(created.secret)), std::string::npos);
+  EXPECT_NE(text.str().find(toolkit::sha256_hex(created.secret)), std::string::npos);
 }
 
 TEST_F(ApiKeyAuthTest, ADamagedKeyFileStopsTheStartNamingTheKey) {

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 #include "support/context_testing.hpp"
 
 namespace eventsvc::plugins::context {
@@ -204,7 +206,7 @@ TEST(DecisionMode, DeterministicWithASelfExcludingId) {
   json::object without = first;
   without.erase("context_id");
   EXPECT_EQ(first.at("context_id").as_string(),
-            "ctx_" + sdk::sha256_hex(sdk::canonical_json(without)).substr(0, 32));
+            "ctx_" + toolkit::sha256_hex(sdk::canonical_json(without)).substr(0, 32));
 }
 
 TEST(DecisionMode, BudgetIsRespectedAndDropsAreCounted) {
@@ -220,7 +222,7 @@ TEST(DecisionMode, BudgetIsRespectedAndDropsAreCounted) {
     input.request.include_documents = true;
     const auto context = DecisionMode{{}}.build(input).context;
     const auto tokens = context.at("compaction").at("packed_tokens").to_number<std::size_t>();
-    EXPECT_EQ(tokens, sdk::estimate_tokens(context)) << budget;
+    EXPECT_EQ(tokens, toolkit::estimate_tokens(context)) << budget;
     EXPECT_LE(tokens, budget);
     const auto dropped = context.at("exclusions").at("over_budget").to_number<std::size_t>();
     if (budget == 100000) {

@@ -10,6 +10,7 @@
 #include "decision_mode.hpp"
 #include "decision_packet.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
 #include "support/context_testing.hpp"
 
 namespace eventsvc::plugins::context {
@@ -40,7 +41,7 @@ TEST(PackedTokens, CountTheirOwnPacketForEverySizeAndRatioWidth) {
            json::object{{"source_tokens", source}, {"packed_tokens", 0}, {"ratio", 0}}}};
       settle_packed_tokens(packet, source);
       const std::size_t tokens = packed_tokens(packet);
-      ASSERT_EQ(tokens, sdk::estimate_tokens(packet)) << source << " " << length;
+      ASSERT_EQ(tokens, toolkit::estimate_tokens(packet)) << source << " " << length;
       const double ratio = packet.at("compaction").at("ratio").to_number<double>();
       const double exact = source == 0 ? 0.0 : static_cast<double>(tokens) / source;
       ASSERT_LE(std::abs(ratio - exact), 0.5) << sdk::to_json(packet);
@@ -81,7 +82,7 @@ TEST(PackedTokens, GeneratedPacksCountThemselvesAndKeepTheirBudget) {
     auto input = set.input(request, kT0 + 3600000);
     input.subject_fields = testing::fields({"payload.site"});
     const auto context = DecisionMode{{}}.build(input).context;
-    ASSERT_EQ(packed_tokens(context), sdk::estimate_tokens(context)) << pack;
+    ASSERT_EQ(packed_tokens(context), toolkit::estimate_tokens(context)) << pack;
     ASSERT_LE(packed_tokens(context), request.token_budget) << pack;
   }
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 #include "support/context_testing.hpp"
 
 namespace eventsvc::plugins::context {
@@ -39,10 +41,10 @@ TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
     EXPECT_EQ(docs[i].at("id").as_string(), "r" + std::to_string(i));
   EXPECT_EQ(context.at("omitted").to_number<std::size_t>(), 30 - docs.size());
   const auto tokens = context.at("tokens_used").to_number<std::size_t>();
-  EXPECT_EQ(tokens, sdk::estimate_tokens(context));
+  EXPECT_EQ(tokens, toolkit::estimate_tokens(context));
   EXPECT_LE(tokens, 1000U);
   // One more document would not have fit.
-  EXPECT_GT(tokens + sdk::estimate_tokens(sdk::record_to_json(*input.records[docs.size()])),
+  EXPECT_GT(tokens + toolkit::estimate_tokens(toolkit::record_to_json(*input.records[docs.size()])),
             1000U - 8);
   EXPECT_EQ(context.at("proof").at("complete"), false);
   EXPECT_EQ(context.at("proof").at("event_ids").as_array().size(), docs.size());

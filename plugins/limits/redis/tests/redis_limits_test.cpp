@@ -8,6 +8,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "support/plugin_context.hpp"
 #include "support/redis_process.hpp"
 #include "support/temp_dir.hpp"
@@ -46,7 +47,7 @@ TEST_F(RedisLimitsTest, BucketBurstsToItsLimitThenRefusesWithRetryAfter) {
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.remaining, 0);
   EXPECT_EQ(refused.retry_after, 20);  // one token per 20 s at 3 a minute
-  const auto now_s = sdk::now_millis() / 1000;
+  const auto now_s = toolkit::now_millis() / 1000;
   EXPECT_GE(refused.reset, now_s + 59);
   EXPECT_LE(refused.reset, now_s + 61);
   EXPECT_TRUE(limits->charge("other", 3).allowed);  // buckets are per key

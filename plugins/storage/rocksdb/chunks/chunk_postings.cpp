@@ -5,13 +5,13 @@
 
 #include "chunks/chunk_keys.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 TokenCounts TokenCounts::of(const sdk::Record& record) {
-  std::vector<std::string> tokens = sdk::record_tokens(record);
+  std::vector<std::string> tokens = toolkit::record_tokens(record);
   std::erase_if(tokens, [](const std::string& token) { return token.empty(); });
   TokenCounts counts;
   counts.length = static_cast<std::uint32_t>(tokens.size());

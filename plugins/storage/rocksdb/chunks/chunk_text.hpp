@@ -13,10 +13,10 @@
 
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
-#include "store/database.hpp"
-#include "eventsvc/sdk/text.hpp"
 #include "chunks/term_blocks.hpp"
 #include "chunks/text_scorer.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "store/database.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

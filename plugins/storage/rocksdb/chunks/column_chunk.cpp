@@ -12,6 +12,8 @@
 #include "chunks/chunk_keys.hpp"
 #include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/field_walk.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -356,7 +358,7 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   integer_cell(kTokenCountColumn, tokens.length);
   integer_cell(
       kRecordBytesColumn,
-      static_cast<std::int64_t>(sdk::record_json_size(record) -
+      static_cast<std::int64_t>(toolkit::record_json_size(record) -
                                 sdk::json_size(sdk::verification_name(record.verification))));
   postings_.add(rows_ - 1, tokens);
   // The roots themselves are never columns (column_name), only what is below them. A key no path
@@ -364,10 +366,10 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   const auto column = [&](const std::string& name, std::optional<std::string_view>,
                           const sdk::json::value& value) { cell(name, value); };
   std::string path = "payload";
-  sdk::for_each_field(path, record.payload, column);
+  toolkit::for_each_field(path, record.payload, column);
   if (record.metrics.is_object()) {
     path = "metrics";
-    sdk::for_each_field(path, record.metrics, column);
+    toolkit::for_each_field(path, record.metrics, column);
   }
   return rows_ - 1;
 }

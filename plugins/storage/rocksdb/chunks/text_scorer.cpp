@@ -1,9 +1,10 @@
 #include "chunks/text_scorer.hpp"
 
 #include "chunks/chunk_postings.hpp"
-#include "eventsvc/sdk/error.hpp"
-#include "store/key_codec.hpp"
 #include "chunks/term_blocks.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -84,7 +85,7 @@ std::uint64_t TextScorer::frequency(std::string_view token) {
 double TextScorer::idf(std::string_view token) {
   const auto it = idf_.find(token);
   if (it != idf_.end()) return it->second;
-  const double value = sdk::Bm25::idf(documents_, frequency(token));
+  const double value = toolkit::Bm25::idf(documents_, frequency(token));
   idf_.emplace(std::string(token), value);
   return value;
 }

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "chunks/column_chunk.hpp"
+#include "eventsvc/toolkit/text.hpp"
 #include "store/database.hpp"
-#include "eventsvc/sdk/text.hpp"
 #include "store/index_keys.hpp"
 #include "store/string_hash.hpp"
 
@@ -57,8 +57,8 @@ class TextScorer {
     return term(idf(token), frequency, length);
   }
 
-  // The score of a record given its tokens (sdk::record_tokens). Words and phrase words score by
-  // their own frequency; a prefix* term by each record token it matched, so a rarer completion
+  // The score of a record given its tokens (toolkit::record_tokens). Words and phrase words score
+  // by their own frequency; a prefix* term by each record token it matched, so a rarer completion
   // ranks higher.
   double score(const sdk::TextQuery& query, const std::vector<std::string>& tokens);
 
@@ -74,7 +74,7 @@ class TextScorer {
   std::shared_ptr<const TextStatistics> statistics_;
   std::uint64_t documents_ = 0;
   double average_length_ = 0;
-  sdk::Bm25 bm25_;
+  toolkit::Bm25 bm25_;
   std::map<std::string, double, std::less<>> idf_;
 };
 

@@ -5,9 +5,10 @@
 #include <chrono>
 
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "store/key_codec.hpp"
-#include "write/prepared_write.hpp"
 #include "store/stored_formats.hpp"
+#include "write/prepared_write.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -168,7 +169,7 @@ void LogFollower::run() {
         last_publish = now;
       }
       if (now - last_expiry >= kExpireEvery) {
-        log_.expire_answers(sdk::now_millis() - kReceiptLifetimeMs);
+        log_.expire_answers(toolkit::now_millis() - kReceiptLifetimeMs);
         last_expiry = now;
       }
       set_problem({});

@@ -9,7 +9,8 @@
 
 #include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "projection/round_chunks.hpp"
 #include "store/key_codec.hpp"
 #include "write/verdicts.hpp"
@@ -28,7 +29,7 @@ std::string sequence_key(std::uint64_t sequence) {
 
 std::string embedding_text(const sdk::Record& record) {
   std::string text;
-  sdk::for_each_text_field(record, [&](std::string_view, std::string_view value) {
+  toolkit::for_each_text_field(record, [&](std::string_view, std::string_view value) {
     if (!text.empty()) text.push_back(' ');
     text += value;
   });
@@ -185,7 +186,7 @@ std::size_t Projector::project_once() {
   // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
   // number again only if this batch never committed.
   Overlay overlay(entries.front().sequence);
-  const sdk::Millis now = sdk::now_millis();
+  const sdk::Millis now = toolkit::now_millis();
   for (const auto& entry : entries) {
     project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
     queue_for_verification(batch, entry, now);
@@ -313,7 +314,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
 
 void Projector::verify_queued() {
   rocksdb::WriteBatch batch;
-  const sdk::Millis now = sdk::now_millis();
+  const sdk::Millis now = toolkit::now_millis();
   // The queue is in sequence order and this thread both fills and empties it: start past what was
   // taken already, not at the first key, which would step over every deletion not yet compacted.
   const rocksdb::Slice lower(verify_from_);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "eventsvc/toolkit/condition.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -24,7 +25,7 @@ class KeyRangeStream final : public CandidateStream {
 
  public:
   KeyRangeStream(Database& database, rocksdb::ColumnFamilyHandle* family, std::string prefix,
-                 bool id_in_key, std::string fixed_id, const sdk::TimeBounds& bounds,
+                 bool id_in_key, std::string fixed_id, const toolkit::TimeBounds& bounds,
                  sdk::Order order)
       : prefix_(std::move(prefix)), id_in_key_(id_in_key), order_(order) {
     current_.id = std::move(fixed_id);
@@ -237,7 +238,7 @@ class ListedStream final : public CandidateStream {
 
 StreamPtr key_range_stream(Database& database, rocksdb::ColumnFamilyHandle* family,
                            std::string prefix, bool id_in_key, std::string fixed_id,
-                           const sdk::TimeBounds& bounds, sdk::Order order) {
+                           const toolkit::TimeBounds& bounds, sdk::Order order) {
   return std::make_unique<KeyRangeStream>(database, family, std::move(prefix), id_in_key,
                                           std::move(fixed_id), bounds, order);
 }

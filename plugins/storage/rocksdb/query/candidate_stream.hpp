@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "store/database.hpp"
 #include "eventsvc/sdk/condition.hpp"
 #include "eventsvc/sdk/storage.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "store/database.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -42,7 +43,7 @@ using StreamPtr = std::unique_ptr<CandidateStream>;
 // (the id index), every entry's id is `fixed_id`.
 StreamPtr key_range_stream(Database& database, rocksdb::ColumnFamilyHandle* family,
                            std::string prefix, bool id_in_key, std::string fixed_id,
-                           const sdk::TimeBounds& bounds, sdk::Order order);
+                           const toolkit::TimeBounds& bounds, sdk::Order order);
 
 // Entries of any of the streams, each once.
 StreamPtr union_stream(std::vector<StreamPtr> streams, sdk::Order order);

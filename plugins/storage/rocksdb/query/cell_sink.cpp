@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/cells.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -178,8 +179,8 @@ class CellSink final : public RowSink {
   std::vector<std::vector<std::uint32_t>> named_strings_;  // per named field and dictionary entry
   std::vector<std::uint32_t> strings_;  // of the leaf being read: per dictionary entry
   sdk::CellBlock block_;
-  sdk::CellBlockBuilder records_;  // a chunk read record by record
-  std::deque<sdk::Record> kept_;   // its records (the block's ids are views into them)
+  toolkit::CellBlockBuilder records_;  // a chunk read record by record
+  std::deque<sdk::Record> kept_;       // its records (the block's ids are views into them)
 };
 
 }  // namespace

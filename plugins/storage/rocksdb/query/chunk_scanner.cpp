@@ -1,6 +1,8 @@
 #include "query/chunk_scanner.hpp"
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "eventsvc/toolkit/text.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
 
@@ -170,9 +172,9 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
                                       snapshot_);
     if (!stored) continue;
     const sdk::Record record = decode_record(*stored);
-    if (!sdk::matches_all(record, where_)) continue;
+    if (!toolkit::matches_all(record, where_)) continue;
     if (query_ != nullptr && !text_->exact() &&
-        !sdk::text_matches(*query_, sdk::record_tokens(record))) {
+        !toolkit::text_matches(*query_, toolkit::record_tokens(record))) {
       continue;
     }
     ++stats.matched;
@@ -205,10 +207,10 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
       const std::size_t slot = plan_.conditions[c];
       if (rows.kind(slot) == CellKind::string) {
         std::int8_t& known = decided[c][rows.string_index(slot)];
-        if (known < 0) known = sdk::matches(rows.value(slot), where_[c]) ? 1 : 0;
+        if (known < 0) known = toolkit::matches(rows.value(slot), where_[c]) ? 1 : 0;
         matched = known == 1;
       } else {
-        matched = sdk::matches(rows.value(slot), where_[c]);
+        matched = toolkit::matches(rows.value(slot), where_[c]);
       }
     }
     if (!matched) continue;

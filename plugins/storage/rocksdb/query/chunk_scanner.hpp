@@ -13,10 +13,11 @@
 #include "chunks/chunk_text.hpp"
 #include "chunks/chunk_values.hpp"
 #include "chunks/column_chunk.hpp"
-#include "store/database.hpp"
 #include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/condition.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/field_value.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "store/database.hpp"
 #include "store/row_bits.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -92,25 +93,25 @@ class ChunkRows {
   const ColumnView& view(std::size_t slot) const { return views_[slot]; }
 
   // The cell as the record-wise resolve() would give it.
-  sdk::FieldValue value(std::size_t slot) {
+  toolkit::FieldValue value(std::size_t slot) {
     const auto& meta = plan_.slots[slot];
     sdk::json::value& scratch = scratch_[slot];
     switch (kinds_[slot]) {
       case CellKind::absent:
       case CellKind::container:
-        return sdk::FieldValue::absent();
+        return toolkit::FieldValue::absent();
       case CellKind::string:
-        if (meta.canonical) return sdk::FieldValue::of(string(slot));
+        if (meta.canonical) return toolkit::FieldValue::of(string(slot));
         scratch = sdk::json::string(string(slot));
         break;
       case CellKind::int64:
-        if (meta.instant) return sdk::FieldValue::of_instant(integer(slot));
+        if (meta.instant) return toolkit::FieldValue::of_instant(integer(slot));
         [[fallthrough]];
       default:
         scratch = scalar_cell(kinds_[slot], cursors_[slot].number());
         break;
     }
-    return sdk::FieldValue::of(&scratch);
+    return toolkit::FieldValue::of(&scratch);
   }
 
  private:

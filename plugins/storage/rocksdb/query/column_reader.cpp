@@ -8,11 +8,14 @@
 #include <mutex>
 #include <thread>
 
-#include "query/cell_sink.hpp"
+#include "chunks/text_scorer.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/aggregate_accumulator.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "eventsvc/toolkit/field_value.hpp"
+#include "query/cell_sink.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
-#include "chunks/text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -116,7 +119,7 @@ namespace {
 class AggregateSink final : public RowSink {
  public:
   AggregateSink(const sdk::AggregateRequest& request, const ColumnPlan& plan,
-                sdk::AggregateAccumulator& accumulator)
+                toolkit::AggregateAccumulator& accumulator)
       : request_(request), plan_(plan), accumulator_(accumulator) {}
 
   void begin_chunk(const ChunkRef& /*chunk*/) override {
@@ -131,7 +134,7 @@ class AggregateSink final : public RowSink {
     std::optional<sdk::Millis> bucket;
     if (plan_.bucket) {
       if (rows.kind(*plan_.bucket) != CellKind::int64) return;  // no time to place it by
-      bucket = sdk::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
+      bucket = toolkit::bucket_start(rows.integer(*plan_.bucket), request_.time_bucket->interval);
     }
     feed(rows, group_of(rows, bucket));
   }
@@ -142,7 +145,7 @@ class AggregateSink final : public RowSink {
   // The row's group. Within a chunk, a single string group_by field finds it by the cell's
   // dictionary index, and buckets alone by the bucket of the row before (rows come in time order
   // mostly); otherwise by the key bytes.
-  sdk::AggregatePartition& group_of(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
+  toolkit::AggregatePartition& group_of(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
     if (plan_.group_by.empty()) {
       if (last_group_ == nullptr || last_bucket_ != bucket) {
         last_group_ = &keyed_group(rows, bucket);
@@ -155,20 +158,20 @@ class AggregateSink final : public RowSink {
       const std::size_t slot = plan_.group_by.front();
       const std::uint32_t index = rows.string_index(slot);
       if (by_string_.empty()) by_string_.assign(rows.view(slot).dictionary_size(), nullptr);
-      sdk::AggregatePartition*& known = by_string_[index];
+      toolkit::AggregatePartition*& known = by_string_[index];
       if (known == nullptr) known = &keyed_group(rows, bucket);
       return *known;
     }
     return keyed_group(rows, bucket);
   }
 
-  sdk::AggregatePartition& keyed_group(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
+  toolkit::AggregatePartition& keyed_group(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
     key_.clear();
     for (const auto slot : plan_.group_by) {
       // Strings straight from the dictionary: the same key bytes as a JSON string, no copy.
-      sdk::append_group_key(key_, rows.kind(slot) == CellKind::string
-                                      ? sdk::FieldValue::of(rows.string(slot))
-                                      : rows.value(slot));
+      toolkit::append_group_key(key_, rows.kind(slot) == CellKind::string
+                                          ? toolkit::FieldValue::of(rows.string(slot))
+                                          : rows.value(slot));
     }
     return accumulator_.group(key_, bucket, [&] {
       json::object rendered;
@@ -179,15 +182,15 @@ class AggregateSink final : public RowSink {
     });
   }
 
-  void feed(ChunkRows& rows, sdk::AggregatePartition& partition) {
+  void feed(ChunkRows& rows, toolkit::AggregatePartition& partition) {
     partition.count_row();
     for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
       sdk::Millis time = sdk::kNoTime;
       if (plan_.times[i]) {
-        const sdk::FieldValue instant = rows.value(*plan_.times[i]);
-        if (instant.kind() == sdk::FieldValue::Kind::instant) time = instant.instant();
+        const toolkit::FieldValue instant = rows.value(*plan_.times[i]);
+        if (instant.kind() == toolkit::FieldValue::Kind::instant) time = instant.instant();
       }
-      sdk::SpanBuilder& values = partition.values(i);
+      toolkit::SpanBuilder& values = partition.values(i);
       if (!plan_.values[i]) {
         values.add_absent();
         continue;
@@ -200,7 +203,7 @@ class AggregateSink final : public RowSink {
       } else if (kind == CellKind::double_number) {
         values.add_number(std::bit_cast<double>(rows.number(slot)), time);
       } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
-                 sdk::exact_double(rows.integer(slot))) {
+                 toolkit::exact_double(rows.integer(slot))) {
         values.add_number(static_cast<double>(rows.integer(slot)), time);
       } else {
         values.add(rows.value(slot), time);
@@ -211,13 +214,13 @@ class AggregateSink final : public RowSink {
 
   const sdk::AggregateRequest& request_;
   const ColumnPlan& plan_;
-  sdk::AggregateAccumulator& accumulator_;
+  toolkit::AggregateAccumulator& accumulator_;
   std::string key_;  // group key bytes, reused
   // Of the chunk being read: the group of each dictionary index of the single group_by column,
   // and the bucket of the row before with its group.
-  std::vector<sdk::AggregatePartition*> by_string_;
+  std::vector<toolkit::AggregatePartition*> by_string_;
   std::optional<sdk::Millis> last_bucket_;
-  sdk::AggregatePartition* last_group_ = nullptr;
+  toolkit::AggregatePartition* last_group_ = nullptr;
 };
 
 // The first `keep` matching versions in (timestamp, id) order per `order`, or when ranked the
@@ -303,7 +306,7 @@ class CountSink final : public RowSink {
 };
 
 // Whether a chunk holds versions inside `bounds`, by its header's time range.
-bool meets(const ChunkHeader& header, const sdk::TimeBounds& bounds) {
+bool meets(const ChunkHeader& header, const toolkit::TimeBounds& bounds) {
   return header.max_timestamp >= bounds.lower && header.min_timestamp <= bounds.upper;
 }
 
@@ -311,7 +314,8 @@ bool meets(const ChunkHeader& header, const sdk::TimeBounds& bounds) {
 
 std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
                                               const std::string& tenant,
-                                              const sdk::TimeBounds& bounds, std::uint64_t& rows) {
+                                              const toolkit::TimeBounds& bounds,
+                                              std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
   const std::string prefix = catalogue_prefix(tenant);
@@ -336,7 +340,7 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     const rocksdb::Snapshot* snapshot, const std::string& tenant, const sdk::TextQuery& query) {
   std::uint64_t rows = 0;
-  return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, sdk::TimeBounds{}, rows),
+  return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, toolkit::TimeBounds{}, rows),
                          query);
 }
 
@@ -378,11 +382,12 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(request.where), rows);
+  const auto chunks =
+      chunks_in(snapshot.get(), tenant, toolkit::timestamp_bounds(request.where), rows);
 
   // Each thread takes every other chunk into an accumulator of its own; then they merge.
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
-  std::vector<sdk::AggregateAccumulator> accumulators;
+  std::vector<toolkit::AggregateAccumulator> accumulators;
   accumulators.reserve(threads);
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
@@ -450,7 +455,7 @@ std::optional<sdk::ScanStats> ColumnReader::cells(
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(snapshot.get(), tenant, sdk::timestamp_bounds(where), rows);
+  const auto chunks = chunks_in(snapshot.get(), tenant, toolkit::timestamp_bounds(where), rows);
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
   // Each thread scans every other chunk with a sink of its own.
   auto scan_chunks = [&](auto make_sink) {
@@ -495,12 +500,12 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
-  const sdk::TimeBounds bounds = sdk::timestamp_bounds(where);
+  const toolkit::TimeBounds bounds = toolkit::timestamp_bounds(where);
   const bool ranked = query.text && query.rank;
   // Ranking weighs words by how many documents of the whole history hold them, whatever the
   // query's time bounds: then every chunk is listed once, and narrowed to the bounds after.
   std::uint64_t rows = 0;
-  auto chunks = chunks_in(snapshot.get(), tenant, ranked ? sdk::TimeBounds{} : bounds, rows);
+  auto chunks = chunks_in(snapshot.get(), tenant, ranked ? toolkit::TimeBounds{} : bounds, rows);
   std::shared_ptr<const TextStatistics> statistics;
   if (ranked) {
     statistics = text_statistics(snapshot.get(), tenant, chunks, *query.text);

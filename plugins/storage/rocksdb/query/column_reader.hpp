@@ -13,15 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "query/candidate_stream.hpp"
-#include "query/chunk_scanner.hpp"
 #include "chunks/column_chunk.hpp"
-#include "store/database.hpp"
+#include "chunks/text_scorer.hpp"
 #include "eventsvc/sdk/aggregate_pushdown.hpp"
 #include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/storage.hpp"
-#include "eventsvc/sdk/text.hpp"
-#include "chunks/text_scorer.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "query/candidate_stream.hpp"
+#include "query/chunk_scanner.hpp"
+#include "store/database.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -107,7 +108,7 @@ class ColumnReader {
                                                         const sdk::TextQuery& query);
   // The chunks whose time range meets `bounds`; `rows` is their total.
   std::vector<ChunkRef> chunks_in(const rocksdb::Snapshot* snapshot, const std::string& tenant,
-                                  const sdk::TimeBounds& bounds, std::uint64_t& rows);
+                                  const toolkit::TimeBounds& bounds, std::uint64_t& rows);
   // Runs work(0) here and, with two threads, work(1) beside it; rethrows what either threw.
   static void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <map>
 
-#include "eventsvc/sdk/text.hpp"
+#include "chunks/text_scorer.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "eventsvc/toolkit/text.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
-#include "chunks/text_scorer.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -115,7 +116,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
                                  const sdk::RecordVisitor& visit,
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
-  const sdk::TimeBounds bounds = sdk::timestamp_bounds(query.where);
+  const toolkit::TimeBounds bounds = toolkit::timestamp_bounds(query.where);
   // Values and words are indexed in the chunks: conditions and text are answered there, unless
   // an id is looked up (the id index) or nothing but time bounds is asked (records read in time
   // order is the plan).
@@ -151,11 +152,11 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     }
     ++stats.scanned;
     auto record = load(tenant, candidates.current());
-    if (!record || !sdk::matches_all(*record, query.where)) continue;
+    if (!record || !toolkit::matches_all(*record, query.where)) continue;
     std::vector<std::string> tokens;
     if (query.text) {
-      tokens = sdk::record_tokens(*record);
-      if (!sdk::text_matches(*query.text, tokens)) continue;
+      tokens = toolkit::record_tokens(*record);
+      if (!toolkit::text_matches(*query.text, tokens)) continue;
     }
     ++stats.matched;
     complete(tenant, *record, query, embedding_model);
@@ -251,7 +252,7 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
         return;
       }
     }
-    sdk::TimeBounds bounds;
+    toolkit::TimeBounds bounds;
     (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
     auto stream = planner_.field_equals(tenant, scope, stream_field,
                                         sdk::json::string(anchor.stream), bounds, order);

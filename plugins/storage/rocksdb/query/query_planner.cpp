@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "eventsvc/toolkit/condition.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -84,7 +85,7 @@ bool field_indexed(const sdk::FieldPath& field) {
 
 StreamPtr QueryPlanner::field_equals(std::string_view tenant, Scope scope,
                                      const sdk::FieldPath& field, const json::value& operand,
-                                     const sdk::TimeBounds& bounds, sdk::Order order) const {
+                                     const toolkit::TimeBounds& bounds, sdk::Order order) const {
   const auto value = index_value(field, operand);
   if (!value) return empty_stream();
   std::string prefix = field_prefix(tenant, scope, field.text);
@@ -93,13 +94,13 @@ StreamPtr QueryPlanner::field_equals(std::string_view tenant, Scope scope,
 }
 
 StreamPtr QueryPlanner::token_source(std::string_view tenant, Scope scope, std::string_view token,
-                                     const sdk::TimeBounds& bounds, sdk::Order order) const {
+                                     const toolkit::TimeBounds& bounds, sdk::Order order) const {
   return key_range_stream(database_, database_.indexes, token_prefix(tenant, scope, token), true,
                           "", bounds, order);
 }
 
 StreamPtr QueryPlanner::prefix_source(std::string_view tenant, Scope scope, std::string_view prefix,
-                                      const sdk::TimeBounds& bounds, sdk::Order order) const {
+                                      const toolkit::TimeBounds& bounds, sdk::Order order) const {
   const std::string start = frequency_key(tenant, scope, prefix);
   const std::string end = prefix_successor(start);
   const rocksdb::Slice upper(end);
@@ -119,7 +120,7 @@ StreamPtr QueryPlanner::prefix_source(std::string_view tenant, Scope scope, std:
 
 StreamPtr QueryPlanner::ordered_source(std::string_view tenant, Scope scope,
                                        const sdk::Condition& condition,
-                                       const sdk::TimeBounds& bounds, sdk::Order order) const {
+                                       const toolkit::TimeBounds& bounds, sdk::Order order) const {
   const auto& field = condition.field;
   std::vector<json::value> operands;
   if (condition.op == sdk::Op::eq) {
@@ -152,7 +153,7 @@ StreamPtr QueryPlanner::ordered_source(std::string_view tenant, Scope scope,
 std::optional<std::vector<VersionRef>> QueryPlanner::collect(std::size_t field_prefix_size,
                                                              const std::string& lower,
                                                              const std::string& upper,
-                                                             const sdk::TimeBounds& bounds,
+                                                             const toolkit::TimeBounds& bounds,
                                                              std::size_t limit) const {
   const rocksdb::Slice upper_slice(upper);
   auto it = database_.iterator(database_.indexes, &upper_slice);
@@ -213,7 +214,8 @@ std::optional<std::pair<std::string, std::string>> QueryPlanner::value_range(
 }
 
 std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
-    std::string_view tenant, const sdk::RecordQuery& query, const sdk::TimeBounds& bounds) const {
+    std::string_view tenant, const sdk::RecordQuery& query,
+    const toolkit::TimeBounds& bounds) const {
   const auto& text = query.text;
   if (!version_indexes_ || !query.rank_by_text || !text || text->words.empty() ||
       !text->phrases.empty() || !text->prefixes.empty() || !text->excluded.empty() ||
@@ -240,7 +242,7 @@ std::optional<ScoredWordsPlan> QueryPlanner::plan_scored_words(
 
 std::vector<QueryPlanner::EstimatedSource> QueryPlanner::ordered_sources(
     std::string_view tenant, Scope scope, const sdk::RecordQuery& query,
-    const sdk::TimeBounds& bounds) const {
+    const toolkit::TimeBounds& bounds) const {
   const sdk::Order order = query.order;
   std::vector<EstimatedSource> ordered;
   auto consider = [&](const std::function<StreamPtr()>& make) {
@@ -271,11 +273,9 @@ std::vector<QueryPlanner::EstimatedSource> QueryPlanner::ordered_sources(
   return ordered;
 }
 
-std::vector<std::vector<VersionRef>> QueryPlanner::collected_ranges(std::string_view tenant,
-                                                                    Scope scope,
-                                                                    const sdk::RecordQuery& query,
-                                                                    const sdk::TimeBounds& bounds,
-                                                                    std::size_t limit) const {
+std::vector<std::vector<VersionRef>> QueryPlanner::collected_ranges(
+    std::string_view tenant, Scope scope, const sdk::RecordQuery& query,
+    const toolkit::TimeBounds& bounds, std::size_t limit) const {
   std::map<std::string, std::pair<std::string, std::string>> ranges;
   for (const auto& condition : query.where) {
     auto range = value_range(tenant, scope, condition);
@@ -301,7 +301,7 @@ std::vector<std::vector<VersionRef>> QueryPlanner::collected_ranges(std::string_
 }
 
 QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& query,
-                             const sdk::TimeBounds& bounds) const {
+                             const toolkit::TimeBounds& bounds) const {
   const Scope scope = scope_of(query.source);
   QueryPlan plan;
   if (bounds.empty()) {

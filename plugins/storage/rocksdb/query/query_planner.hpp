@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "eventsvc/sdk/storage.hpp"
+#include "eventsvc/toolkit/condition.hpp"
 #include "query/candidate_stream.hpp"
 #include "store/database.hpp"
 #include "store/index_keys.hpp"
@@ -44,16 +45,16 @@ class QueryPlanner {
       : database_(database), collect_limit_(collect_limit), version_indexes_(version_indexes) {}
 
   QueryPlan plan(std::string_view tenant, const sdk::RecordQuery& query,
-                 const sdk::TimeBounds& bounds) const;
+                 const toolkit::TimeBounds& bounds) const;
 
   // nullopt when the query does not qualify (see ScoredWordsPlan).
   std::optional<ScoredWordsPlan> plan_scored_words(std::string_view tenant,
                                                    const sdk::RecordQuery& query,
-                                                   const sdk::TimeBounds& bounds) const;
+                                                   const toolkit::TimeBounds& bounds) const;
 
   // Stream of one exact indexed value of a field (used for stream neighbours too).
   StreamPtr field_equals(std::string_view tenant, Scope scope, const sdk::FieldPath& field,
-                         const sdk::json::value& operand, const sdk::TimeBounds& bounds,
+                         const sdk::json::value& operand, const toolkit::TimeBounds& bounds,
                          sdk::Order order) const;
 
  private:
@@ -66,25 +67,25 @@ class QueryPlanner {
   // smallest estimate first.
   std::vector<EstimatedSource> ordered_sources(std::string_view tenant, Scope scope,
                                                const sdk::RecordQuery& query,
-                                               const sdk::TimeBounds& bounds) const;
+                                               const toolkit::TimeBounds& bounds) const;
   // The refs of range-like conditions, one key range per field (a lower and an upper bound
   // combine); a range that holds more than `limit` entries is left out.
   std::vector<std::vector<VersionRef>> collected_ranges(std::string_view tenant, Scope scope,
                                                         const sdk::RecordQuery& query,
-                                                        const sdk::TimeBounds& bounds,
+                                                        const toolkit::TimeBounds& bounds,
                                                         std::size_t limit) const;
   // nullptr when the condition offers no ordered source.
   StreamPtr ordered_source(std::string_view tenant, Scope scope, const sdk::Condition& condition,
-                           const sdk::TimeBounds& bounds, sdk::Order order) const;
+                           const toolkit::TimeBounds& bounds, sdk::Order order) const;
   StreamPtr token_source(std::string_view tenant, Scope scope, std::string_view token,
-                         const sdk::TimeBounds& bounds, sdk::Order order) const;
+                         const toolkit::TimeBounds& bounds, sdk::Order order) const;
   StreamPtr prefix_source(std::string_view tenant, Scope scope, std::string_view prefix,
-                          const sdk::TimeBounds& bounds, sdk::Order order) const;
+                          const toolkit::TimeBounds& bounds, sdk::Order order) const;
   // Refs of the field-index keys in [lower, upper) within the time bounds, or nullopt when more
   // than `limit` entries are in the range. `field_prefix_size` is where the value starts.
   std::optional<std::vector<VersionRef>> collect(std::size_t field_prefix_size,
                                                  const std::string& lower, const std::string& upper,
-                                                 const sdk::TimeBounds& bounds,
+                                                 const toolkit::TimeBounds& bounds,
                                                  std::size_t limit) const;
   // The key range [lower, upper) of the field index holding every value a range-like condition
   // (gt, gte, lt, lte, prefix, exists: true) can match; nullopt for other conditions.

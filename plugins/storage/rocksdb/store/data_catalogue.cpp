@@ -3,10 +3,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "eventsvc/sdk/digest.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/sdk/files.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/files.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -31,7 +31,7 @@ std::optional<DataCatalogue> DataCatalogue::read(const std::filesystem::path& di
   if (digest == nullptr || !digest->is_string()) throw damaged("no sha256");
   const std::string recorded(digest->get_string());
   object.erase("sha256");
-  if (sdk::sha256_hex(sdk::canonical_json(object)) != recorded) {
+  if (toolkit::sha256_hex(sdk::canonical_json(object)) != recorded) {
     throw damaged("its sha256 does not match its content");
   }
   const auto* format = object.if_contains("format");
@@ -59,8 +59,8 @@ void DataCatalogue::write(const std::filesystem::path& directory) const {
     names.emplace_back(family);
   json::object object{
       {"format", kFormat}, {"families", std::move(names)}, {"projected", projected}};
-  object["sha256"] = sdk::sha256_hex(sdk::canonical_json(object));
-  sdk::replace_file(directory / kFileName, sdk::to_json(object) + "\n");
+  object["sha256"] = toolkit::sha256_hex(sdk::canonical_json(object));
+  toolkit::replace_file(directory / kFileName, sdk::to_json(object) + "\n");
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

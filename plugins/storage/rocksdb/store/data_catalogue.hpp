@@ -5,8 +5,8 @@
 // catalogue turns that into a refusal to start, so that nothing acknowledged is served as if it
 // had never been written.
 //
-// The file is one JSON object with a SHA-256 of the rest, replaced whole (sdk::replace_file). It
-// only ever records what is durable: the projector position is read from the database before its
+// The file is one JSON object with a SHA-256 of the rest, replaced whole (toolkit::replace_file).
+// It only ever records what is durable: the projector position is read from the database before its
 // write-ahead log is synced, then written here.
 #pragma once
 
@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "eventsvc/toolkit/files.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

@@ -12,6 +12,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "store/info_log.hpp"
 #include "store/stored_formats.hpp"
 
@@ -31,7 +32,7 @@ class ExpiryFilter final : public rocksdb::CompactionFilter {
               bool*) const override {
     if (value.size() < 8) return false;
     return created_at_of(std::string_view(value.data(), value.size())) + lifetime_ms_ <
-           sdk::now_millis();
+           toolkit::now_millis();
   }
   const char* Name() const override { return "eventsvc.ExpiryFilter"; }
 

@@ -1,6 +1,7 @@
 #include "store/index_keys.hpp"
 
 #include "eventsvc/sdk/cells.hpp"
+#include "eventsvc/toolkit/field_walk.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -102,9 +103,9 @@ void for_each_indexed_value(const sdk::Record& record,
     }
   };
   std::string path = "payload";
-  sdk::for_each_field(path, record.payload, leaf, sdk::FieldKeys::all);
+  toolkit::for_each_field(path, record.payload, leaf, toolkit::FieldKeys::all);
   path = "metrics";
-  sdk::for_each_field(path, record.metrics, leaf, sdk::FieldKeys::all);
+  toolkit::for_each_field(path, record.metrics, leaf, toolkit::FieldKeys::all);
 }
 
 std::string counter_delta(std::int64_t delta) {

@@ -1,5 +1,7 @@
 // scan_cells from the columns against the definition: the same records read through scan() into
 // CellBlockBuilder (the SDK's default), whatever the chunk, source, order or scan limit.
+#include "eventsvc/toolkit/cells.hpp"
+
 #include <gtest/gtest.h>
 #include <rocksdb/write_batch.h>
 
@@ -123,7 +125,7 @@ class CellsTest : public StorageFixture {
             return storage_->scan_cells(kTenant, q, visit);
           });
           const Read records = collect([&](const sdk::CellVisitor& visit) {
-            return storage_->sdk::Storage::scan_cells(kTenant, q, visit);
+            return toolkit::scan_cells_by_records(*storage_, kTenant, q, visit);
           });
           SCOPED_TRACE(std::string(sdk::source_name(source)) + " limit " + std::to_string(limit));
           EXPECT_EQ(columns.rows, records.rows);

@@ -10,9 +10,18 @@
 #include <random>
 #include <set>
 
-#include "store/key_codec.hpp"
-#include "storage_fixture.hpp"
 #include "chunks/text_scorer.hpp"
+#include "eventsvc/toolkit/aggregate_accumulator.hpp"
+#include "eventsvc/toolkit/aggregation_helper.hpp"
+#include "eventsvc/toolkit/cells.hpp"
+#include "eventsvc/toolkit/condition.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/field_value.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
+#include "storage_fixture.hpp"
+#include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -122,7 +131,7 @@ class Generator {
     static const char* kTypes[] = {"reading", "alert", "status"};
     auto e = event(id, at, std::move(data), std::move(extra));
     e.event["type"] = kTypes[pick(3)];
-    e.version.digest = sdk::event_digest(e.event);
+    e.version.digest = toolkit::event_digest(e.event);
     return e;
   }
 
@@ -311,7 +320,7 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
   ASSERT_EQ(everything[sdk::Source::history].size(), model_history.size());
   auto history_statistics = std::make_shared<TextStatistics>();
   for (const auto& record : everything[sdk::Source::history]) {
-    const auto tokens = sdk::record_tokens(record);
+    const auto tokens = toolkit::record_tokens(record);
     std::set<std::string_view> distinct;
     for (const auto& token : tokens) {
       if (token.empty()) continue;
@@ -342,14 +351,15 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       query.where.push_back(generator.condition());
     if (generator.chance(25)) {
       // Words, prefixes, phrases (which the postings cannot decide alone), exclusions.
-      query.text = sdk::parse_text_query(generator.text());
+      query.text = toolkit::parse_text_query(generator.text());
       query.rank_by_text = generator.chance(40);
     }
 
     std::vector<sdk::Record> expected;
     for (const auto& record : everything[query.source]) {
-      if (!sdk::matches_all(record, query.where)) continue;
-      if (query.text && !sdk::text_matches(*query.text, sdk::record_tokens(record))) continue;
+      if (!toolkit::matches_all(record, query.where)) continue;
+      if (query.text && !toolkit::text_matches(*query.text, toolkit::record_tokens(record)))
+        continue;
       expected.push_back(record);
     }
     if (query.order == sdk::Order::desc) std::reverse(expected.begin(), expected.end());
@@ -360,7 +370,7 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       TextScorer scorer(history_statistics);
       std::vector<std::pair<double, sdk::Record>> scored;
       for (auto& record : expected)
-        scored.emplace_back(scorer.score(*query.text, sdk::record_tokens(record)), record);
+        scored.emplace_back(scorer.score(*query.text, toolkit::record_tokens(record)), record);
       std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
         if (a.second.timestamp != b.second.timestamp)
@@ -407,10 +417,10 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
 // equals sums, counts, extremes, distinct values, groups and buckets computed by plain loops over
 // the brute-force matches; before and after a restart.
 struct TestSumState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   double sum = 0;
 };
-class TestSum final : public sdk::AggregationOperatorHelper<TestSumState> {
+class TestSum final : public toolkit::AggregationOperatorHelper<TestSumState> {
  public:
   std::string_view op() const override { return "sum"; }
   bool requires_field() const override { return true; }
@@ -418,7 +428,7 @@ class TestSum final : public sdk::AggregationOperatorHelper<TestSumState> {
  protected:
   void accumulate(TestSumState& state, const sdk::AggregationSpec&,
                   const sdk::Sample& sample) const override {
-    if (const auto number = sdk::take_number(state.counts, sample)) state.sum += *number;
+    if (const auto number = toolkit::take_number(state.counts, sample)) state.sum += *number;
   }
   void combine(TestSumState& into, const TestSumState& from) const override {
     into.sum += from.sum;
@@ -426,18 +436,20 @@ class TestSum final : public sdk::AggregationOperatorHelper<TestSumState> {
   json::value value(const TestSumState& state, const sdk::AggregationSpec&) const override {
     return state.sum;
   }
-  void save(const TestSumState& state, sdk::StateWriter& out) const override { out.f64(state.sum); }
-  void load(TestSumState& state, sdk::StateReader& in) const override { state.sum = in.f64(); }
+  void save(const TestSumState& state, toolkit::StateWriter& out) const override {
+    out.f64(state.sum);
+  }
+  void load(TestSumState& state, toolkit::StateReader& in) const override { state.sum = in.f64(); }
 };
-class TestMax final : public sdk::ExtremumOperator<std::greater<double>> {
+class TestMax final : public toolkit::ExtremumOperator<std::greater<double>> {
  public:
   std::string_view op() const override { return "max"; }
 };
 struct TestDistinctState {
-  sdk::SampleCounts counts;
+  toolkit::SampleCounts counts;
   std::set<std::string> values;
 };
-class TestDistinct final : public sdk::AggregationOperatorHelper<TestDistinctState> {
+class TestDistinct final : public toolkit::AggregationOperatorHelper<TestDistinctState> {
  public:
   std::string_view op() const override { return "distinct"; }
   bool requires_field() const override { return true; }
@@ -456,8 +468,8 @@ class TestDistinct final : public sdk::AggregationOperatorHelper<TestDistinctSta
     return state.values.size();
   }
   // States never leave this test.
-  void save(const TestDistinctState&, sdk::StateWriter&) const override {}
-  void load(TestDistinctState&, sdk::StateReader&) const override {}
+  void save(const TestDistinctState&, toolkit::StateWriter&) const override {}
+  void load(TestDistinctState&, toolkit::StateReader&) const override {}
 };
 
 // What the reference computes for one partition.
@@ -472,7 +484,7 @@ struct Expected {
 
   void add(const sdk::Record& record) {
     ++records;
-    const json::value* num = sdk::resolve_path(record.payload, {"num"});
+    const json::value* num = toolkit::resolve_path(record.payload, {"num"});
     if (num != nullptr && record.payload.as_object().contains("num")) {
       ++present;
       if (num->is_number()) {
@@ -482,7 +494,8 @@ struct Expected {
         max = max ? std::max(*max, value) : value;
       }
     }
-    const sdk::FieldValue category = sdk::resolve(record, *sdk::FieldPath::parse("payload.cat"));
+    const toolkit::FieldValue category =
+        toolkit::resolve(record, *sdk::FieldPath::parse("payload.cat"));
     if (category.present()) {
       ++with_category;
       categories.insert(sdk::canonical_json(category.to_json()));
@@ -551,7 +564,8 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
       for (int i = 0, n = generator.pick(3); i < n; ++i)
         request.where.push_back(generator.condition());
       if (generator.chance(25)) {
-        request.text = sdk::parse_text_query(generator.chance(50) ? "red" : "\"blue red\" -zeta");
+        request.text =
+            toolkit::parse_text_query(generator.chance(50) ? "red" : "\"blue red\" -zeta");
       }
       if (generator.chance(60)) request.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
       if (generator.chance(50)) {
@@ -562,14 +576,15 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
       Expected total;
       std::map<std::string, Expected> groups;
       for (const auto& record : everything[request.source]) {
-        if (!sdk::matches_all(record, request.where)) continue;
-        if (request.text && !sdk::text_matches(*request.text, sdk::record_tokens(record))) continue;
+        if (!toolkit::matches_all(record, request.where)) continue;
+        if (request.text && !toolkit::text_matches(*request.text, toolkit::record_tokens(record)))
+          continue;
         total.add(record);
         json::object key;
         for (const auto& field : request.group_by)
-          key[field.text] = sdk::resolve(record, field).to_json();
+          key[field.text] = toolkit::resolve(record, field).to_json();
         if (request.time_bucket) {
-          key["bucket"] = sdk::format_rfc3339(record.timestamp - record.timestamp % 10000);
+          key["bucket"] = toolkit::format_rfc3339(record.timestamp - record.timestamp % 10000);
         }
         groups[sdk::canonical_json(key)].add(record);
       }
@@ -597,8 +612,8 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
         }
       }
       EXPECT_EQ(columns.has_value(), !whole_payload);
-      const auto result =
-          columns ? std::move(*columns) : storage_->sdk::Storage::aggregate(kTenant, request);
+      const auto result = columns ? std::move(*columns)
+                                  : toolkit::aggregate_by_scanning(*storage_, kTenant, request);
       const std::string what = "round " + std::to_string(round) + " query " + std::to_string(q) +
                                (columns ? " (columns)" : " (records)");
       EXPECT_EQ(result.stats.matched, total.records) << what;

@@ -4,7 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "rocksdb_storage.hpp"
 #include "support/plugin_context.hpp"
 #include "support/temp_dir.hpp"
@@ -19,12 +20,12 @@ inline sdk::IncomingEvent event(std::string id, sdk::Millis at, json::value data
                                 json::object extra = {}) {
   json::object object{{"id", id},
                       {"type", "reading"},
-                      {"occurred_at", sdk::format_rfc3339(at)},
+                      {"occurred_at", toolkit::format_rfc3339(at)},
                       {"data", std::move(data)}};
   for (auto& member : extra)
     object[member.key()] = member.value();
   sdk::IncomingEvent incoming;
-  incoming.version = {std::move(id), at, sdk::event_digest(object)};
+  incoming.version = {std::move(id), at, toolkit::event_digest(object)};
   incoming.event = std::move(object);
   return incoming;
 }
@@ -40,11 +41,11 @@ inline sdk::IncomingWrite write_of(std::string key, std::vector<sdk::IncomingEve
   write.receipt_id = id;
   write.envelope.stream = std::move(stream);
   write.events = std::move(events);
-  write.received_at = sdk::now_millis();
+  write.received_at = toolkit::now_millis();
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const auto& e : write.events)
     pairs.emplace_back(e.version.id, e.version.digest);
-  write.event_set_sha256 = sdk::event_set_sha256(pairs);
+  write.event_set_sha256 = toolkit::event_set_sha256(pairs);
   return write;
 }
 

@@ -4,11 +4,14 @@
 
 #include <random>
 
-#include "merge/chunk_merger.hpp"
 #include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "store/key_codec.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
+#include "eventsvc/toolkit/text.hpp"
+#include "eventsvc/toolkit/time.hpp"
+#include "merge/chunk_merger.hpp"
 #include "storage_fixture.hpp"
+#include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -274,7 +277,7 @@ TEST_F(StorageTest, StoredRecordHasTheDocumentedLayout) {
   project();
   const auto records = read(all(sdk::Source::current));
   ASSERT_EQ(records.size(), 1U);
-  const auto json = sdk::record_to_json(records[0]);
+  const auto json = toolkit::record_to_json(records[0]);
   EXPECT_EQ(json.at("payload"), (json::object{{"t", 1}}));
   EXPECT_EQ(json.at("metrics"), (json::object{{"cpu", 0.5}}));
   EXPECT_EQ(json.at("attributes"), (json::object{{"source", "probe"}}));
@@ -312,7 +315,7 @@ TEST_F(StorageTest, TenantsNeverSeeEachOther) {
   EXPECT_EQ(read(all(sdk::Source::history), live).at(0).payload, 2);
   EXPECT_TRUE(read(all(sdk::Source::history), other).empty());
   sdk::RecordQuery text = all(sdk::Source::history);
-  text.text = sdk::parse_text_query("reading");
+  text.text = toolkit::parse_text_query("reading");
   EXPECT_EQ(read(text).size(), 1U);
   EXPECT_TRUE(read(text, other).empty());
 }
@@ -324,7 +327,7 @@ TEST_F(StorageTest, StatusReportsNewestTimes) {
   const auto status = storage_->status(kTenant);
   EXPECT_EQ(status.newest_timestamp, kT0 + 7);
   ASSERT_TRUE(status.newest_ingested_at);
-  EXPECT_LE(*status.newest_ingested_at, sdk::now_millis());
+  EXPECT_LE(*status.newest_ingested_at, toolkit::now_millis());
   EXPECT_FALSE(status.projector_available);  // disabled in this fixture
 }
 
@@ -372,7 +375,7 @@ TEST_F(StorageTest, ScoringFromPostingsRanksLikeScoringRecords) {
     for (const bool filtered : {false, true}) {
       sdk::RecordQuery query;
       query.source = sdk::Source::history;
-      query.text = sdk::parse_text_query(text);
+      query.text = toolkit::parse_text_query(text);
       query.rank_by_text = true;
       query.where.push_back(
           {*sdk::FieldPath::parse("timestamp"), sdk::Op::gte, json::value(kT0 + 20000)});
@@ -413,13 +416,13 @@ TEST_F(StorageTest, DataDirFromBeforeChunkPostingsKeepsSearchingItsPostingKeys) 
   project();
   for (const bool ranked : {false, true}) {
     sdk::RecordQuery query = all(sdk::Source::history);
-    query.text = sdk::parse_text_query("legacy word");
+    query.text = toolkit::parse_text_query("legacy word");
     query.rank_by_text = ranked;
     query.limit = 5;
     EXPECT_EQ(ids_of(read(query)), (std::vector<std::string>{"b@1"}));
   }
   sdk::AggregateRequest request;
-  request.text = sdk::parse_text_query("word");
+  request.text = toolkit::parse_text_query("word");
   EXPECT_FALSE(storage_->column_reader().aggregate(kTenant, request).has_value());
   EXPECT_EQ(storage_->aggregate(kTenant, request).total.count, 2U);
 }

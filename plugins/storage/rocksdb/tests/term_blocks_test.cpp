@@ -9,8 +9,9 @@
 
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
-#include "store/key_codec.hpp"
+#include "eventsvc/toolkit/text.hpp"
 #include "storage_fixture.hpp"
+#include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -115,7 +116,7 @@ class TermBlocksStorageTest : public StorageFixture {
     for (const char* text : {"disk", "disk full", "unique17", "dis*", "network -down", "nothing",
                              "aaa", "zzz", "unique*"}) {
       sdk::RecordQuery query;
-      query.text = sdk::parse_text_query(text);
+      query.text = toolkit::parse_text_query(text);
       ask(query);
       query.rank_by_text = true;
       ask(query);
@@ -216,7 +217,7 @@ TEST_F(TermBlocksStorageTest, ARareTermOpensOnlyTheChunksThatMayHoldIt) {
     return std::make_tuple(ids, filters.skips() - skips, filters.passes() - passes);
   };
   sdk::RecordQuery word;
-  word.text = sdk::parse_text_query("unique17");
+  word.text = toolkit::parse_text_query("unique17");
   EXPECT_EQ(lookups(word), std::make_tuple(std::string("e17 "), 5U, 1U));
   sdk::RecordQuery value;
   value.where = {{*sdk::FieldPath::parse("payload.text"), sdk::Op::eq, "fan diskette unique13"}};

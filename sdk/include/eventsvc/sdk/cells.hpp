@@ -6,8 +6,8 @@
 // named, each value whole as resolve() gives it (objects and arrays included, instants as RFC 3339
 // strings); then, when every leaf is asked for, every other field below payload and metrics whose
 // keys a field path can name (no dot, not empty), arrays by index: scalars by value, objects and
-// arrays marked as containers. CellBlockBuilder is the definition: an engine reading columns must
-// hand over the same cells for the same records.
+// arrays marked as containers. The toolkit's CellBlockBuilder (toolkit/cells.hpp) is the
+// definition: an engine reading columns must hand over the same cells for the same records.
 #pragma once
 
 #include <cstddef>
@@ -16,11 +16,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "eventsvc/sdk/field_path.hpp"
-#include "eventsvc/sdk/field_walk.hpp"
 #include "eventsvc/sdk/json.hpp"
 #include "eventsvc/sdk/record.hpp"
 
@@ -67,31 +65,5 @@ struct CellFields {
 
 // Called per block; return false to stop.
 using CellVisitor = std::function<bool(const CellBlock& block)>;
-
-// Builds blocks from decoded records.
-class CellBlockBuilder {
- public:
-  explicit CellBlockBuilder(CellFields fields);
-
-  // Appends the record as the block's next row; it must outlive the block's visit (ids are views).
-  void add(const Record& record);
-  const CellBlock& block() const { return block_; }
-  // Empties the block for the next run (its buffers are kept).
-  void clear();
-
- private:
-  FieldCells& leaf(const std::string& path);
-
-  CellFields fields_;
-  CellBlock block_;
-  std::unordered_map<std::string, std::size_t> leaves_;  // path -> index into block_.fields
-};
-
-// Visits `records` in blocks of `block_rows`; false when the visitor stopped.
-bool visit_cells(const std::vector<const Record*>& records, const CellFields& fields,
-                 const CellVisitor& visit, std::size_t block_rows = 1024);
-
-// Segments below payload or metrics in a field path ("payload.a.b": 2; canonical fields: 0).
-std::size_t path_depth(std::string_view path);
 
 }  // namespace eventsvc::sdk

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "eventsvc/sdk/json.hpp"
-#include "eventsvc/sdk/record.hpp"
 
 namespace eventsvc::sdk {
 
@@ -56,38 +55,5 @@ struct FieldPath {
 
   friend bool operator==(const FieldPath& a, const FieldPath& b) { return a.text == b.text; }
 };
-
-// A field's value in one record, without copying it.
-class FieldValue {
- public:
-  enum class Kind : std::uint8_t { absent, json, string, instant };
-
-  static FieldValue absent() { return {}; }
-  static FieldValue of(const json::value* value);
-  static FieldValue of(std::string_view text);
-  static FieldValue of_instant(Millis instant);
-
-  Kind kind() const { return kind_; }
-  bool present() const { return kind_ != Kind::absent; }
-  const json::value& json_value() const { return *json_; }
-  std::string_view string() const { return string_; }
-  Millis instant() const { return instant_; }
-
-  // The value as JSON; instants as RFC 3339 strings. Null for absent.
-  json::value to_json() const;
-  // The string the value holds (string or json string), if it is one.
-  std::optional<std::string_view> as_string() const;
-
- private:
-  Kind kind_ = Kind::absent;
-  const json::value* json_ = nullptr;
-  std::string_view string_;
-  Millis instant_ = 0;
-};
-
-FieldValue resolve(const Record& record, const FieldPath& path);
-
-// Walks `segments` inside a JSON value; null when a segment is missing.
-const json::value* resolve_path(const json::value& root, const std::vector<std::string>& segments);
 
 }  // namespace eventsvc::sdk

@@ -25,6 +25,11 @@ json::value parse_json(std::string_view text, std::size_t max_depth = kMaxJsonDe
 // never 1.5E0), strings escaped minimally as RFC 8785 does. Every answer is written with this.
 std::string to_json(const json::value& value);
 
+// RFC 8785 canonical form: no whitespace, object members sorted by the UTF-16 code units of their
+// names, strings with the minimal JSON escapes, numbers formatted as ECMAScript does for an IEEE
+// double (so 1e21 -> "1e+21", 1e-7 -> "1e-7", -0 -> "0", and integers beyond 2^53 round).
+std::string canonical_json(const json::value& value);
+
 // The bytes to_json writes, counted without writing them (what a token estimate needs): of a
 // value, an object, a string.
 std::size_t json_size(const json::value& value);

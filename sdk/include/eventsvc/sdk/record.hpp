@@ -38,12 +38,4 @@ struct Record {
   std::vector<float> embedding;  // filled only when a query asks for it
 };
 
-// The record as API answers show it: id, type, stream, namespace, site_id, source_id, timestamp,
-// ingested_at, receipt_id, payload, metrics (when present), attributes, envelope (when
-// non-empty), proof_digest, verification. Absent optional metadata is left out.
-json::object record_to_json(const Record& record);
-
-// to_json(record_to_json(record)).size(), without building either.
-std::size_t record_json_size(const Record& record);
-
 }  // namespace eventsvc::sdk

@@ -3,9 +3,9 @@
 // Every method is called from many threads at once.
 //
 // The host validates and authorises; storage receives whole, validated requests and plans them
-// with its own indexes. What a condition or a text query means is fixed by the SDK
-// (condition.hpp, text.hpp): a backend may use any index to find candidates but confirms them
-// with matches() / text_matches(), so every backend gives the same answers.
+// with its own indexes. What a condition or a text query means is fixed by the toolkit
+// (toolkit/condition.hpp, toolkit/text.hpp): a backend may use any index to find candidates but
+// confirms them with matches() / text_matches(), so every backend gives the same answers.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,7 @@
 #include "eventsvc/sdk/plugin.hpp"
 #include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/record.hpp"
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/sdk/text_query.hpp"
 
 namespace eventsvc::sdk {
 
@@ -115,8 +115,6 @@ struct Receipt {
 
 enum class Order : std::uint8_t { asc, desc };
 
-std::string_view source_name(Source source);
-
 struct RecordQuery {
   Source source = Source::current;
   std::vector<Condition> where;    // all must match
@@ -192,17 +190,17 @@ class Storage : public Plugin {
   virtual ScanStats scan(const Tenant& tenant, const RecordQuery& query,
                          const RecordVisitor& visit) = 0;
 
-  // Every match of the request, aggregated: exact, never bounded by a scan limit. The default
-  // scans record by record through scan() and feeds an AggregateAccumulator; an engine with
-  // columns overrides it to aggregate column spans per partition and thread.
-  virtual AggregateResult aggregate(const Tenant& tenant, const AggregateRequest& request);
+  // Every match of the request, aggregated: exact, never bounded by a scan limit. An engine with
+  // columns aggregates column spans per partition and thread; one without answers with the
+  // toolkit's aggregate_by_scanning (scan() record by record into an AggregateAccumulator).
+  virtual AggregateResult aggregate(const Tenant& tenant, const AggregateRequest& request) = 0;
 
   // The matches of `query.records` that scan() with limit 0 would deliver, as cells (cells.hpp), in
-  // blocks in any order: the same rows and cells, whatever the order. The default reads them
-  // through scan() into CellBlockBuilder; an engine with columns overrides it to read only columns
-  // instead of decoding records.
+  // blocks in any order: the same rows and cells, whatever the order. An engine with columns reads
+  // only columns instead of decoding records; one without answers with the toolkit's
+  // scan_cells_by_records (scan() into a CellBlockBuilder).
   virtual ScanStats scan_cells(const Tenant& tenant, const CellQuery& query,
-                               const CellVisitor& visit);
+                               const CellVisitor& visit) = 0;
 
   virtual Neighbors neighbors(const Tenant& tenant, Source source, const Record& anchor,
                               std::size_t before, std::size_t after) = 0;

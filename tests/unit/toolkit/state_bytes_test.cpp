@@ -1,4 +1,4 @@
-#include "eventsvc/sdk/state_bytes.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,10 @@
 
 #include "eventsvc/sdk/error.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 TEST(StateBytes, ReadsBackWhatWasWritten) {
   StateWriter out;
@@ -66,4 +68,4 @@ TEST(StateBytes, DamagedBytesAreRefusedNotReadPast) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

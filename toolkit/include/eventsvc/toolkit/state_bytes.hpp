@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 class StateWriter {
  public:
@@ -40,4 +40,4 @@ class StateReader {
   std::size_t position_ = 0;
 };
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

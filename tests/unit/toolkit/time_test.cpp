@@ -1,9 +1,11 @@
-#include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 #include <gtest/gtest.h>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 TEST(Rfc3339, ParsesUtcOffsetsAndFractions) {
   EXPECT_EQ(parse_rfc3339("1970-01-01T00:00:00Z"), 0);
@@ -69,4 +71,4 @@ TEST(TimeExpressions, RelativeToNow) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,9 +1,11 @@
-#include "eventsvc/sdk/condition.hpp"
+#include "eventsvc/toolkit/condition.hpp"
 
 #include <gtest/gtest.h>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 Record sample() {
   Record record;
@@ -107,4 +109,4 @@ TEST(TimeBounds, CombinesLowerAndUpper) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,4 +1,4 @@
-#include "eventsvc/sdk/files.hpp"
+#include "eventsvc/toolkit/files.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,8 +9,10 @@
 #include "eventsvc/sdk/error.hpp"
 #include "support/temp_dir.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 std::string read(const std::filesystem::path& path) {
   std::ostringstream text;
@@ -55,4 +57,4 @@ TEST(ReplaceFile, AnUnwritableFileIsA500NamingIt) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,5 +1,5 @@
-// Text search primitives shared by every backend (DESIGN §5): the tokenizer, the query syntax,
-// the text of a record, matching and BM25 scoring.
+// Text search as every backend does it (DESIGN §5): the tokenizer, the query syntax, the text of
+// a record, matching and BM25 scoring.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,13 @@
 #include <vector>
 
 #include "eventsvc/sdk/record.hpp"
+#include "eventsvc/sdk/text_query.hpp"
+#include "eventsvc/toolkit/vocabulary.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
+
+using sdk::Record;
+using sdk::TextQuery;
 
 // Longest token kept, in bytes; longer runs are cut (the rest of the run is dropped).
 inline constexpr std::size_t kMaxTokenBytes = 64;
@@ -24,25 +29,8 @@ std::vector<std::string> tokenize(std::string_view text);
 // Unicode lowercase of a UTF-8 string (simple case mapping).
 std::string fold_case(std::string_view text);
 
-// A parsed search expression: every word, prefix and phrase must match, no exclusion may.
-//   disk full            -> words {disk, full}
-//   "disk full"          -> phrase {disk, full}
-//   10.0.0.1             -> phrase {10, 0, 0, 1} (a term that tokenizes into several tokens)
-//   -debug               -> excluded {debug}
-//   disk*                -> prefixes {disk}
-// A query needs at least one word, phrase or prefix.
-struct TextQuery {
-  std::vector<std::string> words;
-  std::vector<std::string> prefixes;
-  std::vector<std::vector<std::string>> phrases;
-  std::vector<std::vector<std::string>> excluded;  // each a word or a phrase
-
-  bool empty() const { return words.empty() && prefixes.empty() && phrases.empty(); }
-  // Every token that contributes to a match and its score: words and phrase words.
-  std::vector<std::string> scoring_terms() const;
-};
-
-// Throws Error 400 when the text holds nothing to search for (e.g. only exclusions).
+// The query a `text` parameter asks for (sdk/text_query.hpp shows the syntax). Throws Error 400
+// when the text holds nothing to search for (e.g. only exclusions).
 TextQuery parse_text_query(std::string_view text);
 
 // The searchable text of a record, field by field: the id, the type, and every key and string
@@ -70,4 +58,4 @@ struct Bm25 {
                     double average_length) const;
 };
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

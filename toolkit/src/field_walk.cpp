@@ -1,9 +1,9 @@
-#include "eventsvc/sdk/field_walk.hpp"
+#include "eventsvc/toolkit/field_walk.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 bool addressable_key(std::string_view key) {
   return !key.empty() && key.find('.') == std::string_view::npos;
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

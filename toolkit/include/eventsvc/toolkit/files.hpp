@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <string_view>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 // Replaces `path` with `bytes`: written to `<path>.tmp` (created with `mode`), synced, renamed
 // over `path`, and the directory synced, so that after a crash the file is the old one or the new
 // one, whole. Throws Error (500) naming the file that could not be written.
 void replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode = 0644);
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

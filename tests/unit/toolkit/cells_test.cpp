@@ -1,12 +1,15 @@
 // CellBlockBuilder: the definition of the cells every storage engine hands a Context Pack mode.
-#include "eventsvc/sdk/cells.hpp"
+#include "eventsvc/toolkit/cells.hpp"
 
 #include <gtest/gtest.h>
 
-#include "eventsvc/sdk/context_mode.hpp"
+#include "eventsvc/toolkit/context_pack.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 Record record(std::string id, Millis at, json::value payload, json::value metrics = nullptr) {
   Record r;
@@ -140,4 +143,4 @@ TEST(ServeCellsFromRecords, LoadsRecordsByKeyInTheOrderAsked) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

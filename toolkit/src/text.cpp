@@ -1,4 +1,4 @@
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 
 #include <Poco/Unicode.h>
 
@@ -6,10 +6,10 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "eventsvc/sdk/error.hpp"
-#include "eventsvc/sdk/field_walk.hpp"
+#include "eventsvc/toolkit/field_walk.hpp"
+#include "eventsvc/toolkit/vocabulary.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 namespace {
 
@@ -178,15 +178,6 @@ std::string fold_case(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> TextQuery::scoring_terms() const {
-  std::vector<std::string> terms = words;
-  for (const auto& phrase : phrases)
-    terms.insert(terms.end(), phrase.begin(), phrase.end());
-  std::sort(terms.begin(), terms.end());
-  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-  return terms;
-}
-
 TextQuery parse_text_query(std::string_view text) {
   TextQuery query;
   std::size_t i = 0;
@@ -321,4 +312,4 @@ double Bm25::term_score(double idf, std::uint32_t term_frequency, std::uint32_t 
   return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * norm));
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,12 +1,14 @@
-#include "eventsvc/sdk/digest.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 std::string canonical_of_bits(std::uint64_t bits) {
   return canonical_json(json::value(std::bit_cast<double>(bits)));
@@ -126,4 +128,4 @@ TEST(JsonText, KeepsMemberOrderAndPrintsNumbersNaturally) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

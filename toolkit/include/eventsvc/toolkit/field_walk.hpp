@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/vocabulary.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 // A key a field path can name as one segment: not empty, no dot. Other keys are no field's.
 bool addressable_key(std::string_view key);
@@ -63,4 +63,4 @@ void for_each_field(std::string& path, const json::value& value, Visit&& visit, 
   }
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

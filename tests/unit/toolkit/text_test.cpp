@@ -1,11 +1,13 @@
-#include "eventsvc/sdk/text.hpp"
+#include "eventsvc/toolkit/text.hpp"
 
 #include <gtest/gtest.h>
 
 #include "eventsvc/sdk/error.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 namespace {
+
+using namespace eventsvc::sdk;
 
 using Tokens = std::vector<std::string>;
 
@@ -84,4 +86,4 @@ TEST(Bm25, RarerTermsAndShorterDocumentsScoreHigher) {
 }
 
 }  // namespace
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,11 +1,11 @@
-#include "eventsvc/sdk/state_bytes.hpp"
+#include "eventsvc/toolkit/state_bytes.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/vocabulary.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 namespace {
 
@@ -80,4 +80,4 @@ void StateReader::expect_end() const {
   }
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

@@ -1,13 +1,13 @@
-#include "eventsvc/sdk/files.hpp"
+#include "eventsvc/toolkit/files.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <string>
 
-#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/vocabulary.hpp"
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 void replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode) {
   const std::string temporary = path.string() + ".tmp";
@@ -27,4 +27,4 @@ void replace_file(const std::filesystem::path& path, std::string_view bytes, mod
   if (!synced) throw Error::internal("cannot sync " + directory.string());
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit

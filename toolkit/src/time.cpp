@@ -1,10 +1,10 @@
-#include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <limits>
 
-namespace eventsvc::sdk {
+namespace eventsvc::toolkit {
 
 namespace {
 
@@ -214,4 +214,4 @@ std::optional<Millis> parse_time_expression(std::string_view text, Millis now) {
   return parse_rfc3339(text);
 }
 
-}  // namespace eventsvc::sdk
+}  // namespace eventsvc::toolkit
