@@ -7,6 +7,8 @@
 #include "api/query_endpoint.hpp"
 #include "api/search_endpoint.hpp"
 #include "eventsvc/sdk/storage.hpp"
+#include "eventsvc/toolkit/aggregate_accumulator.hpp"
+#include "eventsvc/toolkit/cells.hpp"
 #include "fuzz_input.hpp"
 #include "metrics/host_metrics.hpp"
 
