@@ -30,15 +30,14 @@ class RecordSet {
     return *records_.back();
   }
 
-  // Every record in insertion order, as the engine hands them over.
+  // Every record in insertion order, as the engine hands them over: all of them the results.
   sdk::ContextInput input(sdk::ContextRequest request, sdk::Millis now) const {
     sdk::ContextInput input;
     for (const auto& record : records_)
-      input.records.push_back(record.get());
-    input.result_limit = records_.size();
+      input.results.push_back(record.get());
     input.request = std::move(request);
     input.now = now;
-    toolkit::serve_cells_from_records(input);
+    toolkit::serve_cells_from_records(input, input.results);
     return input;
   }
 

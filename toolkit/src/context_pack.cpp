@@ -13,17 +13,18 @@ using sdk::CellFields;
 using sdk::CellVisitor;
 using sdk::RecordKey;
 
-void serve_cells_from_records(ContextInput& input) {
-  input.cells = [records = input.records, complete = input.scan_complete](
-                    const CellFields& fields, const CellVisitor& visit) {
-    visit_cells(records, fields, visit);
+void serve_cells_from_records(ContextInput& input, std::vector<const Record*> matches) {
+  auto records = std::make_shared<const std::vector<const Record*>>(std::move(matches));
+  input.cells = [records, complete = input.scan_complete](const CellFields& fields,
+                                                          const CellVisitor& visit) {
+    visit_cells(*records, fields, visit);
     return complete;
   };
   // Indexed by id the first time it is asked: packs cite thousands of records.
   auto by_id = std::make_shared<std::unordered_multimap<std::string_view, const Record*>>();
-  input.load = [records = input.records, by_id](const std::vector<RecordKey>& keys) {
+  input.load = [records, by_id](const std::vector<RecordKey>& keys) {
     if (by_id->empty()) {
-      for (const auto* record : records)
+      for (const auto* record : *records)
         by_id->emplace(record->id, record);
     }
     std::vector<Record> found;

@@ -140,7 +140,7 @@ bool pack_reads_storage_cells(const AnalyzeRequest& request, const ModuleRegistr
     return false;
   }
   const auto* mode = modules.context_mode(request.context->mode);
-  return mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); });
+  return mode->call([](const sdk::ContextMode& m) { return m.reads_every_match(); });
 }
 
 namespace {
@@ -299,14 +299,16 @@ Pack context_pack(const AnalyzeRequest& request, const std::vector<sdk::Conditio
       return load_records(request, keys, modules, tenant);
     };
   } else {
+    std::vector<const sdk::Record*> kept;
+    kept.reserve(selection.kept.size());
     for (const auto index : selection.kept)
-      input.records.push_back(&matches.records[index]);
-    input.result_limit = selection.shown;
+      kept.push_back(&matches.records[index]);
     input.excluded_by_request = selection.excluded;
     input.scan_complete = complete;
-    if (mode->call([](const sdk::ContextMode& m) { return m.reads_cells(); }))
-      toolkit::serve_cells_from_records(input);
+    toolkit::serve_cells_from_records(input, std::move(kept));
   }
+  for (std::size_t i = 0; i < selection.shown && i < selection.kept.size(); ++i)
+    input.results.push_back(&matches.records[selection.kept[i]]);
   sdk::ContextOutput output = mode->call([&](const sdk::ContextMode& m) { return m.build(input); });
   for (const auto& citation : output.citations) {
     if (cells) {

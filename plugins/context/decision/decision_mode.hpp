@@ -19,7 +19,7 @@ class DecisionMode final : public sdk::ContextMode {
   std::string_view mode() const override { return kName; }
   sdk::ContextOutput build(const sdk::ContextInput& input) const override;
   // Every match is read, field by field.
-  bool reads_cells() const override { return true; }
+  bool reads_every_match() const override { return true; }
 };
 
 }  // namespace eventsvc::plugins::context

@@ -1,7 +1,5 @@
 #include "documents_mode.hpp"
 
-#include <algorithm>
-
 #include "eventsvc/toolkit/context_pack.hpp"
 #include "eventsvc/toolkit/record_json.hpp"
 
@@ -15,7 +13,7 @@ json::object packet(const sdk::ContextInput& input, const json::array& documents
   json::array ids;
   for (const auto& document : documents)
     ids.push_back(document.at("id"));
-  const std::size_t candidates = std::min(input.result_limit, input.records.size());
+  const std::size_t candidates = input.results.size();
   json::object context;
   context["schema_version"] = sdk::kContextSchemaVersion;
   context["mode"] = DocumentsMode::kName;
@@ -32,14 +30,14 @@ json::object packet(const sdk::ContextInput& input, const json::array& documents
 }  // namespace
 
 sdk::ContextOutput DocumentsMode::build(const sdk::ContextInput& input) const {
-  const std::size_t candidates = std::min(input.result_limit, input.records.size());
+  const std::size_t candidates = input.results.size();
   const std::size_t budget = input.request.token_budget;
   json::array documents;
   // Fill greedily by size, then trim against the exact estimate of the whole packet.
   std::size_t bytes = sdk::to_json(packet(input, documents)).size() + 16;
   for (std::size_t i = 0; i < candidates; ++i) {
-    json::object document = toolkit::record_to_json(*input.records[i]);
-    const std::size_t cost = sdk::to_json(document).size() + input.records[i]->id.size() + 4;
+    json::object document = toolkit::record_to_json(*input.results[i]);
+    const std::size_t cost = sdk::to_json(document).size() + input.results[i]->id.size() + 4;
     if (toolkit::estimate_tokens_of_json_text(bytes + cost) > budget) break;
     bytes += cost;
     documents.emplace_back(std::move(document));

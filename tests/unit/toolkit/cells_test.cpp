@@ -127,9 +127,8 @@ TEST(ServeCellsFromRecords, LoadsRecordsByKeyInTheOrderAsked) {
   const Record a = record("a", 1, json::object{});
   const Record b = record("b", 2, json::object{});
   ContextInput input;
-  input.records = {&a, &b};
   input.scan_complete = false;
-  serve_cells_from_records(input);
+  serve_cells_from_records(input, {&a, &b});
   std::size_t rows = 0;
   EXPECT_FALSE(input.cells({{}, true}, [&](const CellBlock& block) {
     rows += block.rows();

@@ -28,7 +28,7 @@ TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
   }
   const DocumentsMode mode{{}};
   auto input = set.input(documents(1000), kT0);
-  input.result_limit = 30;
+  input.results.resize(30);  // the answer shows 30 of the 40 matches
   const auto output = mode.build(input);
   const auto& context = output.context;
   EXPECT_EQ(context.at("schema_version"), "1.1");
@@ -44,7 +44,7 @@ TEST(DocumentsMode, WholeRecordsInOrderUntilTheBudget) {
   EXPECT_EQ(tokens, toolkit::estimate_tokens(context));
   EXPECT_LE(tokens, 1000U);
   // One more document would not have fit.
-  EXPECT_GT(tokens + toolkit::estimate_tokens(toolkit::record_to_json(*input.records[docs.size()])),
+  EXPECT_GT(tokens + toolkit::estimate_tokens(toolkit::record_to_json(*input.results[docs.size()])),
             1000U - 8);
   EXPECT_EQ(context.at("proof").at("complete"), false);
   EXPECT_EQ(context.at("proof").at("event_ids").as_array().size(), docs.size());

@@ -1,6 +1,6 @@
 // Matched records field by field ("cells"): how a Context Pack mode reads every match of a request
 // without decoding tens of thousands of records, and what a storage engine with columns hands over
-// straight from them (Storage::scan_cells, ContextMode::reads_cells).
+// straight from them (Storage::scan_cells, ContextMode::reads_every_match).
 //
 // A block is a run of records. Its fields are, first, the fields the request named, in the order
 // named, each value whole as resolve() gives it (objects and arrays included, instants as RFC 3339

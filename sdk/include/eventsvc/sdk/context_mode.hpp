@@ -3,9 +3,10 @@
 // marks in `results[].source_roles`. Modes must be deterministic: the same input gives a
 // byte-identical context.
 //
-// A mode reads the matched records either decoded (`records`, the default) or, when it reads every
-// match, field by field (`cells`, cells.hpp): then the host lets storage hand over columns instead
-// of decoding tens of thousands of records, and the mode sees them in no particular order.
+// Every mode gets the same input: the answer's results, decoded, and every match as cells
+// (cells.hpp), read when the mode asks for them. A mode that reads every match says so
+// (reads_every_match): the host then lets storage hand the cells over from its columns instead of
+// decoding tens of thousands of records first.
 #pragma once
 
 #include <cstddef>
@@ -38,11 +39,16 @@ struct ContextRequest {
 };
 
 struct ContextInput {
-  // Every matched record not excluded by the request, in authoritative order (relevance when
-  // ranked, else time per `order`). The first `result_limit` of them are the answer's `results`.
-  std::vector<const Record*> records;
-  std::size_t result_limit = 0;
   ContextRequest request;
+  // The answer's `results`, decoded, in authoritative order (relevance when ranked, else time per
+  // `order`).
+  std::vector<const Record*> results;
+  // Every matched record not excluded by the request, as cells of `fields`, block by block. Rows
+  // are numbered from 0 in the order delivered, which is not the authoritative order; a citation
+  // names a row. Returns whether the read was complete (not cut by scan_limit). Call at most once.
+  std::function<bool(const CellFields& fields, const CellVisitor& visit)> cells;
+  // The records with these keys, in the order asked (the documents a pack quotes whole).
+  std::function<std::vector<Record>(const std::vector<RecordKey>& keys)> load;
   // Subject of a record: the values of these fields (the request's group_by); empty: its id.
   std::vector<FieldPath> subject_fields;
   // Attribute paths the request named (where, group_by, aggregation fields, relationship_fields),
@@ -52,23 +58,16 @@ struct ContextInput {
   // field of a `distinct` aggregation, or in an `eq` or `in` condition): their numbers are codes
   // (a mode, a floor, an error code), not readings, and a decision pack reads them as states.
   std::vector<FieldPath> state_attributes;
-  // Matched records removed by excluded_document_ids; for a cells mode, counted once cells()
-  // has returned.
+  // Matched records removed by excluded_document_ids, and whether the host's read of the matches
+  // was complete (not cut by scan_limit). When the host hands the matches over only through
+  // cells() (a mode that reads_every_match), both are known once cells() has returned.
   std::size_t excluded_by_request = 0;
   bool scan_complete = true;
   Millis now = 0;
-
-  // For a mode that reads cells (ContextMode::reads_cells), in place of `records`, `result_limit`
-  // and `scan_complete`: every matched record not excluded by the request, as cells of `fields`,
-  // block by block. Rows are numbered from 0 in the order delivered, which is not the
-  // authoritative order. Returns whether the read was complete (not cut by scan_limit). Call once.
-  std::function<bool(const CellFields& fields, const CellVisitor& visit)> cells;
-  // The records with these keys, in the order asked (a cells mode's documents).
-  std::function<std::vector<Record>(const std::vector<RecordKey>& keys)> load;
 };
 
-// A record the context cites, by index into ContextInput::records (a cells mode: its row number),
-// and the role it plays: fact_source, transition, contradiction or latest_state.
+// A record the context cites, by its row in ContextInput::cells, and the role it plays:
+// fact_source, transition, contradiction or latest_state.
 struct Citation {
   std::size_t record = 0;
   std::string role;
@@ -88,8 +87,9 @@ class ContextMode : public Plugin {
   // The `context.mode` value this plugin serves.
   virtual std::string_view mode() const = 0;
   virtual ContextOutput build(const ContextInput& input) const = 0;
-  // True: build() reads ContextInput::cells, not records.
-  virtual bool reads_cells() const { return false; }
+  // True: build() reads every match through ContextInput::cells, so the host need not decode the
+  // matches before calling it (a mode that reads only `results` leaves it false).
+  virtual bool reads_every_match() const { return false; }
 };
 
 }  // namespace eventsvc::sdk

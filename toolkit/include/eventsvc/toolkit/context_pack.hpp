@@ -15,9 +15,9 @@ namespace eventsvc::toolkit {
 using sdk::ContextInput;
 using sdk::Record;
 
-// Serves `cells` and `load` from `records` and `scan_complete` as they are now (rows numbered as
-// `records`): for a cells mode given decoded records, when they were read anyway.
-void serve_cells_from_records(ContextInput& input);
+// Serves `cells` and `load` from `matches`, already decoded (rows numbered as `matches`), and
+// `input.scan_complete` as it is now.
+void serve_cells_from_records(ContextInput& input, std::vector<const Record*> matches);
 
 // The token estimate every mode uses: ceil(UTF-8 bytes of the compact JSON / 4), the JSON being
 // what the answer carries (to_json).
