@@ -20,6 +20,7 @@ namespace {
 class EmptyStorage final : public sdk::Storage {
  public:
   void use_embedder(const sdk::Embedder*) override {}
+  void use_log(sdk::DurableLog*) override {}
   sdk::AcceptResult accept(const sdk::IncomingWrite& write,
                            const sdk::ReceiptRenderer& render) override {
     sdk::AcceptSummary summary;

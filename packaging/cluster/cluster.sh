@@ -136,11 +136,11 @@ plugins:
       keys_file: $dir/keys.json
   rocksdb:
     library: eventsvc-storage-rocksdb
+  postgres:
+    library: eventsvc-log-postgres
     config:
-      durable_log:
-        kind: postgres
-        postgres: "host=127.0.0.1,127.0.0.1 port=$pg_primary,$pg_standby user=eventsvc dbname=postgres connect_timeout=2 target_session_attrs=read-write"
-        host_id: host$1
+      conninfo: "host=127.0.0.1,127.0.0.1 port=$pg_primary,$pg_standby user=eventsvc dbname=postgres connect_timeout=2 target_session_attrs=read-write"
+      host_id: host$1
   limits:
     library: eventsvc-limits-redis
     config:

@@ -63,7 +63,7 @@ endfunction()
 function(eventsvc_plugin_kind out folder)
   get_filename_component(parent ${folder} DIRECTORY)
   get_filename_component(kind ${parent} NAME)
-  set(kinds auth storage aggregation context embedder audit limits)  # sdk::kind_name
+  set(kinds auth storage aggregation context embedder audit limits log)  # sdk::kind_name
   if(NOT kind IN_LIST kinds)
     set(kind "")
   endif()

@@ -35,11 +35,9 @@ class SharedLogTest : public ::testing::Test {
     };
     replace("  apikey:\n", "  apikey:\n    config:\n      keys_file: " +
                                (keys_.path() / "keys.json").string() + "\n");
-    replace("  rocksdb:\n",
-            "  rocksdb:\n    config:\n"
-            "      durable_log:\n        kind: postgres\n        postgres: \"" +
-                (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
-                "\"\n        host_id: " + host_id + "\n        host_timeout_s: 2\n");
+    replace("  rocksdb:\n", "  rocksdb:\n  postgres:\n    config:\n      conninfo: \"" +
+                                (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
+                                "\"\n      host_id: " + host_id + "\n      host_timeout_s: 2\n");
     config.plugins = plugins;
     servers_.push_back(std::make_unique<ServerProcess>(config.yaml()));
     servers_.back()->start();

@@ -138,16 +138,16 @@ bool shared_log_mode() {
 
 namespace {
 
-// One PostgreSQL for the test process, a database for each config made (docs/scale-out.md).
+// The storage plugin, and in shared-log mode the postgres log plugin: one PostgreSQL for the test
+// process, a database for each config made (docs/scale-out.md).
 std::string storage_plugin() {
   if (!shared_log_mode()) return "  rocksdb:\n";
   static PostgresProcess postgres;
   static std::atomic<int> databases{0};
   const std::string database = "log" + std::to_string(++databases);
   postgres.sql("CREATE DATABASE " + database);
-  return "  rocksdb:\n    config:\n"
-         "      durable_log:\n        kind: postgres\n        postgres: \"" +
-         postgres.conninfo(database) + "\"\n        host_id: test-host\n";
+  return "  rocksdb:\n  postgres:\n    config:\n      conninfo: \"" + postgres.conninfo(database) +
+         "\"\n      host_id: test-host\n";
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::host {
@@ -124,7 +126,7 @@ std::shared_ptr<PluginLibrary> ModuleRegistry::open_library(
 
 void ModuleRegistry::claim_kind(const PluginInstanceConfig& instance,
                                 const sdk::Manifest& manifest) {
-  // One auth, one storage, one limits, at most one embedder and one audit plugin.
+  // One auth, one storage, one limits, at most one embedder, one audit and one log plugin.
   if (manifest.kind == sdk::PluginKind::aggregation ||
       manifest.kind == sdk::PluginKind::context_mode) {
     return;
@@ -155,6 +157,9 @@ void ModuleRegistry::serve(const PluginInstanceConfig& instance, const sdk::Mani
       break;
     case sdk::PluginKind::limits:
       limits_ = {as<sdk::Limits>(raw, instance, manifest), label};
+      break;
+    case sdk::PluginKind::log:
+      log_ = {as<sdk::DurableLog>(raw, instance, manifest), label};
       break;
     case sdk::PluginKind::aggregation: {
       const auto* op = as<const sdk::AggregationOperator>(raw, instance, manifest);
@@ -191,13 +196,25 @@ const Module<const sdk::ContextMode>* ModuleRegistry::context_mode(std::string_v
 }
 
 void ModuleRegistry::start() {
-  if (storage_) storage_.call([&](sdk::Storage& s) { s.use_embedder(embedder_.plugin); });
+  if (storage_) {
+    storage_.call([&](sdk::Storage& s) {
+      s.use_embedder(embedder_.plugin);
+      if (log_) s.use_log(log_.plugin);
+    });
+  }
+  // The durable log first, so that storage finds it running; stop() ends it last.
+  std::stable_partition(loaded_.begin(), loaded_.end(),
+                        [&](const Loaded& module) { return is_log(module); });
   for (auto& module : loaded_) {
     if (module.plugin) {
       call_plugin("plugin '" + module.instance + "'", [&] { module.plugin->start(); });
     }
   }
   started_ = true;
+}
+
+bool ModuleRegistry::is_log(const Loaded& module) const {
+  return log_ && module.plugin.get() == static_cast<const sdk::Plugin*>(log_.plugin);
 }
 
 void ModuleRegistry::stop() {

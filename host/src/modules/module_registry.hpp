@@ -13,6 +13,7 @@
 #include "eventsvc/sdk/audit.hpp"
 #include "eventsvc/sdk/auth.hpp"
 #include "eventsvc/sdk/context_mode.hpp"
+#include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/limits.hpp"
 #include "eventsvc/sdk/storage.hpp"
@@ -49,11 +50,14 @@ class ModuleRegistry {
   const Module<const sdk::Embedder>& embedder() const { return embedder_; }
   const Module<sdk::AuditSink>& audit() const { return audit_; }
   const Module<sdk::Limits>& limits() const { return limits_; }
+  // Empty unless a durable log plugin is loaded (scale-out).
+  const Module<sdk::DurableLog>& log() const { return log_; }
   // nullptr when no enabled plugin serves that op / mode.
   const Module<const sdk::AggregationOperator>* aggregation(std::string_view op) const;
   const Module<const sdk::ContextMode>* context_mode(std::string_view mode) const;
 
-  // Starts every plugin (storage after it was given the embedder); stop() in reverse order.
+  // Starts every plugin, the durable log first and storage after it was given the embedder and
+  // the log; stop() in reverse order.
   void start();
   void stop();
 
@@ -75,6 +79,7 @@ class ModuleRegistry {
   void claim_kind(const PluginInstanceConfig& instance, const sdk::Manifest& manifest);
   // Puts the created plugin where requests find it: its kind's slot, or its op or mode.
   void serve(const PluginInstanceConfig& instance, const sdk::Manifest& manifest, sdk::Plugin* raw);
+  bool is_log(const Loaded& module) const;
 
   std::vector<Loaded> loaded_;
   Module<sdk::AuthProvider> auth_;
@@ -82,6 +87,7 @@ class ModuleRegistry {
   Module<const sdk::Embedder> embedder_;
   Module<sdk::AuditSink> audit_;
   Module<sdk::Limits> limits_;
+  Module<sdk::DurableLog> log_;
   std::map<std::string, Module<const sdk::AggregationOperator>, std::less<>> aggregations_;
   std::map<std::string, Module<const sdk::ContextMode>, std::less<>> context_modes_;
   std::map<sdk::PluginKind, std::string> single_instances_;  // kind -> instance, for messages

@@ -6,6 +6,7 @@
 #include "eventsvc/toolkit/aggregate_accumulator.hpp"
 #include "eventsvc/toolkit/cells.hpp"
 #include "eventsvc/toolkit/time.hpp"
+#include "log/log_append.hpp"
 #include "store/data_catalogue.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
@@ -56,25 +57,9 @@ constexpr ConfigKey kProjector[] = {
         .at_most(86400000),
 };
 
-constexpr std::string_view kLogKinds[] = {"local", "postgres"};
-
 constexpr ConfigKey kDurableLog[] = {
-    ConfigKey::string("kind",
-                      "local: accepted writes are made durable in this server's RocksDB; "
-                      "postgres: in a PostgreSQL log shared by several servers, each projecting "
-                      "it into its own RocksDB")
-        .defaults_to(R"("local")")
-        .allowed(kLogKinds),
-    ConfigKey::string("postgres", "libpq connection string of the shared log (kind postgres)")
-        .defaults_to(R"("")"),
-    ConfigKey::string("host_id", "This server's name among the servers of the shared log")
-        .defaults_to(R"("")"),
-    ConfigKey::integer("host_timeout_s",
-                       "A server not heard from for this long no longer holds receipts back")
-        .defaults_to("10")
-        .at_least(1)
-        .at_most(3600),
-    ConfigKey::integer("follow_batch", "Log entries copied into the local inbox per round")
+    ConfigKey::integer("follow_batch",
+                       "Entries of a durable log plugin copied into the local inbox per round")
         .defaults_to("256")
         .at_least(1)
         .at_most(100000),
@@ -106,7 +91,7 @@ constexpr ConfigKey kConfig[] = {
         .at_least(100)
         .at_most(10000000),
     ConfigKey::section("projector", "Asynchronous projection of accepted writes", kProjector),
-    ConfigKey::section("durable_log", "Where accepted writes are made durable", kDurableLog),
+    ConfigKey::section("durable_log", "Reading a durable log plugin back (scale-out)", kDurableLog),
 };
 
 }  // namespace
@@ -130,24 +115,6 @@ ProjectorOptions projector_options_of(const sdk::ConfigSection& projector) {
   if (options.merge.final_rows < options.merge.small_rows) {
     projector.fail("merge_final_rows", "must be at least merge_small_rows (" +
                                            std::to_string(options.merge.small_rows) + ")");
-  }
-  return options;
-}
-
-// The shared log's settings with durable_log.kind postgres; nullopt with local.
-std::optional<PostgresLogOptions> shared_log_options_of(const sdk::ConfigSection& durable_log) {
-  if (durable_log.get_string("kind") != "postgres") return std::nullopt;
-  PostgresLogOptions options;
-  options.conninfo = durable_log.get_string("postgres");
-  options.host_id = durable_log.get_string("host_id");
-  options.host_timeout = std::chrono::seconds(durable_log.get_int("host_timeout_s"));
-  if (options.conninfo.empty()) {
-    durable_log.fail("postgres",
-                     "name the PostgreSQL database of the shared log, e.g. "
-                     "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
-  }
-  if (options.host_id.empty()) {
-    durable_log.fail("host_id", "name this server among the servers of the shared log");
   }
   return options;
 }
@@ -193,9 +160,8 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options = projector_options_of(projector);
   max_lag_ = std::chrono::milliseconds(projector.get_int("max_lag_ms"));
-  const auto durable_log = context.config.get_section("durable_log");
-  std::optional<PostgresLogOptions> log_options = shared_log_options_of(durable_log);
-  const auto follow_batch = static_cast<std::size_t>(durable_log.get_int("follow_batch"));
+  follow_batch_ =
+      static_cast<std::size_t>(context.config.get_section("durable_log").get_int("follow_batch"));
   const DatabaseOptions options = database_options_of(context);
   path_ = options.path;
   try {
@@ -213,12 +179,6 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
   projector_->on_checkpoint([this] { record_catalogue(); });
   record_catalogue();
-  if (log_options) {
-    log_ = std::make_unique<PostgresLog>(std::move(*log_options), logger_);
-    follower_ = std::make_unique<LogFollower>(
-        *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
-        [this] { return projector_->available(); }, logger_, follow_batch);
-  }
   ingest_ = std::make_unique<IngestWriter>(
       *database_, *sequence_, backlog_, [this] { return projector_->available(); },
       [this] { admit_while_search_keeps_up(); }, [this] { projector_->wake(); });
@@ -254,6 +214,15 @@ RocksdbStorage::~RocksdbStorage() {
 void RocksdbStorage::use_embedder(const sdk::Embedder* embedder) {
   projector_->use_embedder(embedder);
   embedding_model_ = embedder != nullptr ? embedder->model() : std::string();
+}
+
+void RocksdbStorage::use_log(sdk::DurableLog* log) {
+  log_ = log;
+  follower_.reset();
+  if (log_ == nullptr) return;
+  follower_ = std::make_unique<LogFollower>(
+      *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
+      [this] { return projector_->available(); }, logger_, follow_batch_);
 }
 
 void RocksdbStorage::start() {
@@ -304,7 +273,7 @@ sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
   if (log_) {
     // Before the log's transaction: the replay of a completed key is refused too while lagging.
     admit_while_search_keeps_up();
-    return log_->accept(write, render, projector_->available());
+    return log_->append(log_append_of(write, projector_->available(), render));
   }
   return ingest_->accept(write, render);
 }
@@ -337,8 +306,8 @@ std::optional<std::string> RocksdbStorage::receipt_from_log(const std::string& t
     const auto entry = log_->find_receipt(tenant_key, receipt_id);
     if (!entry) return std::nullopt;
     return entry->receipt;  // as accepted: not copied here yet
-  } catch (const PgError& error) {
-    logger_->warning("receipt lookup in the durable log failed: " + std::string(error.what()));
+  } catch (const sdk::Error& error) {
+    logger_->warning("receipt lookup in the durable log failed: " + error.message());
     throw sdk::Error::unavailable("the durable log cannot be reached", 1);
   }
 }
@@ -347,8 +316,8 @@ bool RocksdbStorage::verified_everywhere(const std::string& tenant_key,
                                          std::string_view receipt_id) {
   try {
     const auto entry = log_->find_receipt(tenant_key, receipt_id);
-    return !entry || !log_->held_back(entry->cursor);
-  } catch (const PgError&) {
+    return !entry || !log_->held_back(entry->position);
+  } catch (const sdk::Error&) {
     return false;  // whether every server has it cannot be known while the log is out of reach
   }
 }

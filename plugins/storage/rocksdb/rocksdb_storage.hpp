@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "log/log_follower.hpp"
-#include "log/postgres_log.hpp"
 #include "projection/projector.hpp"
 #include "query/column_reader.hpp"
 #include "query/query_engine.hpp"
@@ -30,6 +30,7 @@ class RocksdbStorage final : public sdk::Storage {
   ~RocksdbStorage() override;
 
   void use_embedder(const sdk::Embedder* embedder) override;
+  void use_log(sdk::DurableLog* log) override;
   void start() override;
   void stop() override;
 
@@ -86,8 +87,9 @@ class RocksdbStorage final : public sdk::Storage {
   std::unique_ptr<Verdicts> verdicts_;
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
-  // With a shared durable log (durable_log.kind postgres): accepted there, copied here.
-  std::unique_ptr<PostgresLog> log_;
+  // With a durable log plugin (scale-out): accepted there, copied here.
+  sdk::DurableLog* log_ = nullptr;
+  std::size_t follow_batch_ = 0;  // durable_log.follow_batch
   std::unique_ptr<LogFollower> follower_;
   std::atomic<bool> caught_up_{false};
   std::unique_ptr<QueryEngine> queries_;

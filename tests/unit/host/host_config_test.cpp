@@ -91,7 +91,7 @@ TEST(HostConfig, ErrorsNameFileLineAndKey) {
       0U);
   EXPECT_EQ(failure("plugins:\n  a:\n    kind: widget\n"),
             "test.yaml:3 plugins.a.kind: must be one of: auth, storage, aggregation, context, "
-            "embedder, audit, limits");
+            "embedder, audit, limits, log");
   EXPECT_EQ(failure("plugins:\n  a:\n    library: x\n    kind: auth\n"),
             "test.yaml:2 plugins.a: give `library`, or `plugin` and `kind`, not both");
   EXPECT_EQ(failure("plugins:\n  a: 3\n"),

@@ -15,7 +15,7 @@ namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
 // Keys of the meta family.
-const std::string kAppliedKey = "log/applied";      // the cursor of the last entry copied
+const std::string kAppliedKey = "log/applied";      // the position of the last entry copied
 const std::string kVerifiedKey = "log/verified";    // every entry up to it is final here
 const std::string kPendingPrefix = "log/pending/";  // + sequence: an entry not final yet
 
@@ -35,7 +35,7 @@ bool is_final(sdk::ReceiptState state) {
 
 }  // namespace
 
-LogFollower::LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence,
+LogFollower::LogFollower(sdk::DurableLog& log, Database& database, InboxSequence& sequence,
                          Backlog& backlog, std::function<void()> wake_projector,
                          std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
                          std::size_t batch)
@@ -47,8 +47,8 @@ LogFollower::LogFollower(PostgresLog& log, Database& database, InboxSequence& se
       projecting_(std::move(projecting)),
       logger_(std::move(logger)),
       batch_(batch) {
-  applied_ = decode_log_cursor(database_.get(database_.meta, kAppliedKey).value_or(""));
-  verified_ = decode_log_cursor(database_.get(database_.meta, kVerifiedKey).value_or(""));
+  applied_ = database_.get(database_.meta, kAppliedKey).value_or("");
+  verified_ = database_.get(database_.meta, kVerifiedKey).value_or("");
 }
 
 LogFollower::~LogFollower() {
@@ -70,7 +70,7 @@ std::string LogFollower::problem() const {
   return problem_;
 }
 
-LogCursor LogFollower::applied() const {
+sdk::LogPosition LogFollower::applied() const {
   const std::lock_guard lock(mutex_);
   return applied_;
 }
@@ -89,8 +89,7 @@ void LogFollower::set_problem(const std::string& problem) {
 }
 
 std::size_t LogFollower::follow_once() {
-  log_.ensure_schema();
-  const LogCursor from = applied();
+  const sdk::LogPosition from = applied();
   const auto entries = log_.read_after(from, batch_);
   if (entries.empty()) return 0;
   rocksdb::WriteBatch batch;
@@ -109,11 +108,11 @@ std::size_t LogFollower::follow_once() {
     sequences.taken.push_back(sequence);
     put_in_inbox(batch, database_, sequence, entry.tenant, entry.receipt_id, entry.write,
                  entry.receipt);
-    // The marker: the entry's cursor, then the key of its receipt.
+    // The marker: the entry's position (position_size() bytes), then the key of its receipt.
     batch.Put(database_.meta, pending_key(sequence),
-              encode_log_cursor(entry.cursor) + entry.tenant + entry.receipt_id);
+              entry.position + entry.tenant + entry.receipt_id);
   }
-  batch.Put(database_.meta, kAppliedKey, encode_log_cursor(entries.back().cursor));
+  batch.Put(database_.meta, kAppliedKey, entries.back().position);
   // Not synced: a crash that loses this batch loses the cursor with it, and the entries are read
   // again from the log, which is the durable copy.
   database_.write(batch, false);
@@ -121,13 +120,14 @@ std::size_t LogFollower::follow_once() {
     backlog_.accepted(entries[i].tenant, sequences.taken[i]);
   {
     const std::lock_guard lock(mutex_);
-    applied_ = entries.back().cursor;
+    applied_ = entries.back().position;
   }
   wake_projector_();
   return entries.size();
 }
 
 void LogFollower::publish_progress() {
+  const std::size_t position_size = log_.position_size();
   rocksdb::WriteBatch batch;
   bool popped = false;
   bool pending_left = false;
@@ -137,20 +137,20 @@ void LogFollower::publish_progress() {
     auto it = database_.iterator(database_.meta, &upper_slice);
     for (it->Seek(kPendingPrefix); it->Valid(); it->Next()) {
       const std::string_view marker(it->value().data(), it->value().size());
-      const auto receipt = database_.get(database_.receipts, marker.substr(kCursorBytes));
+      const auto receipt = database_.get(database_.receipts, marker.substr(position_size));
       if (receipt && !is_final(decode_receipt(*receipt).receipt.state)) {
         pending_left = true;
         break;
       }
       // Final, or gone (expired): nothing more to wait for.
       batch.Delete(database_.meta, it->key());
-      verified_ = decode_log_cursor(marker.substr(0, kCursorBytes));
+      verified_ = std::string(marker.substr(0, position_size));
       popped = true;
     }
     check(it->status(), "log marker scan");
   }
   if (popped) {
-    batch.Put(database_.meta, kVerifiedKey, encode_log_cursor(verified_));
+    batch.Put(database_.meta, kVerifiedKey, verified_);
     database_.write(batch, false);
   }
   // No marker left: everything copied here is final.
@@ -175,7 +175,7 @@ void LogFollower::run() {
       set_problem({});
       if (copied < batch_) {
         caught_up_ = true;
-        log_.wait_for_writes(static_cast<int>(kPublishEvery.count()));
+        log_.wait_for_appends(static_cast<int>(kPublishEvery.count()));
       }
     } catch (const std::exception& error) {
       set_problem(error.what());

@@ -1,9 +1,9 @@
-// Keeps this server's local engine a copy of the shared PostgreSQL log: reads the entries after
-// its cursor, in log order, and puts each into the local inbox with its receipt (the projector
-// takes it from there), the cursor advanced in the same RocksDB batch, so a crash resumes exactly
-// where the copy ended. Each entry leaves a marker until its receipt is final here; the cursor
-// below every marker is what this server has verified, published to the log for receipts across
-// servers.
+// Keeps this server's local engine a copy of a durable log plugin's log (sdk/durable_log.hpp):
+// reads the entries after its position, in log order, and puts each into the local inbox with its
+// receipt (the projector takes it from there), the cursor advanced in the same RocksDB batch, so a
+// crash resumes exactly where the copy ended. Each entry leaves a marker until its receipt is final
+// here; the cursor below every marker is what this server has verified, published to the log for
+// receipts across servers.
 #pragma once
 
 #include <atomic>
@@ -14,11 +14,11 @@
 #include <string>
 #include <thread>
 
-#include "write/backlog.hpp"
-#include "store/database.hpp"
+#include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/logger.hpp"
+#include "store/database.hpp"
+#include "write/backlog.hpp"
 #include "write/inbox_sequence.hpp"
-#include "log/postgres_log.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -26,7 +26,7 @@ class LogFollower {
  public:
   // `projecting()`: this server's projector runs. While it does not, the server stops reporting
   // itself to the log, so that after host_timeout it no longer holds receipts back.
-  LogFollower(PostgresLog& log, Database& database, InboxSequence& sequence, Backlog& backlog,
+  LogFollower(sdk::DurableLog& log, Database& database, InboxSequence& sequence, Backlog& backlog,
               std::function<void()> wake_projector, std::function<bool()> projecting,
               std::shared_ptr<sdk::Logger> logger, std::size_t batch);
   ~LogFollower();
@@ -38,19 +38,19 @@ class LogFollower {
   bool caught_up() const { return caught_up_.load(); }
   // Why the log cannot be followed now; empty while it can.
   std::string problem() const;
-  LogCursor applied() const;
+  sdk::LogPosition applied() const;
 
-  // One batch of entries copied; returns how many. Public for tests. Throws PgError.
+  // One batch of entries copied; returns how many. Public for tests. Throws sdk::Error (503).
   std::size_t follow_once();
   // Drops the markers of entries whose receipts are final and publishes the verified cursor.
-  // Public for tests. Throws PgError.
+  // Public for tests. Throws sdk::Error (503).
   void publish_progress();
 
  private:
   void run();
   void set_problem(const std::string& problem);
 
-  PostgresLog& log_;
+  sdk::DurableLog& log_;
   Database& database_;
   InboxSequence& sequence_;
   Backlog& backlog_;
@@ -60,8 +60,8 @@ class LogFollower {
   const std::size_t batch_;
 
   mutable std::mutex mutex_;
-  LogCursor applied_;   // guarded by mutex_
-  LogCursor verified_;  // every entry up to it is final here; the follower's thread only
+  sdk::LogPosition applied_;   // guarded by mutex_
+  sdk::LogPosition verified_;  // every entry up to it is final here; the follower's thread only
   std::string problem_;
   std::atomic<bool> caught_up_{false};
   std::atomic<bool> stopping_{false};

@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstring>
 
+#include "eventsvc/toolkit/big_endian.hpp"
+
 namespace eventsvc::plugins::rocksdb_storage {
 
 std::string tenant_prefix(const sdk::Tenant& tenant) {
@@ -15,17 +17,11 @@ std::string tenant_prefix(const sdk::Tenant& tenant) {
 }
 
 void append_u64(std::string& out, std::uint64_t value) {
-  for (int shift = 56; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>((value >> static_cast<unsigned>(shift)) & 0xFFU));
-  }
+  toolkit::append_big_endian(out, value);
 }
 
 std::uint64_t read_u64(std::string_view bytes) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < 8 && i < bytes.size(); ++i) {
-    value = (value << 8U) | static_cast<unsigned char>(bytes[i]);
-  }
-  return value;
+  return toolkit::read_big_endian(bytes);
 }
 
 void append_instant(std::string& out, sdk::Millis instant) {

@@ -96,30 +96,6 @@ TEST_F(StorageTest, ABadFilterCacheSizeIsAConfigErrorNamingTheKey) {
   }
 }
 
-TEST_F(StorageTest, ASharedLogNeedsItsDatabaseAndAHostIdAndNamesTheKey) {
-  const std::pair<json::object, std::string> cases[] = {
-      {{{"kind", "postgres"}, {"host_id", "h1"}},
-       "plugins.test.config.durable_log.postgres: name the PostgreSQL database of the shared log"},
-      {{{"kind", "postgres"}, {"postgres", "host=127.0.0.1"}},
-       "plugins.test.config.durable_log.host_id: name this server among the servers of the shared "
-       "log"},
-      {{{"kind", "kafka"}}, "plugins.test.config.durable_log.kind"},
-  };
-  for (const auto& [durable_log, expected] : cases) {
-    testing::TempDir other;
-    try {
-      RocksdbStorage storage(testing::plugin_context(sdk::manifest_of<RocksdbStorage>(),
-                                                     {{"durable_log", durable_log}}, other.path()));
-      FAIL() << "accepted " << sdk::to_json(durable_log);
-    } catch (const sdk::Error& error) {
-      EXPECT_EQ(error.status(), 500);
-      EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
-    }
-    // Nothing was opened or written.
-    EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
-  }
-}
-
 TEST(StorageErrors, AreA503SayingWhatFailedWithoutServerPaths) {
   const std::string path = "/var/lib/eventsvc/rocksdb/db/000012.log";
   const std::pair<rocksdb::Status, const char*> cases[] = {

@@ -13,14 +13,14 @@
 
 namespace eventsvc::sdk {
 
-enum class PluginKind { auth, storage, aggregation, context_mode, embedder, audit, limits };
+enum class PluginKind { auth, storage, aggregation, context_mode, embedder, audit, limits, log };
 
 inline constexpr PluginKind kPluginKinds[] = {
     PluginKind::auth,     PluginKind::storage, PluginKind::aggregation, PluginKind::context_mode,
-    PluginKind::embedder, PluginKind::audit,   PluginKind::limits};
+    PluginKind::embedder, PluginKind::audit,   PluginKind::limits,      PluginKind::log};
 
-// "auth", "storage", "aggregation", "context", "embedder", "audit", "limits": the word in a plugin
-// library's name (libeventsvc-<kind>-<name>.so) and in the folder of an in-tree plugin.
+// "auth", "storage", "aggregation", "context", "embedder", "audit", "limits", "log": the word in a
+// plugin library's name (libeventsvc-<kind>-<name>.so) and in the folder of an in-tree plugin.
 constexpr std::string_view kind_name(PluginKind kind) {
   switch (kind) {
     case PluginKind::auth:
@@ -37,6 +37,8 @@ constexpr std::string_view kind_name(PluginKind kind) {
       return "audit";
     case PluginKind::limits:
       return "limits";
+    case PluginKind::log:
+      return "log";
   }
   return "unknown";
 }

@@ -27,6 +27,8 @@
 
 namespace eventsvc::sdk {
 
+class DurableLog;  // durable_log.hpp
+
 // ---- ingest -----------------------------------------------------------------------------------
 
 // An event version: (id, occurred_at) identifies it; the digest is its sha256-jcs.
@@ -177,6 +179,10 @@ class Storage : public Plugin {
 
   // Called before start(); the embedder (may be null) computes record vectors during projection.
   virtual void use_embedder(const Embedder* embedder) = 0;
+  // Called before start(), when a durable log plugin is loaded (and started before this plugin,
+  // stopped after it): accept() makes writes durable in it, and the engine reads it back. Without
+  // one, the storage plugin makes writes durable itself.
+  virtual void use_log(DurableLog* log) = 0;
 
   // Makes the write durable (fsync'd) and atomic, or throws (503 when storage cannot write; the
   // idempotency key then stays unused). If the tenant already completed `idempotency_key` within

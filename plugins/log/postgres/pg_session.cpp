@@ -1,4 +1,4 @@
-#include "log/pg_session.hpp"
+#include "pg_session.hpp"
 
 #include <endian.h>
 #include <libpq-fe.h>
@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-namespace eventsvc::plugins::rocksdb_storage {
+namespace eventsvc::plugins::log {
 
 namespace {
 
@@ -174,4 +174,4 @@ void PgSession::fail(const std::string& what, pg_result* result) {
   throw PgError("PostgreSQL: " + what + ": " + message, sqlstate, lost);
 }
 
-}  // namespace eventsvc::plugins::rocksdb_storage
+}  // namespace eventsvc::plugins::log

@@ -1,4 +1,4 @@
-#include "log/postgres_log.hpp"
+#include "postgres_log.hpp"
 
 #include <openssl/sha.h>
 
@@ -8,10 +8,9 @@
 #include <unordered_set>
 
 #include "eventsvc/sdk/error.hpp"
-#include "write/ingest_writer.hpp"
-#include "store/key_codec.hpp"
+#include "eventsvc/toolkit/big_endian.hpp"
 
-namespace eventsvc::plugins::rocksdb_storage {
+namespace eventsvc::plugins::log {
 
 namespace {
 
@@ -72,6 +71,38 @@ std::string bytea_array(const std::vector<std::string>& values) {
   return text;
 }
 
+constexpr sdk::ConfigKey kConfig[] = {
+    sdk::ConfigKey::string("conninfo", "libpq connection string of the shared log")
+        .defaults_to(R"("")"),
+    sdk::ConfigKey::string("host_id", "This server's name among the servers of the shared log")
+        .defaults_to(R"("")"),
+    sdk::ConfigKey::integer("host_timeout_s",
+                            "A server not heard from for this long no longer holds receipts back")
+        .defaults_to("10")
+        .at_least(1)
+        .at_most(3600),
+};
+
+// A place in the log: after every entry at or before it.
+struct Cursor {
+  std::uint64_t xid = 0;
+  std::int64_t position = 0;
+};
+
+sdk::LogPosition position_of(std::uint64_t xid, std::int64_t position) {
+  std::string bytes;
+  toolkit::append_big_endian(bytes, xid);
+  toolkit::append_big_endian(bytes, static_cast<std::uint64_t>(position));
+  return bytes;
+}
+
+// The zero cursor (before every entry) for the empty position.
+Cursor cursor_of(std::string_view position) {
+  if (position.size() < 16) return {};
+  return {toolkit::read_big_endian(position),
+          static_cast<std::int64_t>(toolkit::read_big_endian(position.substr(8)))};
+}
+
 PgParam xid_param(std::uint64_t xid) {
   return PgParam::text(std::to_string(xid));
 }
@@ -97,26 +128,29 @@ void roll_back(std::unique_ptr<PgSession>& session) {
 
 }  // namespace
 
-std::string encode_log_cursor(const LogCursor& cursor) {
-  std::string bytes;
-  append_u64(bytes, cursor.xid);
-  append_u64(bytes, static_cast<std::uint64_t>(cursor.position));
-  return bytes;
-}
+const sdk::PluginInfo PostgresLog::kInfo{
+    "1.0.0", "The durable log of a cluster in PostgreSQL, shared by every server", kConfig};
 
-LogCursor decode_log_cursor(std::string_view bytes) {
-  if (bytes.size() < kCursorBytes) return {};
-  return {read_u64(bytes), static_cast<std::int64_t>(read_u64(bytes.substr(8)))};
+PostgresLog::PostgresLog(const sdk::PluginContext& context)
+    : conninfo_(context.config.get_string("conninfo")),
+      host_id_(context.config.get_string("host_id")),
+      host_timeout_(context.config.get_int("host_timeout_s")),
+      logger_(context.logger) {
+  if (conninfo_.empty()) {
+    context.config.fail("conninfo",
+                        "name the PostgreSQL database of the shared log, e.g. "
+                        "\"host=10.0.0.5 dbname=eventsvc user=eventsvc\"");
+  }
+  if (host_id_.empty()) {
+    context.config.fail("host_id", "name this server among the servers of the shared log");
+  }
 }
-
-PostgresLog::PostgresLog(PostgresLogOptions options, std::shared_ptr<sdk::Logger> logger)
-    : options_(std::move(options)), logger_(std::move(logger)) {}
 
 PostgresLog::~PostgresLog() = default;
 
 void PostgresLog::ensure_schema() {
   if (schema_ready_.load()) return;
-  PgSession session(options_.conninfo);
+  PgSession session(conninfo_);
   session.exec("BEGIN");
   session.exec("SELECT pg_advisory_xact_lock($1)", {PgParam::int8(kSchemaLock)});
   for (const auto statement : kSchema)
@@ -134,7 +168,7 @@ std::unique_ptr<PgSession> PostgresLog::borrow() {
       if (session->good()) return session;
     }
   }
-  return std::make_unique<PgSession>(options_.conninfo);
+  return std::make_unique<PgSession>(conninfo_);
 }
 
 void PostgresLog::give_back(std::unique_ptr<PgSession> session) {
@@ -143,9 +177,7 @@ void PostgresLog::give_back(std::unique_ptr<PgSession> session) {
   if (idle_.size() < 16) idle_.push_back(std::move(session));
 }
 
-sdk::AcceptResult PostgresLog::accept(const sdk::IncomingWrite& write,
-                                      const sdk::ReceiptRenderer& render,
-                                      bool verification_available) {
+sdk::AcceptResult PostgresLog::append(const sdk::LogAppend& append) {
   std::unique_ptr<PgSession> session;
   try {
     ensure_schema();
@@ -154,7 +186,7 @@ sdk::AcceptResult PostgresLog::accept(const sdk::IncomingWrite& write,
     unavailable(error, logger_);
   }
   try {
-    auto result = accept_in(*session, write, render, verification_available);
+    auto result = append_in(*session, append);
     give_back(std::move(session));
     return result;
   } catch (const sdk::Error&) {
@@ -170,14 +202,12 @@ sdk::AcceptResult PostgresLog::accept(const sdk::IncomingWrite& write,
   }
 }
 
-sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::IncomingWrite& write,
-                                         const sdk::ReceiptRenderer& render,
-                                         bool verification_available) {
-  const std::string tenant = tenant_prefix(write.tenant);
-  const auto key = PgParam::bytes(write.idempotency_key);
+sdk::AcceptResult PostgresLog::append_in(PgSession& session, const sdk::LogAppend& append) {
+  const auto tenant = PgParam::bytes(append.tenant);
+  const auto key = PgParam::bytes(append.idempotency_key);
   session.exec("BEGIN");
   const auto locked = session.exec("SELECT pg_try_advisory_xact_lock($1)",
-                                   {PgParam::int8(lock_of(tenant, write.idempotency_key))});
+                                   {PgParam::int8(lock_of(append.tenant, append.idempotency_key))});
   if (!locked.boolean(0, 0)) {
     throw sdk::Error::conflict(
         "a write with this Idempotency-Key is still being processed; retry after Retry-After "
@@ -188,20 +218,16 @@ sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::Incoming
   const auto answer = session.exec(
       "SELECT created_at, body FROM eventsvc_answers "
       "WHERE tenant = $1 AND idempotency_key = $2",
-      {PgParam::bytes(tenant), key});
-  if (answer.rows() == 1 && answer.int8(0, 0) + kReceiptLifetimeMs > write.received_at) {
+      {tenant, key});
+  if (answer.rows() == 1 && answer.int8(0, 0) > append.replay_after) {
     session.exec("ROLLBACK");
     return {std::string(answer.bytes(0, 1)), true};
   }
 
-  // Claims: an (id, digest) already in the log, or earlier in this write, is a duplicate. They are
-  // claimed in one order by every server, so two writes that share events wait for each other
-  // instead of deadlocking.
-  std::vector<std::string> keys;
-  keys.reserve(write.events.size());
-  for (const auto& event : write.events)
-    keys.push_back(digest_key(tenant, event.version.id, event.version.digest));
-  std::vector<std::string> claims = keys;
+  // Claims: a key already in the log, or earlier in this append, is a duplicate. They are claimed
+  // in one order by every server, so two appends that share events wait for each other instead of
+  // deadlocking.
+  std::vector<std::string> claims = append.claims;
   std::sort(claims.begin(), claims.end());
   claims.erase(std::unique(claims.begin(), claims.end()), claims.end());
   const auto claimed = session.exec(
@@ -211,24 +237,23 @@ sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::Incoming
   std::unordered_set<std::string_view> fresh;
   for (int row = 0; row < claimed.rows(); ++row)
     fresh.insert(claimed.bytes(row, 0));
-  std::vector<bool> duplicate(write.events.size());
+  std::vector<bool> duplicate(append.claims.size());
   std::unordered_set<std::string_view> earlier;
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    duplicate[i] = !earlier.insert(keys[i]).second || !fresh.contains(keys[i]);
+  for (std::size_t i = 0; i < append.claims.size(); ++i) {
+    duplicate[i] = !earlier.insert(append.claims[i]).second || !fresh.contains(append.claims[i]);
+  }
 
-  const PreparedWrite prepared = prepare_write(write, duplicate, verification_available, render);
+  const sdk::LogRecord record = append.record(duplicate);
   session.exec(
       "INSERT INTO eventsvc_log (tenant, receipt_id, created_at, write, receipt) "
       "VALUES ($1, $2, $3, $4, $5)",
-      {PgParam::bytes(tenant), PgParam::bytes(write.receipt_id), PgParam::int8(write.received_at),
-       PgParam::bytes(encode_accepted_write(prepared.accepted)),
-       PgParam::bytes(encode_receipt(prepared.receipt))});
+      {tenant, PgParam::bytes(append.receipt_id), PgParam::int8(append.received_at),
+       PgParam::bytes(record.write), PgParam::bytes(record.receipt)});
   session.exec(
       "INSERT INTO eventsvc_answers (tenant, idempotency_key, created_at, body) "
       "VALUES ($1, $2, $3, $4) ON CONFLICT (tenant, idempotency_key) "
       "DO UPDATE SET created_at = EXCLUDED.created_at, body = EXCLUDED.body",
-      {PgParam::bytes(tenant), key, PgParam::int8(write.received_at),
-       PgParam::bytes(prepared.body)});
+      {tenant, key, PgParam::int8(append.received_at), PgParam::bytes(record.body)});
   session.exec("COMMIT");
   // After the commit, and for nothing more than waking the followers sooner (they also look every
   // 100 ms): a NOTIFY inside the transaction would make every commit of the cluster wait for the
@@ -238,32 +263,40 @@ sdk::AcceptResult PostgresLog::accept_in(PgSession& session, const sdk::Incoming
   } catch (const PgError&) {
     // The write is committed; a follower finds it at its next look.
   }
-  return {prepared.body, false};
+  return {record.body, false};
 }
 
 template <class Use>
 auto PostgresLog::with_session(Use&& use) {
-  auto session = borrow();
-  auto result = use(*session);
-  give_back(std::move(session));
-  return result;
+  try {
+    ensure_schema();
+    auto session = borrow();
+    auto result = use(*session);
+    give_back(std::move(session));
+    return result;
+  } catch (const PgError& error) {
+    throw sdk::Error::unavailable("the durable log cannot be reached: " + std::string(error.what()),
+                                  1);
+  }
 }
 
-std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_t limit) {
+std::vector<sdk::LogEntry> PostgresLog::read_after(const sdk::LogPosition& after,
+                                                   std::size_t limit) {
+  const Cursor from = cursor_of(after);
   const auto rows = with_session([&](PgSession& session) {
     return session.exec(
         "SELECT xid, position, tenant, receipt_id, write, receipt FROM eventsvc_log "
         "WHERE (xid, position) > ($1::text::xid8, $2) "
         "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
         "ORDER BY xid, position LIMIT $3",
-        {xid_param(after.xid), PgParam::int8(after.position),
+        {xid_param(from.xid), PgParam::int8(from.position),
          PgParam::int8(static_cast<std::int64_t>(limit))});
   });
-  std::vector<LogEntry> entries;
+  std::vector<sdk::LogEntry> entries;
   entries.reserve(static_cast<std::size_t>(rows.rows()));
   for (int row = 0; row < rows.rows(); ++row) {
-    LogEntry entry;
-    entry.cursor = {static_cast<std::uint64_t>(rows.int8(row, 0)), rows.int8(row, 1)};
+    sdk::LogEntry entry;
+    entry.position = position_of(static_cast<std::uint64_t>(rows.int8(row, 0)), rows.int8(row, 1));
     entry.tenant = rows.bytes(row, 2);
     entry.receipt_id = rows.bytes(row, 3);
     entry.write = rows.bytes(row, 4);
@@ -273,65 +306,67 @@ std::vector<LogEntry> PostgresLog::read_after(const LogCursor& after, std::size_
   return entries;
 }
 
-bool PostgresLog::wait_for_writes(int timeout_ms) {
-  if (!listener_ || !listener_->good()) {
-    listener_.reset();
-    listener_ = std::make_unique<PgSession>(options_.conninfo);
-    listener_->exec("LISTEN eventsvc_log");
-  }
+bool PostgresLog::wait_for_appends(int timeout_ms) {
   try {
+    if (!listener_ || !listener_->good()) {
+      listener_.reset();
+      listener_ = std::make_unique<PgSession>(conninfo_);
+      listener_->exec("LISTEN eventsvc_log");
+    }
     return listener_->wait_for_notification(timeout_ms);
-  } catch (const PgError&) {
+  } catch (const PgError& error) {
     listener_.reset();
-    throw;
+    throw sdk::Error::unavailable("the durable log cannot be reached: " + std::string(error.what()),
+                                  1);
   }
 }
 
-std::optional<LogEntry> PostgresLog::find_receipt(std::string_view tenant,
-                                                  std::string_view receipt_id) {
+std::optional<sdk::LogEntry> PostgresLog::find_receipt(std::string_view tenant,
+                                                       std::string_view receipt_id) {
   const auto rows = with_session([&](PgSession& session) {
     return session.exec(
         "SELECT xid, position, receipt FROM eventsvc_log WHERE tenant = $1 AND receipt_id = $2",
         {PgParam::bytes(tenant), PgParam::bytes(receipt_id)});
   });
   if (rows.rows() != 1) return std::nullopt;
-  LogEntry entry;
-  entry.cursor = {static_cast<std::uint64_t>(rows.int8(0, 0)), rows.int8(0, 1)};
+  sdk::LogEntry entry;
+  entry.position = position_of(static_cast<std::uint64_t>(rows.int8(0, 0)), rows.int8(0, 1));
   entry.tenant = tenant;
   entry.receipt_id = receipt_id;
   entry.receipt = rows.bytes(0, 2);
   return entry;
 }
 
-void PostgresLog::publish(const LogCursor& verified) {
+void PostgresLog::publish(const sdk::LogPosition& verified) {
+  const Cursor cursor = cursor_of(verified);
   with_session([&](PgSession& session) {
     return session.exec(
         "INSERT INTO eventsvc_hosts (host, verified_xid, verified_position, seen_at) "
         "VALUES ($1, $2::text::xid8, $3, now()) ON CONFLICT (host) DO UPDATE SET "
         "verified_xid = EXCLUDED.verified_xid, verified_position = EXCLUDED.verified_position, "
         "seen_at = EXCLUDED.seen_at",
-        {PgParam::text(options_.host_id), xid_param(verified.xid),
-         PgParam::int8(verified.position)});
+        {PgParam::text(host_id_), xid_param(cursor.xid), PgParam::int8(cursor.position)});
   });
 }
 
-bool PostgresLog::held_back(const LogCursor& cursor) {
+bool PostgresLog::held_back(const sdk::LogPosition& position) {
+  const Cursor cursor = cursor_of(position);
   const auto rows = with_session([&](PgSession& session) {
     return session.exec(
         "SELECT count(*) FROM eventsvc_hosts "
         "WHERE seen_at > now() - make_interval(secs => $3) "
         "AND (verified_xid, verified_position) < ($1::text::xid8, $2)",
         {xid_param(cursor.xid), PgParam::int8(cursor.position),
-         PgParam::int8(options_.host_timeout.count())});
+         PgParam::int8(host_timeout_.count())});
   });
   return rows.int8(0, 0) > 0;
 }
 
-void PostgresLog::expire_answers(sdk::Millis before_ms) {
+void PostgresLog::expire_answers(sdk::Millis before) {
   with_session([&](PgSession& session) {
     return session.exec("DELETE FROM eventsvc_answers WHERE created_at < $1",
-                        {PgParam::int8(before_ms)});
+                        {PgParam::int8(before)});
   });
 }
 
-}  // namespace eventsvc::plugins::rocksdb_storage
+}  // namespace eventsvc::plugins::log

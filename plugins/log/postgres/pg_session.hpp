@@ -13,7 +13,7 @@
 struct pg_conn;
 struct pg_result;
 
-namespace eventsvc::plugins::rocksdb_storage {
+namespace eventsvc::plugins::log {
 
 // A statement failed. `sqlstate` is PostgreSQL's code ("40001", "23505"; empty when the connection
 // failed before the server answered); `connection_lost` says the session is unusable now and the
@@ -84,4 +84,4 @@ class PgSession {
   pg_conn* connection_;
 };
 
-}  // namespace eventsvc::plugins::rocksdb_storage
+}  // namespace eventsvc::plugins::log

@@ -1,0 +1,3 @@
+#include "postgres_log.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::log::PostgresLog)
