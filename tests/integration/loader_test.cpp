@@ -172,6 +172,32 @@ TEST(Loader, OnlyOneAuthPlugin) {
   EXPECT_NE(none.err.find("no auth plugin is enabled"), std::string::npos) << none.err;
 }
 
+TEST(Loader, ADurableLogIsChosenInYamlLikeAnyPluginAndOnlyOne) {
+  TempDir dir;
+  TestConfig config;
+  config.plugins = default_plugins() + "  postgres:\n";
+  const auto unnamed = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(unnamed.exit_code, 1);
+  EXPECT_NE(unnamed.err.find("plugins.postgres.config.conninfo: is required"), std::string::npos)
+      << unnamed.err;
+
+  const std::string log =
+      "  postgres:\n    config: {conninfo: \"host=127.0.0.1 port=1\", host_id: a}\n";
+  config.plugins = default_plugins() + log;
+  const auto checked = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+
+  config.plugins = default_plugins() + log +
+                   "  second:\n    plugin: postgres\n"
+                   "    config: {conninfo: \"host=127.0.0.1 port=2\", host_id: b}\n";
+  const auto two = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_NE(two.err.find("plugins.second: plugins.postgres is already the log plugin; enable only "
+                         "one of them"),
+            std::string::npos)
+      << two.err;
+}
+
 TEST(Loader, HostConfigErrorsAreOneLine) {
   TempDir dir;
   TestConfig config;

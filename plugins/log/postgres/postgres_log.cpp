@@ -72,10 +72,9 @@ std::string bytea_array(const std::vector<std::string>& values) {
 }
 
 constexpr sdk::ConfigKey kConfig[] = {
-    sdk::ConfigKey::string("conninfo", "libpq connection string of the shared log")
-        .defaults_to(R"("")"),
+    sdk::ConfigKey::string("conninfo", "libpq connection string of the shared log").mandatory(),
     sdk::ConfigKey::string("host_id", "This server's name among the servers of the shared log")
-        .defaults_to(R"("")"),
+        .mandatory(),
     sdk::ConfigKey::integer("host_timeout_s",
                             "A server not heard from for this long no longer holds receipts back")
         .defaults_to("10")

@@ -14,9 +14,11 @@ namespace json = sdk::json;
 
 TEST(PostgresLogConfig, NeedsItsDatabaseAndAHostIdAndNamesTheKey) {
   const std::pair<json::object, std::string> cases[] = {
-      {{{"host_id", "h1"}},
+      {{{"host_id", "h1"}}, "plugins.test.config.conninfo: is required"},
+      {{{"conninfo", "host=127.0.0.1"}}, "plugins.test.config.host_id: is required"},
+      {{{"conninfo", ""}, {"host_id", "h1"}},
        "plugins.test.config.conninfo: name the PostgreSQL database of the shared log"},
-      {{{"conninfo", "host=127.0.0.1"}},
+      {{{"conninfo", "host=127.0.0.1"}, {"host_id", ""}},
        "plugins.test.config.host_id: name this server among the servers of the shared log"},
       {{{"conninfo", "host=127.0.0.1"}, {"host_id", "h1"}, {"host_timeout_s", 0}},
        "plugins.test.config.host_timeout_s"},
