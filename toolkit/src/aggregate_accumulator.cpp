@@ -109,14 +109,14 @@ void append_group_key(std::string& key, const FieldValue& value) {
     key.append(reinterpret_cast<const char*>(&size), sizeof size);  // length first: unambiguous
     key.append(text);
   };
-  if (!value.present()) {
+  // Absent renders as null.
+  if (!value.present() ||
+      (value.kind() == FieldValue::Kind::json && value.json_value().is_null())) {
     key.push_back('z');
   } else if (value.kind() == FieldValue::Kind::instant) {
     append_text('s', format_rfc3339(value.instant()));
   } else if (const auto text = value.as_string()) {
     append_text('s', *text);
-  } else if (value.json_value().is_null()) {
-    key.push_back('z');
   } else {
     append_text('j', sdk::canonical_json(value.json_value()));
   }
