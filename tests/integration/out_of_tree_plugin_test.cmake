@@ -43,6 +43,17 @@ endif()
 run(${EVENTSVC} check-config --config ${WORK_DIR}/eventsvc.yaml --data-dir ${WORK_DIR}/data)
 message(STATUS "out-of-tree plugin built against the installed SDK and loaded")
 
+# The toolkit is not part of the ABI: the same plugin built against an edited toolkit header (one
+# comment more in the helper it derives from) still loads into the server built from the originals.
+file(APPEND ${prefix}/include/eventsvc/toolkit/aggregation_helper.hpp
+     "\n// an edit after the server was built\n")
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/toolkit_edited -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/toolkit_edited)
+file(WRITE ${WORK_DIR}/toolkit_edited.yaml "plugin_dirs: [${WORK_DIR}/toolkit_edited]\nplugins:\n  apikey:\n    library: eventsvc-auth-apikey\n  rocksdb:\n    library: eventsvc-storage-rocksdb\n  range:\n    library: eventsvc-aggregation-range\n")
+run(${EVENTSVC} check-config --config ${WORK_DIR}/toolkit_edited.yaml --data-dir ${WORK_DIR}/data)
+message(STATUS "the same plugin built against an edited toolkit header loads")
+
 # Any change to a plugin-facing header changes the ABI: the same plugin built against an edited
 # copy of the headers (one comment more) is refused by the server built from the originals.
 file(APPEND ${prefix}/include/eventsvc/sdk/record.hpp "\n// an edit after the server was built\n")
