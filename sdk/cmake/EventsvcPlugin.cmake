@@ -19,9 +19,9 @@
 #
 # The first 16 hex digits of SHA-256 over the name and contents of every header of
 # ${EVENTSVC_SDK_INCLUDE_DIR}/eventsvc/sdk: the SDK headers a plugin or the host is built against,
-# which EVENTSVC_SDK_HEADERS_HASH carries into their AbiVersion (abi.hpp). Editing a header makes
-# CMake configure again, so the hash follows the headers without anyone remembering to. Worked out
-# once per configuration, whatever the number of plugins.
+# which EVENTSVC_SDK_HEADERS_HASH carries into their AbiVersion (abi.hpp). Editing, adding or
+# removing a header makes CMake configure again, so the hash follows the headers without anyone
+# remembering to. Worked out once per configuration, whatever the number of plugins.
 function(eventsvc_sdk_headers_hash out)
   if(NOT EVENTSVC_SDK_INCLUDE_DIR)
     message(FATAL_ERROR "eventsvc_sdk_headers_hash: EVENTSVC_SDK_INCLUDE_DIR is not set")
@@ -31,7 +31,7 @@ function(eventsvc_sdk_headers_hash out)
     set(${out} ${known} PARENT_SCOPE)
     return()
   endif()
-  file(GLOB headers RELATIVE ${EVENTSVC_SDK_INCLUDE_DIR}
+  file(GLOB headers CONFIGURE_DEPENDS RELATIVE ${EVENTSVC_SDK_INCLUDE_DIR}
        ${EVENTSVC_SDK_INCLUDE_DIR}/eventsvc/sdk/*.hpp)
   list(SORT headers)
   set(listing "")
