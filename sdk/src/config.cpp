@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::sdk {
 
@@ -15,16 +16,6 @@ std::string to_string(const SourceLocation& location) {
 }
 
 namespace {
-
-// "a, b, c": the keys a schema allows, the values a key may take. (The toolkit's join is the
-// general form; the contract library does not link the toolkit.)
-template <class Range, class Name>
-std::string listing(const Range& items, Name name) {
-  std::string out;
-  for (const auto& item : items)
-    out += (out.empty() ? "" : ", ") + std::string(name(item));
-  return out;
-}
 
 std::string join_path(std::string_view base, std::string_view key) {
   if (base.empty()) return std::string(key);
@@ -76,8 +67,7 @@ json::object check_section(const ConfigSchema& schema, const json::object& raw,
     for (const auto& field : schema)
       known = known || field.key == member.key();
     if (!known) {
-      const std::string allowed =
-          listing(schema, [](const ConfigField& field) { return field.key; });
+      const std::string allowed = join(schema, ", ", &ConfigField::key);
       const std::string key_relative = join_path(relative, member.key());
       reject(locate(locations, key_relative, location), join_path(path, member.key()),
              "unknown key; allowed keys: " + (allowed.empty() ? std::string("(none)") : allowed));
@@ -116,9 +106,7 @@ json::value check_value(const ConfigField& field, const json::value& raw, const 
       }
       if (!field.one_of.empty() && std::find(field.one_of.begin(), field.one_of.end(),
                                              raw.get_string()) == field.one_of.end()) {
-        reject(location, path,
-               "must be one of: " +
-                   listing(field.one_of, [](const std::string& value) { return value; }));
+        reject(location, path, "must be one of: " + join(field.one_of, ", "));
       }
       return raw;
     }

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::host {
 
@@ -188,7 +188,7 @@ bool Schema::validate_string(const json::value& value, const std::string& path,
   }
   if (!one_of_.empty() &&
       std::find(one_of_.begin(), one_of_.end(), value.get_string()) == one_of_.end()) {
-    errors.add(path, "must be one of: " + toolkit::join(one_of_, ", "));
+    errors.add(path, "must be one of: " + sdk::join(one_of_, ", "));
     return false;
   }
   return true;
@@ -250,7 +250,7 @@ bool Schema::validate_object(const json::value& value, const std::string& path,
     for (const auto& property : properties_)
       known = known || property.name == member.key();
     if (!known) {
-      const std::string allowed = toolkit::join(properties_, ", ", &Property::name);
+      const std::string allowed = sdk::join(properties_, ", ", &Property::name);
       errors.add(sdk::pointer_append(path, member.key()),
                  "is not an allowed property; allowed: " + allowed);
     }

@@ -3,7 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 #include "modules/module_registry.hpp"
 
 namespace eventsvc::host {
@@ -16,8 +16,7 @@ int run_check_config(const std::vector<std::string>& args) {
   const HostConfig config = config_from(arguments);
   LogSink log;
   const auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::inspect);
-  const std::string enabled =
-      toolkit::join(modules->loaded(), ", ", &ModuleRegistry::Loaded::instance);
+  const std::string enabled = sdk::join(modules->loaded(), ", ", &ModuleRegistry::Loaded::instance);
   std::printf("%s: OK (%zu plugins enabled: %s)\n", config.origin.c_str(), modules->loaded().size(),
               enabled.c_str());
   return 0;

@@ -4,7 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "modules/module_registry.hpp"
 
@@ -54,7 +54,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
     for (const auto& [name, plan] : config.plans)
       plans.push_back(name);
     throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
-                                "; plans: " + toolkit::join(plans, ", "));
+                                "; plans: " + sdk::join(plans, ", "));
   }
   request.label = arguments.get("label").value_or("");
   const auto created =
@@ -66,7 +66,7 @@ int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& a
                "shown once and not stored.\n",
                created.info.id.c_str(), created.info.tenant.workspace.c_str(),
                std::string(sdk::environment_name(created.info.tenant.environment)).c_str(),
-               toolkit::join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
+               sdk::join(created.info.scopes, ",").c_str(), created.info.plan.c_str());
   return 0;
 }
 
@@ -98,7 +98,7 @@ int list(ModuleRegistry& modules, bool as_json) {
     std::printf(
         "%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(), key.tenant.workspace.c_str(),
         std::string(sdk::environment_name(key.tenant.environment)).c_str(),
-        toolkit::join(key.scopes, ",").c_str(), key.plan.c_str(),
+        sdk::join(key.scopes, ",").c_str(), key.plan.c_str(),
         toolkit::format_rfc3339(key.created_at).c_str(),
         key.revoked_at ? ("revoked " + toolkit::format_rfc3339(*key.revoked_at)).c_str()
                        : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::host {
 
@@ -56,7 +56,7 @@ std::optional<std::filesystem::path> find_file(const std::string& file,
 }
 
 std::string listed(const std::vector<std::filesystem::path>& dirs) {
-  return toolkit::join(dirs, ", ", [](const std::filesystem::path& dir) { return dir.string(); });
+  return sdk::join(dirs, ", ", [](const std::filesystem::path& dir) { return dir.string(); });
 }
 
 std::string library_file(std::string_view kind, const std::string& name) {
@@ -99,7 +99,7 @@ std::filesystem::path resolve_plugin(const std::string& name, const std::string&
                               "; name its `library`, or add the "
                               "directory that holds it to plugin_dirs");
   }
-  const std::string files = toolkit::join(
+  const std::string files = sdk::join(
       found, ", ", [](const std::filesystem::path& path) { return path.filename().string(); });
   throw sdk::Error(500, "plugins of " + std::to_string(found.size()) + " kinds are named '" + name +
                             "' (" + files + "): say which with `kind`");

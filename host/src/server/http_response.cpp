@@ -1,7 +1,7 @@
 #include "server/http_response.hpp"
 
 #include "eventsvc/sdk/json.hpp"
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 
 namespace eventsvc::host {
 
@@ -24,7 +24,7 @@ void answer_with(Answer& answer, const sdk::Error& error) {
 
 sdk::Error method_not_allowed(std::string_view method, std::string_view path,
                               const std::vector<std::string>& allowed, HeaderList& headers) {
-  const std::string allow = toolkit::join(allowed, ", ");
+  const std::string allow = sdk::join(allowed, ", ");
   headers.emplace_back("Allow", allow);
   return sdk::Error(405,
                     "method " + std::string(method) + " is not allowed on " + std::string(path) +

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "eventsvc/toolkit/strings.hpp"
+#include "eventsvc/sdk/strings.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "server/http_response.hpp"
 #include "server/openapi_document.hpp"
@@ -256,7 +256,7 @@ void RequestPipeline::check_scope(const Exchange& exchange) const {
   sdk::json::array needed_list;
   for (const auto scope : scopes)
     needed_list.emplace_back(scope);
-  throw sdk::Error::forbidden("this key lacks the scope " + toolkit::join(scopes, " or "),
+  throw sdk::Error::forbidden("this key lacks the scope " + sdk::join(scopes, " or "),
                               {{"required_scopes", std::move(needed_list)}});
 }
 

@@ -116,6 +116,12 @@ PgParam xid_param(std::uint64_t xid) {
       "the durable log could not take the write; retry with the same Idempotency-Key", 1);
 }
 
+// Any call but an append that PostgreSQL could not answer.
+[[noreturn]] void unreachable(const PgError& error) {
+  throw sdk::Error::unavailable("the durable log cannot be reached: " + std::string(error.what()),
+                                1);
+}
+
 // Rolls back what is under way; the session is dropped when even that fails.
 void roll_back(std::unique_ptr<PgSession>& session) {
   try {
@@ -274,8 +280,7 @@ auto PostgresLog::with_session(Use&& use) {
     give_back(std::move(session));
     return result;
   } catch (const PgError& error) {
-    throw sdk::Error::unavailable("the durable log cannot be reached: " + std::string(error.what()),
-                                  1);
+    unreachable(error);
   }
 }
 
@@ -315,8 +320,7 @@ bool PostgresLog::wait_for_appends(int timeout_ms) {
     return listener_->wait_for_notification(timeout_ms);
   } catch (const PgError& error) {
     listener_.reset();
-    throw sdk::Error::unavailable("the durable log cannot be reached: " + std::string(error.what()),
-                                  1);
+    unreachable(error);
   }
 }
 

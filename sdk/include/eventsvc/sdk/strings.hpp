@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-namespace eventsvc::toolkit {
+namespace eventsvc::sdk {
 
 // The items' names joined by `separator`: join(fields, ", ", &Field::key).
 template <class Range, class Projection>
@@ -24,4 +24,4 @@ std::string join(const Range& items, std::string_view separator) {
   return join(items, separator, [](const auto& item) -> decltype(auto) { return item; });
 }
 
-}  // namespace eventsvc::toolkit
+}  // namespace eventsvc::sdk

@@ -1,5 +1,6 @@
-// The contract's types the toolkit works on, named once so that toolkit code reads `Record`, not
-// `sdk::Record`. Nothing here is the toolkit's own: these are the SDK contract's types.
+// What every toolkit file names from the contract without `sdk::`: JSON, the error type and
+// instants. (Each toolkit header names the other contract types it works on, such as
+// `using sdk::Record;`, itself, so that it includes only the contract headers it needs.)
 #pragma once
 
 #include "eventsvc/sdk/error.hpp"
