@@ -7,6 +7,8 @@
 #   SHAPES=production bench/run.sh            one data shape (default "classic production")
 #   HELD_OUT=1 bench/run.sh                   also the production shape with the held-out seed
 #   STORAGE_BENCH=1 bench/run.sh              also the in-process storage benchmark
+#   LOG=local bench/run.sh                    eventsvc makes writes durable in the local log plugin
+#                                             (default: in the storage engine's own inbox)
 #
 # For each size and each shape it starts a throwaway PostgreSQL cluster and a throwaway eventsvc,
 # each on its own temporary data directory and port on 127.0.0.1, runs bench/compare.py, and
@@ -28,6 +30,10 @@ done
 if [[ "${HELD_OUT:-0}" == 1 ]]; then
   runs+=("production $held_out_seed")
 fi
+case "${LOG:-none}" in
+  none|local) ;;
+  *) echo "bench: unknown LOG '${LOG}' (none, local)" >&2; exit 1 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 pg_bin=/usr/lib/postgresql/15/bin
 
@@ -98,6 +104,11 @@ stop_postgres() {
   rm -rf "$work/pg"
 }
 
+# The durable log plugin eventsvc runs with: none (the storage engine's own inbox) or local.
+log_plugin() {
+  if [[ "${LOG:-none}" == local ]]; then printf '  local:\n    library: eventsvc-log-local\n'; fi
+}
+
 start_eventsvc() {
   mkdir -p "$work/svc"
   cat > "$work/svc.yaml" <<YAML
@@ -117,6 +128,7 @@ plugins:
     library: eventsvc-auth-apikey
   rocksdb:
     library: eventsvc-storage-rocksdb
+$(log_plugin)
   count: {library: eventsvc-aggregation-count}
   sum: {library: eventsvc-aggregation-sum}
   avg: {library: eventsvc-aggregation-avg}

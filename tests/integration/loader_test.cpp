@@ -173,7 +173,7 @@ TEST(Loader, OnlyOneAuthPlugin) {
 }
 
 TEST(Loader, ADurableLogIsChosenInYamlLikeAnyPluginAndOnlyOne) {
-  if (shared_log_mode()) GTEST_SKIP() << "the shared-log run's default plugins name a log already";
+  if (log_plugin_mode()) GTEST_SKIP() << "this run's default plugins name a log already";
   TempDir dir;
   TestConfig config;
   config.plugins = default_plugins() + "  postgres:\n";
@@ -197,6 +197,29 @@ TEST(Loader, ADurableLogIsChosenInYamlLikeAnyPluginAndOnlyOne) {
                          "one of them"),
             std::string::npos)
       << two.err;
+
+  // The local log: named with its kind (a limits plugin is called `local` too), its key checked.
+  config.plugins = default_plugins() + kLocalLogPlugin;
+  const auto local = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(local.exit_code, 0) << local.err;
+  config.plugins = default_plugins() + "  local:\n";
+  const auto ambiguous = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(ambiguous.exit_code, 1);
+  EXPECT_NE(ambiguous.err.find("plugins.local: plugins of 2 kinds are named 'local'"),
+            std::string::npos)
+      << ambiguous.err;
+  config.plugins = default_plugins() + "  log: {plugin: local, kind: log, config: {path: \"\"}}\n";
+  const auto no_path = with_config(config.yaml(), {"serve"}, dir);  // refused by the plugin
+  EXPECT_EQ(no_path.exit_code, 1);
+  EXPECT_NE(no_path.err.find("plugins.log.config.path: name the directory of the log's database"),
+            std::string::npos)
+      << no_path.err;
+  config.plugins = default_plugins() + kLocalLogPlugin + log;
+  const auto both = with_config(config.yaml(), {"check-config"}, dir);
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("plugins.postgres: plugins.log is already the log plugin"),
+            std::string::npos)
+      << both.err;
 }
 
 TEST(Loader, HostConfigErrorsAreOneLine) {

@@ -72,9 +72,9 @@ TEST(OperatorView, HealthAndReadinessAnswerWithoutAKey) {
   EXPECT_EQ(health.body, R"({"status":"ok"})");
   EXPECT_EQ(health.header("Cache-Control"), "no-store");
 
-  // A server of a shared log is ready once its copy has caught up (its first round).
+  // A server with a log plugin is ready once its copy has caught up (its first round).
   auto ready = admin_get(server, "/readyz");
-  for (int i = 0; i < 500 && ready.status != 200 && shared_log_mode(); ++i) {
+  for (int i = 0; i < 500 && ready.status != 200 && log_plugin_mode(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ready = admin_get(server, "/readyz");
   }
@@ -83,7 +83,7 @@ TEST(OperatorView, HealthAndReadinessAnswerWithoutAKey) {
       ready.body,
       std::string(R"({"status":"ready","checks":{"accepting":{"ok":true},"storage":{"ok":true},)"
                   R"("projector":{"ok":true},)") +
-          (shared_log_mode() ? R"("log":{"ok":true},)" : "") +
+          (log_plugin_mode() ? R"("log":{"ok":true},)" : "") +
           R"("backlog":{"writes":0,"max":10000,"ok":true}}})");
 
   const auto head = admin_get(server, "/healthz", "HEAD");

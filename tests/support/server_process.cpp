@@ -136,12 +136,19 @@ bool shared_log_mode() {
   return shared != nullptr && *shared != '\0';
 }
 
+bool log_plugin_mode() {
+  const char* local = std::getenv("EVENTSVC_TEST_LOCAL_LOG");
+  return shared_log_mode() || (local != nullptr && *local != '\0');
+}
+
 namespace {
 
-// The storage plugin, and in shared-log mode the postgres log plugin: one PostgreSQL for the test
-// process, a database for each config made (docs/scale-out.md).
+// The storage plugin, with the local log plugin in local-log mode; in shared-log mode with the
+// postgres log plugin: one PostgreSQL for the test process, a database for each config made
+// (docs/scale-out.md).
 std::string storage_plugin() {
-  if (!shared_log_mode()) return "  rocksdb:\n";
+  if (!shared_log_mode())
+    return log_plugin_mode() ? std::string("  rocksdb:\n") + kLocalLogPlugin : "  rocksdb:\n";
   static PostgresProcess postgres;
   static std::atomic<int> databases{0};
   const std::string database = "log" + std::to_string(++databases);

@@ -88,10 +88,15 @@ struct TestConfig {
 
 // The plugins section naming every plugin this build has. With EVENTSVC_TEST_SHARED_LOG set, its
 // storage keeps writes in a shared PostgreSQL log (a database of its own, on one PostgreSQL the
-// test process starts), as a server of a cluster does.
+// test process starts), as a server of a cluster does; with EVENTSVC_TEST_LOCAL_LOG set, in the
+// local log plugin; otherwise in its own inbox.
 std::string default_plugins();
 // Whether EVENTSVC_TEST_SHARED_LOG is set.
 bool shared_log_mode();
+// Whether the default plugins name a durable log plugin (shared or local).
+bool log_plugin_mode();
+// The plugins line of the local log plugin.
+inline constexpr const char* kLocalLogPlugin = "  log: {plugin: local, kind: log}\n";
 
 std::string test_config();
 

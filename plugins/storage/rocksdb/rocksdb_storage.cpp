@@ -170,7 +170,7 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(cont
     context.config.fail("path", error.message());
   }
 
-  sequence_ = std::make_unique<InboxSequence>(resume_backlog());
+  sequence_ = std::make_unique<toolkit::AppendSequence>(resume_backlog());
   verdicts_ = std::make_unique<Verdicts>(*database_);
   columns_ = std::make_unique<ColumnReader>(*database_);
 
@@ -216,16 +216,36 @@ void RocksdbStorage::use_embedder(const sdk::Embedder* embedder) {
   embedding_model_ = embedder != nullptr ? embedder->model() : std::string();
 }
 
+namespace {
+
+bool holds_anything(Database& database, rocksdb::ColumnFamilyHandle* family) {
+  auto it = database.iterator(family);
+  it->SeekToFirst();
+  check(it->status(), "family scan");
+  return it->Valid();
+}
+
+}  // namespace
+
 void RocksdbStorage::use_log(sdk::DurableLog* log) {
   log_ = log;
   follower_.reset();
   if (log_ == nullptr) return;
+  // A database that accepted writes before a log plugin was loaded keeps their answers and claims
+  // here; they go on counting beside the log's (docs/operators.md, "Durable log").
+  accepted_here_before_ = holds_anything(*database_, database_->idempotency) ||
+                          holds_anything(*database_, database_->digests);
   follower_ = std::make_unique<LogFollower>(
       *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
       [this] { return projector_->available(); }, logger_, follow_batch_);
 }
 
 void RocksdbStorage::start() {
+  if (!follower_ && LogFollower::followed_a_log(*database_)) {
+    logger_->warning(
+        "this database was filled from a durable log plugin and none is loaded now: writes that "
+        "log accepted and this server had not copied yet are not served until it is loaded again");
+  }
   projector_->start();
   if (follower_) follower_->start();
 }
@@ -273,7 +293,14 @@ sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
   if (log_) {
     // Before the log's transaction: the replay of a completed key is refused too while lagging.
     admit_while_search_keeps_up();
-    return log_->append(log_append_of(write, projector_->available(), render));
+    if (!accepted_here_before_) {
+      return log_->append(log_append_of(write, projector_->available(), render));
+    }
+    const std::string key = tenant_prefix(write.tenant) + write.idempotency_key;
+    if (auto answer = stored_answer(*database_, key, write.received_at)) return {*answer, true};
+    return log_->append(log_append_of(
+        write, projector_->available(), render,
+        [this](const std::string& claim) { return database_->exists(database_->digests, claim); }));
   }
   return ingest_->accept(write, render);
 }

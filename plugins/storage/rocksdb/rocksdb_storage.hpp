@@ -10,13 +10,13 @@
 
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/storage.hpp"
+#include "eventsvc/toolkit/append_sequence.hpp"
 #include "log/log_follower.hpp"
 #include "projection/projector.hpp"
 #include "query/column_reader.hpp"
 #include "query/query_engine.hpp"
 #include "store/database.hpp"
 #include "write/backlog.hpp"
-#include "write/inbox_sequence.hpp"
 #include "write/ingest_writer.hpp"
 #include "write/verdicts.hpp"
 
@@ -83,7 +83,7 @@ class RocksdbStorage final : public sdk::Storage {
   Backlog backlog_;
   std::chrono::milliseconds max_lag_{0};  // projector.max_lag_ms; 0: never refuse
   std::atomic<std::uint64_t> refused_for_lag_{0};
-  std::unique_ptr<InboxSequence> sequence_;
+  std::unique_ptr<toolkit::AppendSequence> sequence_;
   std::unique_ptr<Verdicts> verdicts_;
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
@@ -91,6 +91,9 @@ class RocksdbStorage final : public sdk::Storage {
   sdk::DurableLog* log_ = nullptr;
   std::size_t follow_batch_ = 0;  // durable_log.follow_batch
   std::unique_ptr<LogFollower> follower_;
+  // This database accepted writes itself before it had a log plugin: their idempotency answers and
+  // claims, kept here, are honoured beside the log's.
+  bool accepted_here_before_ = false;
   std::atomic<bool> caught_up_{false};
   std::unique_ptr<QueryEngine> queries_;
   std::unique_ptr<ColumnReader> columns_;

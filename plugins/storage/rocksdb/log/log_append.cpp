@@ -9,17 +9,22 @@
 namespace eventsvc::plugins::rocksdb_storage {
 
 sdk::LogAppend log_append_of(const sdk::IncomingWrite& write, bool verification_available,
-                             const sdk::ReceiptRenderer& render) {
+                             const sdk::ReceiptRenderer& render,
+                             std::function<bool(const std::string&)> claimed_here) {
   sdk::LogAppend append;
   append.tenant = tenant_prefix(write.tenant);
   append.idempotency_key = write.idempotency_key;
   append.receipt_id = write.receipt_id;
   append.received_at = write.received_at;
   append.replay_after = write.received_at - kReceiptLifetimeMs;
-  append.claims.reserve(write.events.size());
-  for (const auto& event : write.events)
-    append.claims.push_back(digest_key(append.tenant, event.version.id, event.version.digest));
-  append.record = [&write, verification_available, &render](const std::vector<bool>& duplicate) {
+  append.claims = claims_of(append.tenant, write);
+  std::vector<std::string> claims = claimed_here ? append.claims : std::vector<std::string>{};
+  append.record = [&write, verification_available, &render, claims = std::move(claims),
+                   claimed_here = std::move(claimed_here)](std::vector<bool> duplicate) {
+    if (claimed_here) {
+      for (std::size_t i = 0; i < duplicate.size(); ++i)
+        duplicate[i] = duplicate[i] || claimed_here(claims[i]);
+    }
     const PreparedWrite prepared = prepare_write(write, duplicate, verification_available, render);
     return sdk::LogRecord{encode_accepted_write(prepared.accepted),
                           encode_receipt(prepared.receipt), prepared.body};

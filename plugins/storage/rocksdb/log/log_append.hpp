@@ -3,14 +3,20 @@
 // inbox entry, receipt and 202 once the log knows its duplicates.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/storage.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 // `write` and `render` must outlive the append. `verification_available`: this server's
-// projector runs (the 202 says `pending`, else `unavailable`).
+// projector runs (the 202 says `pending`, else `unavailable`). `claimed_here`, when set: whether
+// this engine's own duplicate index holds a claim (writes it accepted before it had a log plugin),
+// so that such an event is a duplicate too.
 sdk::LogAppend log_append_of(const sdk::IncomingWrite& write, bool verification_available,
-                             const sdk::ReceiptRenderer& render);
+                             const sdk::ReceiptRenderer& render,
+                             std::function<bool(const std::string&)> claimed_here = {});
 
 }  // namespace eventsvc::plugins::rocksdb_storage

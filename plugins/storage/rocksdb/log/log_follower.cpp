@@ -35,10 +35,10 @@ bool is_final(sdk::ReceiptState state) {
 
 }  // namespace
 
-LogFollower::LogFollower(sdk::DurableLog& log, Database& database, InboxSequence& sequence,
-                         Backlog& backlog, std::function<void()> wake_projector,
-                         std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
-                         std::size_t batch)
+LogFollower::LogFollower(sdk::DurableLog& log, Database& database,
+                         toolkit::AppendSequence& sequence, Backlog& backlog,
+                         std::function<void()> wake_projector, std::function<bool()> projecting,
+                         std::shared_ptr<sdk::Logger> logger, std::size_t batch)
     : log_(log),
       database_(database),
       sequence_(sequence),
@@ -49,6 +49,10 @@ LogFollower::LogFollower(sdk::DurableLog& log, Database& database, InboxSequence
       batch_(batch) {
   applied_ = database_.get(database_.meta, kAppliedKey).value_or("");
   verified_ = database_.get(database_.meta, kVerifiedKey).value_or("");
+}
+
+bool LogFollower::followed_a_log(Database& database) {
+  return database.get(database.meta, kAppliedKey).has_value();
 }
 
 LogFollower::~LogFollower() {
@@ -95,7 +99,7 @@ std::size_t LogFollower::follow_once() {
   rocksdb::WriteBatch batch;
   // Numbers taken for the entries are handed back however the write ends.
   struct Sequences {
-    InboxSequence& source;
+    toolkit::AppendSequence& source;
     std::vector<std::uint64_t> taken;
     ~Sequences() {
       for (const auto sequence : taken)
@@ -154,7 +158,14 @@ void LogFollower::publish_progress() {
     database_.write(batch, false);
   }
   // No marker left: everything copied here is final.
-  log_.publish(pending_left ? verified_ : applied());
+  const sdk::LogPosition verified = pending_left ? verified_ : applied();
+  if (verified != published_) {
+    // A log may forget what every server has verified (the local log does): this copy and what was
+    // projected from it must survive a power cut first, not only a crash of the process.
+    database_.sync();
+    published_ = verified;
+  }
+  log_.publish(verified);
 }
 
 void LogFollower::run() {

@@ -16,9 +16,9 @@
 
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/logger.hpp"
+#include "eventsvc/toolkit/append_sequence.hpp"
 #include "store/database.hpp"
 #include "write/backlog.hpp"
-#include "write/inbox_sequence.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -26,13 +26,17 @@ class LogFollower {
  public:
   // `projecting()`: this server's projector runs. While it does not, the server stops reporting
   // itself to the log, so that after host_timeout it no longer holds receipts back.
-  LogFollower(sdk::DurableLog& log, Database& database, InboxSequence& sequence, Backlog& backlog,
-              std::function<void()> wake_projector, std::function<bool()> projecting,
-              std::shared_ptr<sdk::Logger> logger, std::size_t batch);
+  LogFollower(sdk::DurableLog& log, Database& database, toolkit::AppendSequence& sequence,
+              Backlog& backlog, std::function<void()> wake_projector,
+              std::function<bool()> projecting, std::shared_ptr<sdk::Logger> logger,
+              std::size_t batch);
   ~LogFollower();
 
   void start();
   void stop();
+
+  // Whether this database has copied entries of a durable log plugin.
+  static bool followed_a_log(Database& database);
 
   // The copy has reached the end of the log at least once since start.
   bool caught_up() const { return caught_up_.load(); }
@@ -52,7 +56,7 @@ class LogFollower {
 
   sdk::DurableLog& log_;
   Database& database_;
-  InboxSequence& sequence_;
+  toolkit::AppendSequence& sequence_;
   Backlog& backlog_;
   std::function<void()> wake_projector_;
   std::function<bool()> projecting_;
@@ -60,8 +64,9 @@ class LogFollower {
   const std::size_t batch_;
 
   mutable std::mutex mutex_;
-  sdk::LogPosition applied_;   // guarded by mutex_
-  sdk::LogPosition verified_;  // every entry up to it is final here; the follower's thread only
+  sdk::LogPosition applied_;    // guarded by mutex_
+  sdk::LogPosition verified_;   // every entry up to it is final here; the follower's thread only
+  sdk::LogPosition published_;  // the last position published, made durable here first; ditto
   std::string problem_;
   std::atomic<bool> caught_up_{false};
   std::atomic<bool> stopping_{false};

@@ -51,7 +51,7 @@ struct Projector::Overlay {
       replaced;  // (tenant, chunk) -> rows that stopped being current this round
 };
 
-Projector::Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
+Projector::Projector(Database& database, toolkit::AppendSequence& sequence, Backlog& backlog,
                      std::shared_ptr<sdk::Logger> logger, ProjectorOptions options)
     : database_(database),
       sequence_(sequence),

@@ -32,13 +32,13 @@
 #include "eventsvc/sdk/embedder.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/metrics.hpp"
+#include "eventsvc/toolkit/append_sequence.hpp"
 #include "merge/chunk_merger.hpp"
 #include "merge/merge_thread.hpp"
 #include "projection/record_indexer.hpp"
 #include "store/database.hpp"
 #include "store/stored_formats.hpp"
 #include "write/backlog.hpp"
-#include "write/inbox_sequence.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -66,7 +66,7 @@ struct ProjectorStats {
 
 class Projector {
  public:
-  Projector(Database& database, InboxSequence& sequence, Backlog& backlog,
+  Projector(Database& database, toolkit::AppendSequence& sequence, Backlog& backlog,
             std::shared_ptr<sdk::Logger> logger, ProjectorOptions options);
   ~Projector();
 
@@ -116,7 +116,7 @@ class Projector {
                      std::uint64_t sequence, const AcceptedWrite& write);
 
   Database& database_;
-  InboxSequence& sequence_;
+  toolkit::AppendSequence& sequence_;
   Backlog& backlog_;
   std::shared_ptr<sdk::Logger> logger_;
   ProjectorOptions options_;

@@ -12,6 +12,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/status_words.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "store/info_log.hpp"
 #include "store/stored_formats.hpp"
@@ -104,15 +105,9 @@ class InsertHintPrefix final : public rocksdb::SliceTransform {
 
 void check(const rocksdb::Status& status, const char* operation) {
   if (status.ok()) return;
-  // What went wrong, in words a client may read: RocksDB's own text names files on the server.
-  const char* what = status.IsNoSpace()      ? "no space left on the device"
-                     : status.IsIOError()    ? "an input/output error"
-                     : status.IsCorruption() ? "damaged data"
-                     : status.IsBusy() || status.IsTimedOut() || status.IsTryAgain()
-                         ? "busy"
-                         : "an internal error";
-  throw sdk::Error::unavailable(std::string("storage is unavailable (") + operation + "): " + what,
-                                5);
+  throw sdk::Error::unavailable(
+      std::string("storage is unavailable (") + operation + "): " + toolkit::status_words(status),
+      5);
 }
 
 namespace {

@@ -1,0 +1,45 @@
+// The local log's RocksDB database (log_entries.hpp says what it holds): opened with a column
+// family per kind of data, written in atomic batches, each read or write failure an sdk::Error 503
+// whose message a client may read.
+#pragma once
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eventsvc::plugins::log {
+
+class LogDatabase {
+ public:
+  explicit LogDatabase(const std::filesystem::path& path);
+  ~LogDatabase();
+  LogDatabase(const LogDatabase&) = delete;
+  LogDatabase& operator=(const LogDatabase&) = delete;
+
+  std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const std::string& key);
+  bool exists(rocksdb::ColumnFamilyHandle* family, const std::string& key);
+  // `durable`: returns once the batch is on disk (fsync of the write-ahead log).
+  void write(rocksdb::WriteBatch& batch, bool durable, const char* what);
+  std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
+                                              const rocksdb::Slice* upper = nullptr);
+
+  rocksdb::ColumnFamilyHandle* meta = nullptr;
+  rocksdb::ColumnFamilyHandle* entries = nullptr;
+  rocksdb::ColumnFamilyHandle* answers = nullptr;
+  rocksdb::ColumnFamilyHandle* claims = nullptr;
+  rocksdb::ColumnFamilyHandle* receipts = nullptr;
+
+ private:
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+};
+
+// Throws sdk::Error 503 naming `what` when `status` is not ok.
+void check(const rocksdb::Status& status, const char* what);
+
+}  // namespace eventsvc::plugins::log

@@ -1,0 +1,3 @@
+#include "local_log.hpp"
+
+EVENTSVC_PLUGIN(eventsvc::plugins::log::LocalLog)
