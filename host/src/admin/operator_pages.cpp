@@ -80,7 +80,7 @@ Answer OperatorPages::readiness() const {
         "the projector is not running or its last round failed");
   if (storage.follows_log) {
     check("log", storage.caught_up, {},
-          "catching up with the shared durable log: its copy here is not complete yet");
+          "catching up with the durable log: its copy here is not complete yet");
   }
   check("backlog", storage.projection_backlog <= max_backlog,
         {{"writes", storage.projection_backlog}, {"max", max_backlog}},
