@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -75,6 +76,49 @@ TEST(FailingWrites, AreRefused503AndMakeTheServerNotReady) {
       again.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
   EXPECT_EQ(resent.status, 202) << resent.body;
   EXPECT_FALSE(resent.has_header("Idempotent-Replayed"));
+}
+
+// The same disk failure under the local log plugin, where writes are made durable first: the write
+// is refused with the log's reason, the server goes on serving reads (RocksDB's own LOG writer
+// used to abort the process here), and after a restart nothing acknowledged is missing.
+TEST(FailingWrites, OnTheLocalLogAreRefused503AndTheServerGoesOn) {
+  TestConfig config;
+  config.plugins = std::string("  apikey:\n  rocksdb:\n") + kLocalLogPlugin;
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("disk", "test"));
+  const auto t = now_ms();
+  const std::string kept =
+      api.ingest_verified(make_batch("s", json::array{make_event("kept", "t", t, 1)}), "disk-0001");
+
+  limit_file_size(server.pid(), 1);
+  const auto refused =
+      api.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  EXPECT_EQ(refused.json().at("message"),
+            "the durable log is unavailable (append): an input/output error");
+  EXPECT_EQ(refused.header("Retry-After"), "5");
+  const auto metrics = HttpsClient(server.admin_port(), false).request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("eventsvc_log_append_failing{plugin=\"log\"} 1\n"), std::string::npos)
+      << metrics;
+  const auto found = api.query(json::object{{"where", json::object{{"type", "t"}}}});
+  EXPECT_EQ(found.status, 200) << found.body;
+  EXPECT_EQ(ids_of(found.json()), std::vector<std::string>{"kept"});
+
+  limit_file_size(server.pid(), RLIM_INFINITY);
+  ASSERT_EQ(server.stop(), 0);  // it ran until asked to stop
+  server.start();
+  ApiClient again(server.port(), api.key());
+  EXPECT_EQ(again.wait_final(kept).at("status"), "verified");
+  const auto resent =
+      again.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  EXPECT_EQ(resent.status, 202) << resent.body;
+  EXPECT_FALSE(resent.has_header("Idempotent-Replayed"));
+  again.wait_final(std::string(resent.json().at("receipt_id").as_string()));
+  const auto both = again.query(json::object{{"where", json::object{{"type", "t"}}}});
+  auto ids = ids_of(both.json());
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"kept", "lost"}));
 }
 
 }  // namespace

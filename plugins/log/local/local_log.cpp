@@ -32,7 +32,7 @@ LocalLog::LocalLog(const sdk::PluginContext& context) {
   if (path.empty()) context.config.fail("path", "name the directory of the log's database");
   const auto where = path.is_absolute() ? path : context.data_dir / path;
   try {
-    database_ = std::make_unique<LogDatabase>(where);
+    database_ = std::make_unique<LogDatabase>(where, context.logger);
   } catch (const sdk::Error& error) {
     context.config.fail("path", error.message());
   }
@@ -72,7 +72,13 @@ sdk::AcceptResult LocalLog::append(const sdk::LogAppend& append) {
     });
     if (auto* replay = std::get_if<std::string>(&entered)) return {std::move(*replay), true};
     const auto& pass = std::get<toolkit::AppendGate::Pass>(entered);
-    body = write_entry(append, key, pass);
+    try {
+      body = write_entry(append, key, pass);
+    } catch (const sdk::Error&) {
+      failing_ = true;
+      throw;
+    }
+    failing_ = false;
   }  // the pass is given back: a reader woken below may pass its sequence number
   {
     const std::lock_guard lock(appended_mutex_);
@@ -175,6 +181,10 @@ void LocalLog::report_metrics(sdk::MetricsSink& sink) {
                "Entries of the local log trimmed since the start, once the storage engine had "
                "verified its copy",
                static_cast<double>(trimmed_.load()));
+  sink.gauge("log_append_failing",
+             "1 while the local log's last append failed (a full or failing disk): writes are "
+             "answered 503 until one succeeds, which after a failed write needs a restart",
+             failing_.load() ? 1 : 0);
 }
 
 }  // namespace eventsvc::plugins::log

@@ -42,7 +42,7 @@ class LocalLog final : public sdk::DurableLog {
   // Never: the one server that reads this log is the one that verified what it publishes.
   bool held_back(const sdk::LogPosition& position) override;
   void expire_answers(sdk::Millis before) override;
-  // Entries kept, appended, trimmed.
+  // Appends and trims since the start; whether appends are failing.
   void report_metrics(sdk::MetricsSink& sink) override;
 
  private:
@@ -66,6 +66,7 @@ class LocalLog final : public sdk::DurableLog {
   std::atomic<std::uint64_t> appends_{0};
   std::atomic<std::uint64_t> read_at_{0};
   std::atomic<std::uint64_t> trimmed_{0};
+  std::atomic<bool> failing_{false};  // the last append failed
 };
 
 }  // namespace eventsvc::plugins::log

@@ -4,6 +4,7 @@
 #include <rocksdb/table.h>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
 
 namespace eventsvc::plugins::log {
@@ -17,7 +18,8 @@ void check(const rocksdb::Status& status, const char* what) {
 
 namespace {
 
-rocksdb::DBOptions db_options() {
+rocksdb::DBOptions db_options(const std::filesystem::path& path,
+                              std::shared_ptr<sdk::Logger> logger) {
   rocksdb::DBOptions options;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
@@ -25,6 +27,9 @@ rocksdb::DBOptions db_options() {
   options.keep_log_file_num = 4;
   options.max_total_wal_size = 64ULL << 20;
   options.paranoid_checks = true;
+  // RocksDB's own LOG writer aborts the process on its next line after a failed write (a full
+  // disk): this one drops the line.
+  options.info_log = std::make_shared<toolkit::RocksdbInfoLog>(path, std::move(logger));
   // A record cut off at the end of the log is what a crash leaves: dropped. Anything damaged
   // before the end stops the open.
   options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
@@ -46,7 +51,7 @@ rocksdb::ColumnFamilyOptions family_options(bool point_lookups) {
 
 }  // namespace
 
-LogDatabase::LogDatabase(const std::filesystem::path& path) {
+LogDatabase::LogDatabase(const std::filesystem::path& path, std::shared_ptr<sdk::Logger> logger) {
   std::filesystem::create_directories(path);
   const std::vector<rocksdb::ColumnFamilyDescriptor> families{
       {rocksdb::kDefaultColumnFamilyName, family_options(false)},
@@ -56,7 +61,8 @@ LogDatabase::LogDatabase(const std::filesystem::path& path) {
       {"receipts", family_options(true)},
   };
   rocksdb::DB* raw = nullptr;
-  const auto status = rocksdb::DB::Open(db_options(), path.string(), families, &handles_, &raw);
+  const auto status = rocksdb::DB::Open(db_options(path, std::move(logger)), path.string(),
+                                        families, &handles_, &raw);
   if (!status.ok()) {
     throw sdk::Error::internal("cannot open the durable log at " + path.string() + ": " +
                                status.ToString());

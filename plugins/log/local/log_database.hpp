@@ -12,11 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "eventsvc/sdk/logger.hpp"
+
 namespace eventsvc::plugins::log {
 
 class LogDatabase {
  public:
-  explicit LogDatabase(const std::filesystem::path& path);
+  // RocksDB's warnings and errors also go to `logger` (may be null).
+  LogDatabase(const std::filesystem::path& path, std::shared_ptr<sdk::Logger> logger);
   ~LogDatabase();
   LogDatabase(const LogDatabase&) = delete;
   LogDatabase& operator=(const LogDatabase&) = delete;

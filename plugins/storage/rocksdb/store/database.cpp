@@ -12,9 +12,9 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
 #include "eventsvc/toolkit/time.hpp"
-#include "store/info_log.hpp"
 #include "store/stored_formats.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -123,7 +123,7 @@ rocksdb::DBOptions db_options_of(const DatabaseOptions& options) {
   db_options.max_total_wal_size = 256ULL << 20;
   db_options.avoid_unnecessary_blocking_io = true;
   db_options.paranoid_checks = true;
-  db_options.info_log = std::make_shared<InfoLog>(options.path, options.logger);
+  db_options.info_log = std::make_shared<toolkit::RocksdbInfoLog>(options.path, options.logger);
   // A record cut off at the end of the log is what a crash leaves: dropped. Anything damaged
   // before the end stops the open, where the default would drop every record after it unsaid.
   db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
