@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -113,6 +114,25 @@ TEST(LocalLog, LetsGoOfWhatTheServerHasVerified) {
   EXPECT_EQ(receipt.status, 200) << receipt.body;
   EXPECT_EQ(receipt.json().at("status"), "verified");
   EXPECT_EQ(history_ids(after), (std::vector<std::string>{"t0", "t1", "t2"}));
+}
+
+TEST(LocalLog, AReplacedLogDirectoryIsRefusedNotSkipped) {
+  ServerProcess server(with_local_log());
+  server.start();
+  ApiClient api(server.port(), server.create_key("replaced", "test"));
+  api.ingest_verified(make_batch("s", events_of({"r0", "r1"}, now_ms())), "replaced-0001");
+  ASSERT_EQ(server.stop(), 0);
+
+  // The log's directory emptied: the storage holds a position the new log never issued.
+  std::filesystem::remove_all(server.data_dir() / "log" / "db");
+  const std::size_t from = server.log_size();
+  server.start();
+  EXPECT_TRUE(
+      server.await_log("a position this local log never issued", from, std::chrono::seconds(30)))
+      << server.log();
+  const auto ready = HttpsClient(server.admin_port(), false).request("GET", "/readyz");
+  EXPECT_EQ(ready.status, 503) << ready.body;
+  EXPECT_EQ(ready.json().at("checks").at("log").at("ok"), false) << ready.body;
 }
 
 }  // namespace

@@ -39,9 +39,17 @@ std::variant<std::string, AppendGate::Pass> AppendGate::enter(const AppendCheck&
   pass.duplicate = std::move(duplicate);
   pass.claimed = std::move(claimed);
   pass.key_ = std::string(check.key);
-  pending_keys_.insert(pass.key_);
-  pending_claims_.insert(pass.claimed.begin(), pass.claimed.end());
   pass.sequence = sequence_.begin();
+  try {
+    pending_keys_.insert(pass.key_);
+    pending_claims_.insert(pass.claimed.begin(), pass.claimed.end());
+  } catch (...) {  // out of memory: hold nothing (the lock is held, so not through the pass)
+    pending_keys_.erase(pass.key_);
+    for (const auto& claim : pass.claimed)
+      pending_claims_.erase(claim);
+    sequence_.end(pass.sequence);
+    throw;
+  }
   pass.gate_ = this;  // from here on, destroying the pass frees what it holds
   return entered;
 }

@@ -1,5 +1,6 @@
 #include "local_log.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "eventsvc/sdk/error.hpp"
@@ -56,6 +57,18 @@ void LocalLog::resume() {
 
 sdk::AcceptResult LocalLog::append(const sdk::LogAppend& append) {
   const std::string key = tenant_key(append.tenant, append.idempotency_key);
+  // However the append ends, once its sequence number is given back: a reader held below that
+  // number may go on (an append that failed frees it as one that succeeded does).
+  struct Announce {
+    LocalLog& log;
+    ~Announce() {
+      {
+        const std::lock_guard lock(log.appended_mutex_);
+        ++log.appends_;
+      }
+      log.appended_.notify_all();
+    }
+  } announce{*this};
   std::string body;
   {
     auto entered = gate_->enter({
@@ -63,7 +76,9 @@ sdk::AcceptResult LocalLog::append(const sdk::LogAppend& append) {
         .claims = append.claims,
         .stored_answer = [&]() -> std::optional<std::string> {
           const auto answer = database_->get(database_->answers, key);
-          if (!answer || created_at_of_answer(*answer) <= append.replay_after) return std::nullopt;
+          const sdk::Millis after =
+              std::max(append.replay_after, database_->answer_expiry.before.load());
+          if (!answer || created_at_of_answer(*answer) <= after) return std::nullopt;
           return std::string(body_of_answer(*answer));
         },
         .claimed_before =
@@ -72,19 +87,8 @@ sdk::AcceptResult LocalLog::append(const sdk::LogAppend& append) {
     });
     if (auto* replay = std::get_if<std::string>(&entered)) return {std::move(*replay), true};
     const auto& pass = std::get<toolkit::AppendGate::Pass>(entered);
-    try {
-      body = write_entry(append, key, pass);
-    } catch (const sdk::Error&) {
-      failing_ = true;
-      throw;
-    }
-    failing_ = false;
-  }  // the pass is given back: a reader woken below may pass its sequence number
-  {
-    const std::lock_guard lock(appended_mutex_);
-    ++appends_;
-  }
-  appended_.notify_all();
+    body = write_entry(append, key, pass);
+  }  // the pass is given back before `announce` wakes the reader
   return {std::move(body), false};
 }
 
@@ -99,12 +103,30 @@ std::string LocalLog::write_entry(const sdk::LogAppend& append, const std::strin
   for (const auto& claim : pass.claimed)
     batch.Put(database_->claims, claim, rocksdb::Slice());
   batch.Put(database_->receipts, tenant_key(append.tenant, append.receipt_id), position);
-  database_->write(batch, true, "append");
+  try {
+    database_->write(batch, true, "append");
+  } catch (const sdk::Error&) {
+    failing_ = true;
+    throw;
+  }
+  failing_ = false;
   return std::move(record.body);
+}
+
+void LocalLog::check_issued(const sdk::LogPosition& position) const {
+  if (position.empty()) return;
+  if (position.size() == position_size() && sequence_of(position) < sequence_->safe_upper()) return;
+  // The storage copied a log that is not this one (the log's directory was replaced or emptied,
+  // or another log plugin was loaded before): going on would skip or trim writes it acknowledged.
+  throw sdk::Error::internal(
+      "the storage has copied the durable log up to a position this local log never issued: its "
+      "directory was replaced or emptied, or another log plugin was used before; put the log's "
+      "directory back (plugins.<name>.config.path) or load the log the storage copied");
 }
 
 std::vector<sdk::LogEntry> LocalLog::read_after(const sdk::LogPosition& after, std::size_t limit) {
   read_at_ = appends_.load();
+  check_issued(after);
   // Below the first append still in flight: no entry can appear there later.
   const std::string upper = position_of(sequence_->safe_upper());
   const rocksdb::Slice upper_slice(upper);
@@ -136,6 +158,7 @@ std::optional<sdk::LogEntry> LocalLog::find_receipt(std::string_view tenant,
 
 void LocalLog::publish(const sdk::LogPosition& verified) {
   if (verified.empty()) return;
+  check_issued(verified);
   const std::uint64_t last = sequence_of(verified);
   const std::lock_guard lock(trim_mutex_);
   if (last < trimmed_below_) return;
@@ -164,14 +187,8 @@ bool LocalLog::held_back(const sdk::LogPosition& /*position*/) {
 }
 
 void LocalLog::expire_answers(sdk::Millis before) {
-  rocksdb::WriteBatch batch;
-  auto it = database_->iterator(database_->answers);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    if (created_at_of_answer({it->value().data(), it->value().size()}) < before)
-      batch.Delete(database_->answers, it->key());
-  }
-  check(it->status(), "read");
-  if (batch.Count() > 0) database_->write(batch, false, "expiry");
+  // Not replayed from now on, and dropped by compaction (AnswerExpiry).
+  database_->answer_expiry.before = before;
 }
 
 void LocalLog::report_metrics(sdk::MetricsSink& sink) {

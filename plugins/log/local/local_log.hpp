@@ -41,6 +41,7 @@ class LocalLog final : public sdk::DurableLog {
   void publish(const sdk::LogPosition& verified) override;
   // Never: the one server that reads this log is the one that verified what it publishes.
   bool held_back(const sdk::LogPosition& position) override;
+  // Answers created before `before` are dropped by compaction from now on.
   void expire_answers(sdk::Millis before) override;
   // Appends and trims since the start; whether appends are failing.
   void report_metrics(sdk::MetricsSink& sink) override;
@@ -52,6 +53,8 @@ class LocalLog final : public sdk::DurableLog {
   // 202.
   std::string write_entry(const sdk::LogAppend& append, const std::string& key,
                           const toolkit::AppendGate::Pass& pass);
+  // Throws Error 500 for a position this log never gave a reader.
+  void check_issued(const sdk::LogPosition& position) const;
 
   std::unique_ptr<LogDatabase> database_;
   std::uint64_t trimmed_below_ = 0;  // guarded by trim_mutex_

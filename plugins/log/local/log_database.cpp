@@ -6,6 +6,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
+#include "log_entries.hpp"
 
 namespace eventsvc::plugins::log {
 
@@ -14,6 +15,11 @@ void check(const rocksdb::Status& status, const char* what) {
   throw sdk::Error::unavailable(std::string("the durable log is unavailable (") + what +
                                     "): " + toolkit::status_words(status),
                                 5);
+}
+
+bool AnswerExpiry::Filter(int /*level*/, const rocksdb::Slice& /*key*/, const rocksdb::Slice& value,
+                          std::string* /*new_value*/, bool* /*value_changed*/) const {
+  return created_at_of_answer({value.data(), value.size()}) < before.load();
 }
 
 namespace {
@@ -53,10 +59,14 @@ rocksdb::ColumnFamilyOptions family_options(bool point_lookups) {
 
 LogDatabase::LogDatabase(const std::filesystem::path& path, std::shared_ptr<sdk::Logger> logger) {
   std::filesystem::create_directories(path);
+  auto answers_options = family_options(true);
+  answers_options.compaction_filter = &answer_expiry;
+  // Files are compacted at least this often, so expired answers really go.
+  answers_options.periodic_compaction_seconds = std::uint64_t{6} * 3600;
   const std::vector<rocksdb::ColumnFamilyDescriptor> families{
       {rocksdb::kDefaultColumnFamilyName, family_options(false)},
       {"entries", family_options(false)},
-      {"answers", family_options(true)},
+      {"answers", answers_options},
       {"claims", family_options(true)},
       {"receipts", family_options(true)},
   };

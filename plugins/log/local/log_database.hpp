@@ -3,9 +3,11 @@
 // whose message a client may read.
 #pragma once
 
+#include <rocksdb/compaction_filter.h>
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,8 +15,20 @@
 #include <vector>
 
 #include "eventsvc/sdk/logger.hpp"
+#include "eventsvc/sdk/time.hpp"
 
 namespace eventsvc::plugins::log {
+
+// Drops idempotency answers created before `before` when compaction meets them. An answer written
+// since has a newer creation time, so an expiry never races an append of the same key.
+class AnswerExpiry final : public rocksdb::CompactionFilter {
+ public:
+  bool Filter(int level, const rocksdb::Slice& key, const rocksdb::Slice& value,
+              std::string* new_value, bool* value_changed) const override;
+  const char* Name() const override { return "eventsvc.log.AnswerExpiry"; }
+
+  std::atomic<sdk::Millis> before{0};
+};
 
 class LogDatabase {
  public:
@@ -36,6 +50,7 @@ class LogDatabase {
   rocksdb::ColumnFamilyHandle* answers = nullptr;
   rocksdb::ColumnFamilyHandle* claims = nullptr;
   rocksdb::ColumnFamilyHandle* receipts = nullptr;
+  AnswerExpiry answer_expiry;  // of `answers`
 
  private:
   std::unique_ptr<rocksdb::DB> db_;

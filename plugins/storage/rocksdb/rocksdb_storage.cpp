@@ -308,8 +308,13 @@ sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
 std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,
                                                     std::string_view receipt_id) {
   const std::string tenant_key = tenant_prefix(tenant);
-  auto value = database_->get(database_->receipts, tenant_key + std::string(receipt_id));
-  if (!value && log_) value = receipt_from_log(tenant_key, receipt_id);
+  const std::string key = tenant_key + std::string(receipt_id);
+  auto value = database_->get(database_->receipts, key);
+  if (!value && log_) {
+    value = receipt_from_log(tenant_key, receipt_id);
+    // Copied here and trimmed from the log between the two reads.
+    if (!value) value = database_->get(database_->receipts, key);
+  }
   if (!value) return std::nullopt;
   StoredReceipt stored = decode_receipt(*value);
   sdk::Receipt receipt = std::move(stored.receipt);

@@ -165,6 +165,46 @@ TEST(LocalLog, AReaderWaitsOnlyWhileNothingWasAppendedSinceItsRead) {
   EXPECT_FALSE(log->wait_for_appends(1));
 }
 
+TEST(LocalLog, AFailedAppendWakesAReaderAsASuccessfulOneDoes) {
+  testing::TempDir dir;
+  auto log = open_log(dir.path());
+  log->read_after({}, 10);
+  auto failing = append_of("k", {"a"});
+  failing.record = [](const std::vector<bool>&) -> sdk::LogRecord {
+    throw sdk::Error::unavailable("the storage could not prepare it", 1);
+  };
+  EXPECT_THROW(log->append(failing), sdk::Error);
+  // A reader held below the failed append's number may pass it now.
+  EXPECT_TRUE(log->wait_for_appends(60000));
+}
+
+TEST(LocalLog, RefusesAPositionItNeverIssued) {
+  testing::TempDir dir;
+  testing::TempDir other;
+  sdk::LogPosition copied;
+  {
+    auto log = open_log(dir.path());
+    for (const char* key : {"k1", "k2", "k3"})
+      log->append(append_of(key, {key}));
+    copied = log->read_after({}, 10).back().position;
+  }
+  // A storage that copied that log, handed an empty one (its directory replaced): it must not skip
+  // to the position it holds, nor trim up to it.
+  auto replaced = open_log(other.path());
+  replaced->append(append_of("k4", {"k4"}));
+  for (const auto& position : {copied, sdk::LogPosition(16, '\0')}) {
+    try {
+      replaced->read_after(position, 10);
+      ADD_FAILURE() << "read after a position never issued";
+    } catch (const sdk::Error& error) {
+      EXPECT_EQ(error.status(), 500);
+      EXPECT_NE(error.message().find("a position this local log never issued"), std::string::npos);
+    }
+    EXPECT_THROW(replaced->publish(position), sdk::Error);
+  }
+  EXPECT_EQ(receipts_of(replaced->read_after({}, 10)), std::vector<std::string>{"req_k4"});
+}
+
 TEST(LocalLogConfig, AnEmptyPathIsRefusedNamingTheKey) {
   testing::TempDir dir;
   try {
