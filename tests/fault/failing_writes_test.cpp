@@ -79,8 +79,9 @@ TEST(FailingWrites, AreRefused503AndMakeTheServerNotReady) {
 }
 
 // The same disk failure under the local log plugin, where writes are made durable first: the write
-// is refused with the log's reason, the server goes on serving reads (RocksDB's own LOG writer
-// used to abort the process here), and after a restart nothing acknowledged is missing.
+// is refused with the log's reason, /readyz says so, the server goes on serving reads (RocksDB's
+// own LOG writer used to abort the process here), and after a restart nothing acknowledged is
+// missing.
 TEST(FailingWrites, OnTheLocalLogAreRefused503AndTheServerGoesOn) {
   TestConfig config;
   config.plugins = std::string("  apikey:\n  rocksdb:\n") + kLocalLogPlugin;
@@ -101,6 +102,10 @@ TEST(FailingWrites, OnTheLocalLogAreRefused503AndTheServerGoesOn) {
   const auto metrics = HttpsClient(server.admin_port(), false).request("GET", "/metrics").body;
   EXPECT_NE(metrics.find("eventsvc_log_append_failing{plugin=\"log\"} 1\n"), std::string::npos)
       << metrics;
+  const auto ready = readiness(server);
+  EXPECT_EQ(ready.status, 503) << ready.body;
+  EXPECT_EQ(ready.json().at("reasons").at(0),
+            "storage: the durable log is unavailable (append): an input/output error");
   const auto found = api.query(json::object{{"where", json::object{{"type", "t"}}}});
   EXPECT_EQ(found.status, 200) << found.body;
   EXPECT_EQ(ids_of(found.json()), std::vector<std::string>{"kept"});
@@ -108,6 +113,13 @@ TEST(FailingWrites, OnTheLocalLogAreRefused503AndTheServerGoesOn) {
   limit_file_size(server.pid(), RLIM_INFINITY);
   ASSERT_EQ(server.stop(), 0);  // it ran until asked to stop
   server.start();
+  // Ready again once its copy of the log has caught up (its first round).
+  auto ready_again = readiness(server);
+  for (int i = 0; i < 500 && ready_again.status != 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ready_again = readiness(server);
+  }
+  EXPECT_EQ(ready_again.status, 200) << ready_again.body;
   ApiClient again(server.port(), api.key());
   EXPECT_EQ(again.wait_final(kept).at("status"), "verified");
   const auto resent =

@@ -105,7 +105,11 @@ std::string LocalLog::write_entry(const sdk::LogAppend& append, const std::strin
   batch.Put(database_->receipts, tenant_key(append.tenant, append.receipt_id), position);
   try {
     database_->write(batch, true, "append");
-  } catch (const sdk::Error&) {
+  } catch (const sdk::Error& error) {
+    {
+      const std::lock_guard lock(problem_mutex_);
+      problem_ = error.message();
+    }
     failing_ = true;
     throw;
   }
@@ -180,6 +184,12 @@ void LocalLog::publish(const sdk::LogPosition& verified) {
   database_->write(batch, false, "trim");
   trimmed_below_ = last + 1;
   trimmed_ += trimmed;
+}
+
+std::string LocalLog::problem() {
+  if (!failing_.load()) return {};
+  const std::lock_guard lock(problem_mutex_);
+  return problem_;
 }
 
 bool LocalLog::held_back(const sdk::LogPosition& /*position*/) {

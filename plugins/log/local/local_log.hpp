@@ -43,6 +43,8 @@ class LocalLog final : public sdk::DurableLog {
   bool held_back(const sdk::LogPosition& position) override;
   // Answers created before `before` are dropped by compaction from now on.
   void expire_answers(sdk::Millis before) override;
+  // The last append's failure while no append has succeeded since.
+  std::string problem() override;
   // Appends and trims since the start; whether appends are failing.
   void report_metrics(sdk::MetricsSink& sink) override;
 
@@ -70,6 +72,8 @@ class LocalLog final : public sdk::DurableLog {
   std::atomic<std::uint64_t> read_at_{0};
   std::atomic<std::uint64_t> trimmed_{0};
   std::atomic<bool> failing_{false};  // the last append failed
+  mutable std::mutex problem_mutex_;
+  std::string problem_;  // why it failed; guarded by problem_mutex_
 };
 
 }  // namespace eventsvc::plugins::log

@@ -394,6 +394,7 @@ sdk::StorageStatus RocksdbStorage::status(const sdk::Tenant& tenant) {
 sdk::StorageHealth RocksdbStorage::health() {
   sdk::StorageHealth health;
   health.problem = database_->write_problem();
+  if (health.problem.empty() && log_ != nullptr) health.problem = log_->problem();
   health.projecting = projector_->available();
   health.projection_backlog = backlog_.total();
   if (follower_) {

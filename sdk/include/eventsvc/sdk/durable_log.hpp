@@ -100,6 +100,11 @@ class DurableLog : public Plugin {
   virtual bool held_back(const LogPosition& position) = 0;
   // Forgets idempotency answers created before `before`.
   virtual void expire_answers(Millis before) = 0;
+
+  // Why this server cannot make writes durable in the log now (its disk is full or failing), or
+  // empty: storage reports it to /readyz, which then takes the server out of rotation. A shared
+  // log that every server has lost alike says nothing here (the servers' reads go on).
+  virtual std::string problem() { return {}; }
 };
 
 }  // namespace eventsvc::sdk
