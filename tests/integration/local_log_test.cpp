@@ -109,6 +109,11 @@ TEST(LocalLog, LetsGoOfWhatTheServerHasVerified) {
   const auto receipt_of_first =
       after.ingest(make_batch("s", events_of({"t0"}, now_ms())), "trim-key-0");
   EXPECT_EQ(receipt_of_first.status, 202) << receipt_of_first.body;
+  EXPECT_EQ(receipt_of_first.header("Idempotent-Replayed"), "true");
+  // A replay appends nothing.
+  const auto counted = HttpsClient(server.admin_port(), false).request("GET", "/metrics").body;
+  EXPECT_NE(counted.find("eventsvc_log_appends_total{plugin=\"log\"} 0\n"), std::string::npos)
+      << counted;
   const auto receipt =
       after.receipt(std::string(json::parse(receipt_of_first.body).at("receipt_id").as_string()));
   EXPECT_EQ(receipt.status, 200) << receipt.body;

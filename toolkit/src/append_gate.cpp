@@ -44,9 +44,7 @@ std::variant<std::string, AppendGate::Pass> AppendGate::enter(const AppendCheck&
     pending_keys_.insert(pass.key_);
     pending_claims_.insert(pass.claimed.begin(), pass.claimed.end());
   } catch (...) {  // out of memory: hold nothing (the lock is held, so not through the pass)
-    pending_keys_.erase(pass.key_);
-    for (const auto& claim : pass.claimed)
-      pending_claims_.erase(claim);
+    forget(pass);
     sequence_.end(pass.sequence);
     throw;
   }
@@ -54,12 +52,16 @@ std::variant<std::string, AppendGate::Pass> AppendGate::enter(const AppendCheck&
   return entered;
 }
 
+void AppendGate::forget(const Pass& pass) {
+  pending_keys_.erase(pass.key_);
+  for (const auto& claim : pass.claimed)
+    pending_claims_.erase(claim);
+}
+
 void AppendGate::release(const Pass& pass) {
   {
     const std::lock_guard lock(mutex_);
-    pending_keys_.erase(pass.key_);
-    for (const auto& claim : pass.claimed)
-      pending_claims_.erase(claim);
+    forget(pass);
   }
   sequence_.end(pass.sequence);
 }

@@ -63,10 +63,10 @@ sdk::AcceptResult LocalLog::append(const sdk::LogAppend& append) {
     LocalLog& log;
     ~Announce() {
       {
-        const std::lock_guard lock(log.appended_mutex_);
-        ++log.appends_;
+        const std::lock_guard lock(log.announced_mutex_);
+        ++log.announced_;
       }
-      log.appended_.notify_all();
+      log.announced_cv_.notify_all();
     }
   } announce{*this};
   std::string body;
@@ -103,17 +103,8 @@ std::string LocalLog::write_entry(const sdk::LogAppend& append, const std::strin
   for (const auto& claim : pass.claimed)
     batch.Put(database_->claims, claim, rocksdb::Slice());
   batch.Put(database_->receipts, tenant_key(append.tenant, append.receipt_id), position);
-  try {
-    database_->write(batch, true, "append");
-  } catch (const sdk::Error& error) {
-    {
-      const std::lock_guard lock(problem_mutex_);
-      problem_ = error.message();
-    }
-    failing_ = true;
-    throw;
-  }
-  failing_ = false;
+  database_->write(batch, true, "append");
+  ++appended_;
   return std::move(record.body);
 }
 
@@ -129,7 +120,7 @@ void LocalLog::check_issued(const sdk::LogPosition& position) const {
 }
 
 std::vector<sdk::LogEntry> LocalLog::read_after(const sdk::LogPosition& after, std::size_t limit) {
-  read_at_ = appends_.load();
+  read_at_ = announced_.load();
   check_issued(after);
   // Below the first append still in flight: no entry can appear there later.
   const std::string upper = position_of(sequence_->safe_upper());
@@ -146,9 +137,9 @@ std::vector<sdk::LogEntry> LocalLog::read_after(const sdk::LogPosition& after, s
 }
 
 bool LocalLog::wait_for_appends(int timeout_ms) {
-  std::unique_lock lock(appended_mutex_);
-  return appended_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                            [&] { return appends_.load() != read_at_.load(); });
+  std::unique_lock lock(announced_mutex_);
+  return announced_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                                [&] { return announced_.load() != read_at_.load(); });
 }
 
 std::optional<sdk::LogEntry> LocalLog::find_receipt(std::string_view tenant,
@@ -187,9 +178,7 @@ void LocalLog::publish(const sdk::LogPosition& verified) {
 }
 
 std::string LocalLog::problem() {
-  if (!failing_.load()) return {};
-  const std::lock_guard lock(problem_mutex_);
-  return problem_;
+  return database_->write_problem();
 }
 
 bool LocalLog::held_back(const sdk::LogPosition& /*position*/) {
@@ -203,15 +192,15 @@ void LocalLog::expire_answers(sdk::Millis before) {
 
 void LocalLog::report_metrics(sdk::MetricsSink& sink) {
   sink.counter("log_appends_total", "Writes made durable in the local log since the start",
-               static_cast<double>(appends_.load()));
+               static_cast<double>(appended_.load()));
   sink.counter("log_trimmed_total",
                "Entries of the local log trimmed since the start, once the storage engine had "
                "verified its copy",
                static_cast<double>(trimmed_.load()));
   sink.gauge("log_append_failing",
-             "1 while the local log's last append failed (a full or failing disk): writes are "
+             "1 while the local log's last write failed (a full or failing disk): writes are "
              "answered 503 until one succeeds, which after a failed write needs a restart",
-             failing_.load() ? 1 : 0);
+             database_->write_problem().empty() ? 0 : 1);
 }
 
 }  // namespace eventsvc::plugins::log

@@ -43,7 +43,7 @@ class LocalLog final : public sdk::DurableLog {
   bool held_back(const sdk::LogPosition& position) override;
   // Answers created before `before` are dropped by compaction from now on.
   void expire_answers(sdk::Millis before) override;
-  // The last append's failure while no append has succeeded since.
+  // The last write's failure while no write has succeeded since.
   std::string problem() override;
   // Appends and trims since the start; whether appends are failing.
   void report_metrics(sdk::MetricsSink& sink) override;
@@ -64,16 +64,14 @@ class LocalLog final : public sdk::DurableLog {
   std::unique_ptr<toolkit::AppendSequence> sequence_;
   std::unique_ptr<toolkit::AppendGate> gate_;
 
-  // Appends made durable, counted, and the count a reader last read after: a reader waits only
-  // while nothing was appended since its last read.
-  std::mutex appended_mutex_;
-  std::condition_variable appended_;
-  std::atomic<std::uint64_t> appends_{0};
+  // Appends that ended (durable, replayed or failed: each gives its sequence number back), counted,
+  // and the count a reader last read after: a reader waits only while none ended since its read.
+  std::mutex announced_mutex_;
+  std::condition_variable announced_cv_;
+  std::atomic<std::uint64_t> announced_{0};
   std::atomic<std::uint64_t> read_at_{0};
+  std::atomic<std::uint64_t> appended_{0};  // made durable, for /metrics
   std::atomic<std::uint64_t> trimmed_{0};
-  std::atomic<bool> failing_{false};  // the last append failed
-  mutable std::mutex problem_mutex_;
-  std::string problem_;  // why it failed; guarded by problem_mutex_
 };
 
 }  // namespace eventsvc::plugins::log

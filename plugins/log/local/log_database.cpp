@@ -111,7 +111,29 @@ bool LogDatabase::exists(rocksdb::ColumnFamilyHandle* family, const std::string&
 void LogDatabase::write(rocksdb::WriteBatch& batch, bool durable, const char* what) {
   rocksdb::WriteOptions options;
   options.sync = durable;
-  check(db_->Write(options, &batch), what);
+  const rocksdb::Status status = db_->Write(options, &batch);
+  if (status.ok()) {
+    if (failing_.load(std::memory_order_relaxed)) {
+      const std::lock_guard lock(problem_mutex_);
+      write_problem_.clear();
+      failing_ = false;
+    }
+    return;
+  }
+  try {
+    check(status, what);
+  } catch (const sdk::Error& error) {
+    const std::lock_guard lock(problem_mutex_);
+    write_problem_ = error.message();
+    failing_ = true;
+    throw;
+  }
+}
+
+std::string LogDatabase::write_problem() const {
+  if (!failing_.load()) return {};
+  const std::lock_guard lock(problem_mutex_);
+  return write_problem_;
 }
 
 std::unique_ptr<rocksdb::Iterator> LogDatabase::iterator(rocksdb::ColumnFamilyHandle* family,

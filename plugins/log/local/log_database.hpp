@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ class LogDatabase {
   bool exists(rocksdb::ColumnFamilyHandle* family, const std::string& key);
   // `durable`: returns once the batch is on disk (fsync of the write-ahead log).
   void write(rocksdb::WriteBatch& batch, bool durable, const char* what);
+  // Why the last write failed, while no write has succeeded since; empty otherwise. (After a
+  // failed write RocksDB takes none until it is opened again.)
+  std::string write_problem() const;
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper = nullptr);
 
@@ -55,6 +59,9 @@ class LogDatabase {
  private:
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  std::atomic<bool> failing_{false};  // the last write failed: write_problem_ says how
+  mutable std::mutex problem_mutex_;
+  std::string write_problem_;  // guarded by problem_mutex_
 };
 
 // Throws sdk::Error 503 naming `what` when `status` is not ok.

@@ -63,6 +63,8 @@ class AppendGate {
   std::variant<std::string, Pass> enter(const AppendCheck& check);
 
  private:
+  // Drops the pass's key and claims from the pending sets; the caller holds mutex_.
+  void forget(const Pass& pass);
   void release(const Pass& pass);
 
   AppendSequence& sequence_;
