@@ -149,6 +149,45 @@ stop_eventsvc() {
   rm -rf "$work/svc" "$work/svc.pid"
 }
 
+# Wall seconds of a command, its output dropped.
+seconds_of() {
+  local start
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  /usr/bin/python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' \
+    "$start" "$(date +%s.%N)"
+}
+# MiB a directory's files hold, and MiB the second directory adds to the disk beside the first
+# (du counts a file hard-linked in both once).
+mib() { du -sm --apparent-size "$1" | cut -f1; }
+added_mib() { du -sm "$1" "$2" | tail -1 | cut -f1; }
+
+# Backup and restore of what the run loaded, both servers serving: `eventsvc backup` (RocksDB
+# checkpoints, table files hard-linked on this file system) against pg_basebackup (a plain copy
+# with the WAL it needs), then what each needs before a server can start on the copy.
+compare_backups() {
+  local svc_backup="$work/svc-backup" again="$work/svc-backup-2" pg_backup="$work/pg-backup"
+  local svc_s again_s pg_s svc_restore_s pg_restore_s
+  svc_s=$(seconds_of "$build/bin/eventsvc" backup --config "$work/svc.yaml" --data-dir "$work/svc" \
+    --to "$svc_backup")
+  again_s=$(seconds_of "$build/bin/eventsvc" backup --config "$work/svc.yaml" --data-dir "$work/svc" \
+    --to "$again")
+  mkdir -p "$pg_backup"
+  [[ "$(id -u)" -eq 0 ]] && chown postgres "$pg_backup"
+  pg_s=$(seconds_of as_pg "$pg_bin/pg_basebackup" -h 127.0.0.1 -p "$pg_port" -U bench \
+    -D "$pg_backup" -X fetch --checkpoint=fast)
+  svc_restore_s=$(seconds_of "$build/bin/eventsvc" restore --config "$work/svc.yaml" \
+    --data-dir "$work/svc-restored" --from "$svc_backup")
+  pg_restore_s=$(seconds_of cp -a "$pg_backup" "$work/pg-restored")
+  echo "| backup and restore, both servers serving | PostgreSQL 15 | eventsvc |"
+  echo "|---|---|---|"
+  echo "| backup (pg_basebackup / eventsvc backup) | $pg_s s | $svc_s s |"
+  echo "| backup size | $(mib "$pg_backup") MiB | $(mib "$svc_backup") MiB, $(added_mib "$work/svc" "$svc_backup") MiB of it new on disk (the rest hard links) |"
+  echo "| a second backup right after | | $again_s s, $(added_mib "$svc_backup" "$again") MiB new on disk |"
+  echo "| restore (copy back / eventsvc restore, which checks every file's SHA-256) | $pg_restore_s s | $svc_restore_s s |"
+  rm -rf "$svc_backup" "$again" "$pg_backup" "$work/svc-restored" "$work/pg-restored"
+}
+
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -sr)"
 for size in $sizes; do
   for run in "${runs[@]}"; do
@@ -159,6 +198,7 @@ for size in $sizes; do
     /usr/bin/python3 "$here/compare.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
       --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
+    compare_backups
     if [[ -z "${slow_clients_done:-}" ]]; then
       echo "== slow and idle clients"
       /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"

@@ -19,6 +19,9 @@ commands:
   keys revoke    ID                             revoke a key
   check-config   validate the config and every enabled plugin's settings
   plugins        [--json]                       list the plugin libraries found and their manifests
+  backup         --to DIR                       a consistent copy of the data directory, taken
+                                                while the server serves (or while none runs)
+  restore        --from DIR                     write a backup out as the (new, empty) data_dir
   version        print the version
 
 every command takes:
@@ -44,6 +47,8 @@ int main(int argc, char** argv) {
     if (command == "keys") return eventsvc::host::run_keys(rest);
     if (command == "check-config") return eventsvc::host::run_check_config(rest);
     if (command == "plugins") return eventsvc::host::run_plugins(rest);
+    if (command == "backup") return eventsvc::host::run_backup(rest);
+    if (command == "restore") return eventsvc::host::run_restore(rest);
     if (command == "version" || command == "--version") {
       std::printf("eventsvc %s\n", EVENTSVC_VERSION);
       return 0;

@@ -13,6 +13,8 @@
 #include "api/routes.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
+#include "control/control_commands.hpp"
+#include "control/control_socket.hpp"
 #include "logging/log_sink.hpp"
 #include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
@@ -139,6 +141,19 @@ int run_serve(const std::vector<std::string>& args) {
         log);
     admin->start();
   }
+  // Commands run beside the server on this machine (eventsvc backup) reach it here.
+  ControlSocket control(
+      config.data_dir / kControlSocketName,
+      [&](const sdk::json::object& request) {
+        return answer_control(config, *modules, log, request);
+      },
+      log);
+  try {
+    control.start();
+  } catch (const sdk::Error& error) {
+    log.log(sdk::LogLevel::warning, "host",
+            "no control socket, so `eventsvc backup` cannot reach this server: " + error.message());
+  }
   server.start();
 
   const std::string base = url_of("https", config.server.listen.host, server.https_port());
@@ -152,6 +167,7 @@ int run_serve(const std::vector<std::string>& args) {
   // The admin listener answers through the grace period (/readyz: not ready, /healthz: stopping),
   // and stops before the plugins it reads.
   const bool joined = server.stop(config.server.shutdown_grace_s);
+  control.stop();  // after a backup under way
   if (admin) admin->stop();
   modules->stop();
   if (!joined) {

@@ -5,6 +5,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/metrics.hpp"
+#include "eventsvc/toolkit/rocksdb_checkpoint.hpp"
 #include "log_entries.hpp"
 
 namespace eventsvc::plugins::log {
@@ -28,12 +29,12 @@ const sdk::PluginInfo LocalLog::kInfo{
     "here before their 202, then copied into the storage engine",
     kConfig};
 
-LocalLog::LocalLog(const sdk::PluginContext& context) {
+LocalLog::LocalLog(const sdk::PluginContext& context) : data_dir_(context.data_dir) {
   const std::filesystem::path path(context.config.get_string("path"));
   if (path.empty()) context.config.fail("path", "name the directory of the log's database");
-  const auto where = path.is_absolute() ? path : context.data_dir / path;
+  path_ = path.is_absolute() ? path : context.data_dir / path;
   try {
-    database_ = std::make_unique<LogDatabase>(where, context.logger);
+    database_ = std::make_unique<LogDatabase>(path_, context.logger);
   } catch (const sdk::Error& error) {
     context.config.fail("path", error.message());
   }
@@ -156,7 +157,8 @@ void LocalLog::publish(const sdk::LogPosition& verified) {
   check_issued(verified);
   const std::uint64_t last = sequence_of(verified);
   const std::lock_guard lock(trim_mutex_);
-  if (last < trimmed_below_) return;
+  // Trimmed at the next publish after the backup.
+  if (trim_held_ || last < trimmed_below_) return;
   const std::string upper = position_of(last + 1);
   const rocksdb::Slice upper_slice(upper);
   rocksdb::WriteBatch batch;
@@ -175,6 +177,23 @@ void LocalLog::publish(const sdk::LogPosition& verified) {
   database_->write(batch, false, "trim");
   trimmed_below_ = last + 1;
   trimmed_ += trimmed;
+}
+
+void LocalLog::begin_backup() {
+  const std::lock_guard lock(trim_mutex_);
+  trim_held_ = true;
+}
+
+bool LocalLog::back_up(const std::filesystem::path& into) {
+  const auto place = toolkit::backup_place(path_, data_dir_, into);
+  std::filesystem::create_directories(place.parent_path());
+  toolkit::checkpoint_rocksdb(database_->db(), place, "the local log");
+  return true;
+}
+
+void LocalLog::end_backup() {
+  const std::lock_guard lock(trim_mutex_);
+  trim_held_ = false;
 }
 
 std::string LocalLog::problem() {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 
@@ -37,7 +38,7 @@ class LocalLog final : public sdk::DurableLog {
   bool wait_for_appends(int timeout_ms) override;
   std::optional<sdk::LogEntry> find_receipt(std::string_view tenant,
                                             std::string_view receipt_id) override;
-  // Trims every entry up to `verified`.
+  // Trims every entry up to `verified`, but not while a backup is taken.
   void publish(const sdk::LogPosition& verified) override;
   // Never: the one server that reads this log is the one that verified what it publishes.
   bool held_back(const sdk::LogPosition& position) override;
@@ -47,6 +48,11 @@ class LocalLog final : public sdk::DurableLog {
   std::string problem() override;
   // Appends and trims since the start; whether appends are failing.
   void report_metrics(sdk::MetricsSink& sink) override;
+  // A backup holds trimming from its start to its end: the storage's copy, taken before this
+  // log's, may need entries the storage verifies meanwhile. The copy is a RocksDB checkpoint.
+  void begin_backup() override;
+  bool back_up(const std::filesystem::path& into) override;
+  void end_backup() override;
 
  private:
   // The first sequence number of an entry not trimmed yet, and the next one to take.
@@ -59,7 +65,10 @@ class LocalLog final : public sdk::DurableLog {
   void check_issued(const sdk::LogPosition& position) const;
 
   std::unique_ptr<LogDatabase> database_;
+  std::filesystem::path data_dir_;
+  std::filesystem::path path_;
   std::uint64_t trimmed_below_ = 0;  // guarded by trim_mutex_
+  bool trim_held_ = false;           // guarded by trim_mutex_: a backup is under way
   std::mutex trim_mutex_;
   std::unique_ptr<toolkit::AppendSequence> sequence_;
   std::unique_ptr<toolkit::AppendGate> gate_;

@@ -39,6 +39,7 @@ class LogDatabase {
   LogDatabase(const LogDatabase&) = delete;
   LogDatabase& operator=(const LogDatabase&) = delete;
 
+  rocksdb::DB& db() { return *db_; }
   std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const std::string& key);
   bool exists(rocksdb::ColumnFamilyHandle* family, const std::string& key);
   // `durable`: returns once the batch is on disk (fsync of the write-ahead log).

@@ -5,6 +5,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/aggregate_accumulator.hpp"
 #include "eventsvc/toolkit/cells.hpp"
+#include "eventsvc/toolkit/rocksdb_checkpoint.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "log/log_append.hpp"
 #include "store/data_catalogue.hpp"
@@ -155,7 +156,8 @@ DatabaseOptions database_options_of(const sdk::PluginContext& context) {
 
 }  // namespace
 
-RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context) : logger_(context.logger) {
+RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
+    : logger_(context.logger), data_dir_(context.data_dir) {
   // Checked, like every key, before the database is opened: a config error writes nothing.
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options = projector_options_of(projector);
@@ -260,6 +262,17 @@ void RocksdbStorage::stop() {
     // The last one recorded stays: it is behind, never ahead, so the next start still opens.
     logger_->warning("could not record the storage catalogue at stop: " + error.message());
   }
+}
+
+bool RocksdbStorage::back_up(const std::filesystem::path& into) {
+  // The catalogue first: it records only what was durable when it was written, so the copy taken
+  // after it holds at least that, and opens.
+  const auto catalogue = DataCatalogue::read(path_);
+  const auto place = toolkit::backup_place(path_, data_dir_, into);
+  std::filesystem::create_directories(place.parent_path());
+  toolkit::checkpoint_rocksdb(database_->db(), place, "the storage database");
+  if (catalogue) catalogue->write(place);
+  return true;
 }
 
 void RocksdbStorage::record_catalogue() {

@@ -33,6 +33,8 @@ class RocksdbStorage final : public sdk::Storage {
   void use_log(sdk::DurableLog* log) override;
   void start() override;
   void stop() override;
+  // A RocksDB checkpoint of the database with its catalogue.
+  bool back_up(const std::filesystem::path& into) override;
 
   sdk::AcceptResult accept(const sdk::IncomingWrite& write,
                            const sdk::ReceiptRenderer& render) override;
@@ -78,6 +80,7 @@ class RocksdbStorage final : public sdk::Storage {
   // of projection, at stop.
   void record_catalogue();
 
+  std::filesystem::path data_dir_;
   std::filesystem::path path_;
   std::unique_ptr<Database> database_;
   Backlog backlog_;

@@ -144,6 +144,30 @@ TEST(LocalLog, TrimsWhatWasPublishedAndKeepsItsPlaceAcrossRestarts) {
   EXPECT_GT(entries[0].position, second);
 }
 
+TEST(LocalLog, ABackupHoldsTrimmingAndItsCopyOpensAsTheLog) {
+  testing::TempDir dir;
+  testing::TempDir backup;
+  auto log = open_log(dir.path() / "live");
+  for (const char* key : {"k1", "k2"})
+    log->append(append_of(key, {key}));
+  const auto entries = log->read_after({}, 10);
+
+  // What the storage publishes while its own copy is taken is not trimmed until the backup ends.
+  log->begin_backup();
+  log->publish(entries[0].position);
+  EXPECT_EQ(receipts_of(log->read_after({}, 10)), (std::vector<std::string>{"req_k1", "req_k2"}));
+  ASSERT_TRUE(log->back_up(backup.path() / "copy"));
+  log->end_backup();
+  log->publish(entries[0].position);
+  EXPECT_EQ(receipts_of(log->read_after({}, 10)), std::vector<std::string>{"req_k2"});
+
+  // The copy is the log at the backup: both entries, answers and claims.
+  auto copy = open_log(backup.path() / "copy");
+  EXPECT_EQ(receipts_of(copy->read_after({}, 10)), (std::vector<std::string>{"req_k1", "req_k2"}));
+  EXPECT_TRUE(copy->append(append_of("k2", {})).replayed);
+  EXPECT_EQ(copy->append(append_of("k3", {"k1", "k3"})).body, "body k3 dup:10");
+}
+
 TEST(LocalLog, ForgetsAnswersCreatedBeforeTheExpiry) {
   testing::TempDir dir;
   auto log = open_log(dir.path());

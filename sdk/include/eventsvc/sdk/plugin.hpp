@@ -48,6 +48,21 @@ class Plugin {
   // The plugin's figures for the operator's /metrics page (metrics.hpp). Called at every scrape,
   // from another thread than the requests', while they run; none by default.
   virtual void report_metrics(MetricsSink& sink) { (void)sink; }
+
+  // Backups (`eventsvc backup`, while requests run). The host calls begin_backup() on every
+  // plugin, then back_up() on each (storage first, the durable log second, the others after),
+  // then end_backup() on every plugin, also when a step failed. Between begin and end a plugin
+  // keeps what another plugin's copy may still need: the local log trims nothing, since the
+  // storage's copy, taken first, may need entries the storage has verified since.
+  virtual void begin_backup() {}
+  // Writes a consistent copy of what this instance keeps in its data_dir into `into` (a new
+  // directory, to be restored as that data_dir), or returns false to let the host copy the files
+  // of its data_dir as they are: enough for a plugin that replaces its files whole.
+  virtual bool back_up(const std::filesystem::path& into) {
+    (void)into;
+    return false;
+  }
+  virtual void end_backup() {}
 };
 
 struct PluginContext {
