@@ -4,8 +4,10 @@
 // that starts empty catches up before it says it is ready.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <latch>
 #include <map>
 #include <memory>
@@ -26,8 +28,16 @@ using namespace std::chrono_literals;
 
 class SharedLogTest : public ::testing::Test {
  protected:
-  // A server of the log; its keys are the shared key file's.
-  ServerProcess& add_server(const std::string& host_id) {
+  // A server of the log; its keys are the shared key file's. Started unless `start` is false.
+  ServerProcess& add_server(const std::string& host_id, bool start = true) {
+    servers_.push_back(std::make_unique<ServerProcess>(config_of(host_id)));
+    if (!start) return *servers_.back();
+    servers_.back()->start();
+    if (key_.empty()) key_ = servers_.back()->create_key("acme", "live");
+    return *servers_.back();
+  }
+
+  std::string config_of(const std::string& host_id) const {
     TestConfig config;
     std::string plugins = default_plugins();
     const auto replace = [&](const std::string& from, const std::string& to) {
@@ -35,14 +45,13 @@ class SharedLogTest : public ::testing::Test {
     };
     replace("  apikey:\n", "  apikey:\n    config:\n      keys_file: " +
                                (keys_.path() / "keys.json").string() + "\n");
-    replace("  rocksdb:\n", "  rocksdb:\n  postgres:\n    config:\n      conninfo: \"" +
-                                (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
-                                "\"\n      host_id: " + host_id + "\n      host_timeout_s: 2\n");
+    replace("  rocksdb:\n",
+            "  rocksdb:\n  postgres:\n    config:\n      conninfo: \"" +
+                (conninfo_.empty() ? postgres_.conninfo() : conninfo_) +
+                "\"\n      host_id: " + host_id +
+                "\n      host_timeout_s: 2\n      keep_entries_s: " + keep_entries_s_ + "\n");
     config.plugins = plugins;
-    servers_.push_back(std::make_unique<ServerProcess>(config.yaml()));
-    servers_.back()->start();
-    if (key_.empty()) key_ = servers_.back()->create_key("acme", "live");
-    return *servers_.back();
+    return config.yaml();
   }
 
   ApiClient client(std::size_t server) { return ApiClient(servers_[server]->port(), key_); }
@@ -77,7 +86,8 @@ class SharedLogTest : public ::testing::Test {
   }
 
   PostgresProcess postgres_;
-  std::string conninfo_;  // the servers' connection string; empty: postgres_'s
+  std::string keep_entries_s_ = "86400";  // of servers added from now on
+  std::string conninfo_;                  // the servers' connection string; empty: postgres_'s
   TempDir keys_;
   std::vector<std::unique_ptr<ServerProcess>> servers_;
   std::string key_;
@@ -299,6 +309,102 @@ TEST_F(SharedLogTest, AServerThatStartsEmptyCatchesUpBeforeItIsReady) {
   ASSERT_EQ(ready.status, 200) << ready.body;
   EXPECT_EQ(ready.json().at("checks").at("log").at("ok"), true);
   EXPECT_EQ(contents(1), written);
+}
+
+// A counter of a server's /metrics, summed over its label sets; -1 when absent.
+double metric_of(const ServerProcess& server, const std::string& name) {
+  const auto page = HttpsClient(server.admin_port(), false).request("GET", "/metrics").body;
+  double total = -1;
+  std::size_t at = 0;
+  while ((at = page.find("\n" + name, at)) != std::string::npos) {
+    at += name.size() + 1;
+    if (page[at] != '{' && page[at] != ' ') continue;
+    const auto space = page.find(' ', at);
+    total = std::max(total, 0.0) + std::stod(page.substr(space + 1, page.find('\n', space)));
+  }
+  return total;
+}
+
+TEST_F(SharedLogTest, VerifiedEntriesAreTrimmedAndAServerJoinsFromABackupReadingOnlyWhatFollows) {
+  keep_entries_s_ = "1";
+  add_server("h1");
+  add_server("h2");
+  std::vector<std::string> receipts;
+  for (int b = 0; b < 5; ++b) {
+    const auto answer =
+        client(static_cast<std::size_t>(b % 2))
+            .ingest(batch_of("t" + std::to_string(b), 20), "trim-batch-" + std::to_string(b));
+    ASSERT_EQ(answer.status, 202) << answer.body;
+    receipts.emplace_back(answer.json().at("receipt_id").as_string());
+  }
+  for (const auto& receipt : receipts)
+    ASSERT_EQ(client(0).wait_final(receipt).at("status"), "verified");
+
+  // Both servers verified them and they are older than keep_entries_s: they go.
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (postgres_.sql("SELECT count(*) FROM eventsvc_log") != "0" &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(50ms);
+  ASSERT_EQ(postgres_.sql("SELECT count(*) FROM eventsvc_log"), "0");
+  EXPECT_EQ(postgres_.sql("SELECT count(*) FROM eventsvc_log_trimmed"), "1");
+  EXPECT_EQ(metric_of(*servers_[0], "eventsvc_log_trimmed_total") +
+                metric_of(*servers_[1], "eventsvc_log_trimmed_total"),
+            5);
+  const Contents trimmed = contents(0);
+  EXPECT_EQ(trimmed.current, 100);
+
+  // A backup of h1; then h1 alone, keeping what it writes.
+  const auto backup = servers_[0]->dir() / "backup";
+  const auto taken = servers_[0]->cli({"backup", "--to", backup.string()});
+  ASSERT_EQ(taken.exit_code, 0) << taken.err;
+  servers_[1]->stop();
+  servers_[0]->stop();
+  keep_entries_s_ = "86400";
+  std::ofstream(servers_[0]->config_path()) << config_of("h1");
+  servers_[0]->start();
+  for (int b = 5; b < 8; ++b) {
+    const auto answer =
+        client(0).ingest(batch_of("t" + std::to_string(b), 20), "trim-batch-" + std::to_string(b));
+    ASSERT_EQ(answer.status, 202) << answer.body;
+    EXPECT_EQ(
+        client(0).wait_final(std::string(answer.json().at("receipt_id").as_string())).at("status"),
+        "verified");
+  }
+  const Contents written = contents(0);
+  EXPECT_EQ(written.current, 160);
+
+  // A server restored from the backup reads the three entries after it, and nothing before.
+  ServerProcess& joined = add_server("h3", false);
+  const auto restored = joined.cli({"restore", "--from", backup.string()});
+  ASSERT_EQ(restored.exit_code, 0) << restored.err;
+  joined.start();
+  const auto joined_by = std::chrono::steady_clock::now() + 30s;
+  while (contents(2) != written && std::chrono::steady_clock::now() < joined_by)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(contents(2), written);
+  EXPECT_EQ(metric_of(joined, "eventsvc_storage_log_entries_copied_total"), 3);
+
+  // A server that starts empty cannot catch up from a trimmed log: it says so, and is not ready.
+  ServerProcess& empty = add_server("h4", false);
+  empty.start();
+  HttpsClient admin(empty.admin_port(), false);
+  const auto refused_by = std::chrono::steady_clock::now() + 30s;
+  HttpResponse ready;
+  while (std::chrono::steady_clock::now() < refused_by) {
+    ready = admin.request("GET", "/readyz");
+    if (ready.body.find("trimmed") != std::string::npos) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_NE(ready.body.find("this server's copy ends before entries trimmed from the shared log"),
+            std::string::npos)
+      << ready.body;
+  // It holds no receipt back meanwhile: a write through h1 is verified.
+  const auto after = client(0).ingest(batch_of("late", 1), "trim-batch-late");
+  ASSERT_EQ(after.status, 202) << after.body;
+  EXPECT_EQ(
+      client(0).wait_final(std::string(after.json().at("receipt_id").as_string())).at("status"),
+      "verified");
 }
 
 TEST_F(SharedLogTest, NothingAcknowledgedIsLostWhenThePrimaryDiesAndTheStandbyIsPromoted) {

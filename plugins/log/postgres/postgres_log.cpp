@@ -8,7 +8,9 @@
 #include <unordered_set>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/sdk/metrics.hpp"
 #include "eventsvc/toolkit/big_endian.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::log {
 
@@ -37,7 +39,29 @@ constexpr std::string_view kSchema[] = {
   verified_xid xid8 NOT NULL,
   verified_position bigint NOT NULL,
   seen_at timestamptz NOT NULL))sql",
+    // The newest entry trimmed: a server whose copy ends before it cannot catch up from the log.
+    R"sql(CREATE TABLE IF NOT EXISTS eventsvc_log_trimmed (
+  id int PRIMARY KEY CHECK (id = 1),
+  xid xid8 NOT NULL,
+  position bigint NOT NULL))sql",
 };
+
+// Entries every live server has verified, older than the keep window, go; the newest of them is
+// remembered. Concurrent trims by several servers delete each entry once (row locks).
+constexpr const char* kTrim = R"sql(WITH horizon AS (
+  SELECT verified_xid, verified_position FROM eventsvc_hosts
+  WHERE seen_at > now() - make_interval(secs => $1)
+  ORDER BY verified_xid, verified_position LIMIT 1),
+gone AS (
+  DELETE FROM eventsvc_log l USING horizon h
+  WHERE (l.xid, l.position) <= (h.verified_xid, h.verified_position) AND l.created_at < $2
+  RETURNING l.xid, l.position),
+newest AS (SELECT xid, position FROM gone ORDER BY xid DESC, position DESC LIMIT 1),
+noted AS (
+  INSERT INTO eventsvc_log_trimmed (id, xid, position) SELECT 1, xid, position FROM newest
+  ON CONFLICT (id) DO UPDATE SET xid = EXCLUDED.xid, position = EXCLUDED.position
+  WHERE (eventsvc_log_trimmed.xid, eventsvc_log_trimmed.position) < (EXCLUDED.xid, EXCLUDED.position))
+SELECT count(*) FROM gone)sql";
 
 // Any number, as long as every server takes the same one to create the tables.
 constexpr std::int64_t kSchemaLock = 0x6576656e74737663;  // "eventsvc"
@@ -80,7 +104,15 @@ constexpr sdk::ConfigKey kConfig[] = {
         .defaults_to("10")
         .at_least(1)
         .at_most(3600),
+    sdk::ConfigKey::integer("keep_entries_s",
+                            "Entries every live server has verified are trimmed once this old; a "
+                            "server restored from a backup older than this cannot catch up")
+        .defaults_to("86400")
+        .at_least(1),
 };
+
+// How often a server trims: every minute, or as often as entries may go.
+constexpr std::chrono::seconds kTrimAtMostEvery{60};
 
 // A place in the log: after every entry at or before it.
 struct Cursor {
@@ -104,6 +136,18 @@ Cursor cursor_of(std::string_view position) {
 
 PgParam xid_param(std::uint64_t xid) {
   return PgParam::text(std::to_string(xid));
+}
+
+// Throws Error 500 when entries after `from` were trimmed: the reader would miss them.
+void refuse_trimmed(PgSession& session, const Cursor& from) {
+  const auto trimmed = session.exec(
+      "SELECT count(*) FROM eventsvc_log_trimmed WHERE (xid, position) > ($1::text::xid8, $2)",
+      {xid_param(from.xid), PgParam::int8(from.position)});
+  if (trimmed.int8(0, 0) == 0) return;
+  throw sdk::Error::internal(
+      "this server's copy ends before entries trimmed from the shared log (every live server had "
+      "them, and they were older than keep_entries_s): restore it from a backup of a server of "
+      "the cluster taken within keep_entries_s (eventsvc backup / eventsvc restore)");
 }
 
 [[noreturn]] void unavailable(const PgError& error, std::shared_ptr<sdk::Logger>& logger) {
@@ -140,6 +184,7 @@ PostgresLog::PostgresLog(const sdk::PluginContext& context)
     : conninfo_(context.config.get_string("conninfo")),
       host_id_(context.config.get_string("host_id")),
       host_timeout_(context.config.get_int("host_timeout_s")),
+      keep_entries_(context.config.get_int("keep_entries_s")),
       logger_(context.logger) {
   if (conninfo_.empty()) {
     context.config.fail("conninfo",
@@ -288,13 +333,18 @@ std::vector<sdk::LogEntry> PostgresLog::read_after(const sdk::LogPosition& after
                                                    std::size_t limit) {
   const Cursor from = cursor_of(after);
   const auto rows = with_session([&](PgSession& session) {
-    return session.exec(
+    // Nothing is delivered past entries trimmed after `after`: the reader would miss them.
+    auto found = session.exec(
         "SELECT xid, position, tenant, receipt_id, write, receipt FROM eventsvc_log "
         "WHERE (xid, position) > ($1::text::xid8, $2) "
         "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
+        "AND NOT EXISTS (SELECT 1 FROM eventsvc_log_trimmed t "
+        "WHERE (t.xid, t.position) > ($1::text::xid8, $2)) "
         "ORDER BY xid, position LIMIT $3",
         {xid_param(from.xid), PgParam::int8(from.position),
          PgParam::int8(static_cast<std::int64_t>(limit))});
+    if (found.rows() == 0) refuse_trimmed(session, from);
+    return found;
   });
   std::vector<sdk::LogEntry> entries;
   entries.reserve(static_cast<std::size_t>(rows.rows()));
@@ -350,6 +400,25 @@ void PostgresLog::publish(const sdk::LogPosition& verified) {
         "seen_at = EXCLUDED.seen_at",
         {PgParam::text(host_id_), xid_param(cursor.xid), PgParam::int8(cursor.position)});
   });
+  trim();
+}
+
+void PostgresLog::trim() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_trim_) return;
+  next_trim_ = now + std::min<std::chrono::seconds>(kTrimAtMostEvery, keep_entries_);
+  const sdk::Millis before = toolkit::now_millis() - keep_entries_.count() * 1000;
+  const auto rows = with_session([&](PgSession& session) {
+    return session.exec(kTrim, {PgParam::int8(host_timeout_.count()), PgParam::int8(before)});
+  });
+  trimmed_ += static_cast<std::uint64_t>(rows.int8(0, 0));
+}
+
+void PostgresLog::report_metrics(sdk::MetricsSink& sink) {
+  sink.counter("log_trimmed_total",
+               "Entries of the shared log this server trimmed since the start, once every live "
+               "server had verified them and they were older than keep_entries_s",
+               static_cast<double>(trimmed_.load()));
 }
 
 bool PostgresLog::held_back(const sdk::LogPosition& position) {

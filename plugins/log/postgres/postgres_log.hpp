@@ -15,6 +15,11 @@
 //
 // Each server records how far it has verified (eventsvc_hosts); a position is held back while a
 // server seen within host_timeout_s has not verified past it.
+//
+// Trimming: at most every minute, a server's publish deletes the entries every server seen within
+// host_timeout_s has verified that are older than keep_entries_s, and records the newest deleted
+// (eventsvc_log_trimmed). A reader whose position is before it is refused with Error 500 instead
+// of being handed the entries after the gap: such a server starts from a backup of another.
 #pragma once
 
 #include <atomic>
@@ -45,6 +50,8 @@ class PostgresLog final : public sdk::DurableLog {
   void publish(const sdk::LogPosition& verified) override;
   bool held_back(const sdk::LogPosition& position) override;
   void expire_answers(sdk::Millis before) override;
+  // Entries this server trimmed.
+  void report_metrics(sdk::MetricsSink& sink) override;
 
  private:
   // Creates the tables when they do not exist (several servers may start at once), once per
@@ -57,10 +64,15 @@ class PostgresLog final : public sdk::DurableLog {
   template <class Use>
   auto with_session(Use&& use);
   sdk::AcceptResult append_in(PgSession& session, const sdk::LogAppend& append);
+  // Trims what every live server has verified and keep_entries_s has passed, when it is time.
+  void trim();
 
   std::string conninfo_;
   std::string host_id_;                // this server's name among the servers of the log
   std::chrono::seconds host_timeout_;  // a server not seen for this long holds nothing back
+  std::chrono::seconds keep_entries_;  // verified entries are trimmed once this old
+  std::chrono::steady_clock::time_point next_trim_{};  // the follower's thread only
+  std::atomic<std::uint64_t> trimmed_{0};
   std::shared_ptr<sdk::Logger> logger_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<PgSession>> idle_;

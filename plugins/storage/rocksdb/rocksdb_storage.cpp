@@ -418,6 +418,8 @@ sdk::StorageHealth RocksdbStorage::health() {
     // the backlog check says how far behind it is.
     if (!caught_up_ && follower_->caught_up() && health.projection_backlog == 0) caught_up_ = true;
     health.caught_up = caught_up_.load();
+    // Until then, why the copy cannot go on (the log out of reach, or trimmed past this copy).
+    if (!health.caught_up && health.problem.empty()) health.problem = follower_->problem();
   }
   return health;
 }

@@ -144,6 +144,10 @@ void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
                follower_->problem().empty() ? 1 : 0);
     sink.gauge("storage_log_caught_up", "Shared durable log: 1 once the copy here has caught up",
                caught_up_.load() ? 1 : 0);
+    sink.counter(
+        "storage_log_entries_copied_total",
+        "Durable log: entries copied from the log into this server's engine since the start",
+        static_cast<double>(follower_->copied()));
   }
 }
 

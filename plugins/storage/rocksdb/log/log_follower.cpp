@@ -126,6 +126,7 @@ std::size_t LogFollower::follow_once() {
     const std::lock_guard lock(mutex_);
     applied_ = entries.back().position;
   }
+  copied_ += entries.size();
   wake_projector_();
   return entries.size();
 }

@@ -43,6 +43,8 @@ class LogFollower {
   // Why the log cannot be followed now; empty while it can.
   std::string problem() const;
   sdk::LogPosition applied() const;
+  // Entries copied since the start.
+  std::uint64_t copied() const { return copied_.load(); }
 
   // One batch of entries copied; returns how many. Public for tests. Throws sdk::Error (503).
   std::size_t follow_once();
@@ -69,6 +71,7 @@ class LogFollower {
   sdk::LogPosition published_;  // the last position published, made durable here first; ditto
   std::string problem_;
   std::atomic<bool> caught_up_{false};
+  std::atomic<std::uint64_t> copied_{0};
   std::atomic<bool> stopping_{false};
   std::condition_variable wakeup_;
   std::thread thread_;
