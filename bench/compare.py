@@ -610,6 +610,21 @@ SHAPES = {"classic": (Dataset, Truth), "production": (ProductionDataset, Product
 CLASSIC_ONLY = "n/a (classic shape only)"
 
 
+def print_rows(rows, n, data, truth):
+    print()
+    print("### {:,} events — {} shape (seed {})".format(n, data.shape, data.seed))
+    print()
+    print("%d events; PostgreSQL 15 (jsonb, GIN jsonb_path_ops, tsvector GIN, btree on time and id)" % n)
+    if data.shape == "production":
+        print("asked for: " + truth.describe())
+    print()
+    print("| what | PostgreSQL 15 | eventsvc | eventsvc vs PostgreSQL |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print("| %s |" % " | ".join(row))
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("eventsvc", "key", "eventsvc-data", "pg", "pg-data"):
@@ -622,6 +637,9 @@ def main():
                              "streams shaped like production traffic (bench/README.md)")
     parser.add_argument("--seed", type=int, default=7,
                         help="7 is the seed the code is tuned on; 11 is held out (bench/README.md)")
+    parser.add_argument("--load-only", action="store_true",
+                        help="load both servers and stop after the ingest rows (then the backups "
+                             "are measured on what was loaded)")
     args = parser.parse_args()
 
     end = int(time.time() * 1000) // MINUTE * MINUTE - MINUTE
@@ -671,6 +689,10 @@ def main():
                  "%.2f× PostgreSQL's p99" % (svc_write[1] / pg_write[1])))
     rate_row("searchable (indexed / projected)", n / pg_seconds, n / searchable_seconds)
     rows.append(("last 202 → everything searchable", "0 s (indexed at commit)", "%.1f s" % drain, ""))
+    if args.load_only:
+        print_rows(rows, n, data, truth)
+        sys.stdout.flush()
+        return
 
     # The questions, asked alternately, QUERY_RUNS times each.
     day = {"from": iso(truth.day_from), "to": iso(data.end)}
@@ -886,18 +908,7 @@ def main():
         rows.append(("decision pack, 10,000 readings of 20 sensors, budget 4000", "",
                      CLASSIC_ONLY, ""))
 
-    print()
-    print("### {:,} events — {} shape (seed {})".format(n, data.shape, data.seed))
-    print()
-    print("%d events; PostgreSQL 15 (jsonb, GIN jsonb_path_ops, tsvector GIN, btree on time and id)" % n)
-    if data.shape == "production":
-        print("asked for: " + truth.describe())
-    print()
-    print("| what | PostgreSQL 15 | eventsvc | eventsvc vs PostgreSQL |")
-    print("|---|---|---|---|")
-    for row in rows:
-        print("| %s |" % " | ".join(row))
-    print()
+    print_rows(rows, n, data, truth)
     print("every answer matched the generator's expectation")
     sys.stdout.flush()
 

@@ -9,6 +9,7 @@
 #   STORAGE_BENCH=1 bench/run.sh              also the in-process storage benchmark
 #   LOG=local bench/run.sh                    eventsvc makes writes durable in the local log plugin
 #                                             (default: in the storage engine's own inbox)
+#   LOAD_ONLY=1 bench/run.sh                  load the events and measure backups, no questions
 #
 # For each size and each shape it starts a throwaway PostgreSQL cluster and a throwaway eventsvc,
 # each on its own temporary data directory and port on 127.0.0.1, runs bench/compare.py, and
@@ -197,9 +198,10 @@ for size in $sizes; do
     start_eventsvc
     /usr/bin/python3 "$here/compare.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
-      --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg"
+      --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg" \
+      ${LOAD_ONLY:+--load-only}
     compare_backups
-    if [[ -z "${slow_clients_done:-}" ]]; then
+    if [[ -z "${slow_clients_done:-}" && -z "${LOAD_ONLY:-}" ]]; then
       echo "== slow and idle clients"
       /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
       slow_clients_done=1

@@ -407,7 +407,11 @@ sdk::StorageStatus RocksdbStorage::status(const sdk::Tenant& tenant) {
 sdk::StorageHealth RocksdbStorage::health() {
   sdk::StorageHealth health;
   health.problem = database_->write_problem();
-  if (health.problem.empty() && log_ != nullptr) health.problem = log_->problem();
+  // Both, when both fail (one disk under both databases): each names what to look at.
+  if (const auto log_problem = log_ != nullptr ? log_->problem() : std::string();
+      !log_problem.empty()) {
+    health.problem += (health.problem.empty() ? "" : "; ") + log_problem;
+  }
   health.projecting = projector_->available();
   health.projection_backlog = backlog_.total();
   if (follower_) {
