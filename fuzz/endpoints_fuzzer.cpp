@@ -45,7 +45,7 @@ class EmptyStorage final : public sdk::Storage {
     return toolkit::scan_cells_by_records(*this, tenant, query, visit);
   }
   sdk::Neighbors neighbors(const sdk::Tenant&, sdk::Source, const sdk::Record&, std::size_t,
-                           std::size_t) override {
+                           std::size_t, sdk::Millis) override {
     return {};
   }
   sdk::StorageStatus status(const sdk::Tenant&) override { return {}; }

@@ -456,5 +456,32 @@ TEST(AnalyzeModules, AnOperatorFromAnotherPluginIsUsable) {
   EXPECT_EQ(answer.json().at("aggregations").at("spread").at("value"), 8.5) << answer.body;
 }
 
+TEST(AnalyzeRetention, ARecordPastTheKeysRetentionIsNobodysNeighbour) {
+  TestConfig config;
+  config.plans += "  day:\n    retention_days: 1\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  const std::string month = server.create_key("ret", "test");  // the default plan: 30 days
+  const std::string day = server.create_key("ret", "test", "events:read", "day");
+  const auto now = now_ms();
+  ApiClient(server.port(), month)
+      .ingest_verified(
+          make_batch(
+              "line",
+              json::array{make_event("old", "r", now - 3 * 24 * kHour, json::object{{"n", 1}}),
+                          make_event("recent", "r", now - kHour, json::object{{"n", 2}})}),
+          "retention-neighbours");
+  const json::object body{
+      {"where", json::object{{"id", "recent"}, {"timestamp", json::object{{"gte", "now-20h"}}}}},
+      {"temporal", json::object{{"before", 5}, {"after", 0}}}};
+  auto before_of = [&](const std::string& key) {
+    const auto answer = ApiClient(server.port(), key).analyze(body);
+    EXPECT_EQ(answer.status, 200) << answer.body;
+    return answer.json().at("temporal_windows").at(0).at("before");
+  };
+  EXPECT_EQ(before_of(month), (json::array{"old"}));
+  EXPECT_EQ(before_of(day), json::array{});
+}
+
 }  // namespace
 }  // namespace eventsvc::testing

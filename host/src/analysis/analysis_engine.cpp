@@ -112,7 +112,10 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
 
   // windows, context
   json::array windows;
-  if (request.temporal) windows = temporal_windows(request, matches, selection, modules_, tenant);
+  if (request.temporal) {
+    windows =
+        temporal_windows(request, matches, selection, modules_, tenant, caller.retention_horizon);
+  }
   const auto status = modules_.storage().call([&](sdk::Storage& s) { return s.status(tenant); });
   ReadSummary summary{matches.stats, matches.read, std::nullopt};
   json::object context;

@@ -80,7 +80,7 @@ Selection select_results(const AnalyzeRequest& request, const Matches& matches) 
 
 json::array temporal_windows(const AnalyzeRequest& request, const Matches& matches,
                              Selection& selection, const ModuleRegistry& modules,
-                             const sdk::Tenant& tenant) {
+                             const sdk::Tenant& tenant, sdk::Millis horizon) {
   json::array windows;
   std::unordered_map<std::string, std::vector<std::size_t>> shown_by_id;
   for (std::size_t i = 0; i < selection.shown; ++i) {
@@ -90,7 +90,7 @@ json::array temporal_windows(const AnalyzeRequest& request, const Matches& match
     const sdk::Record& anchor = matches.records[selection.kept[i]];
     const auto neighbors = modules.storage().call([&](sdk::Storage& s) {
       return s.neighbors(tenant, request.source, anchor, request.temporal->before,
-                         request.temporal->after);
+                         request.temporal->after, horizon);
     });
     selection.roles[selection.kept[i]].insert("anchor");
     json::array before;

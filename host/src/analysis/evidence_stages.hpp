@@ -23,10 +23,11 @@ struct Selection {
 
 Selection select_results(const AnalyzeRequest& request, const Matches& matches);
 
-// Temporal windows of the first min(shown, 20) results; marks anchors and shown neighbours.
+// Temporal windows of the first min(shown, 20) results; marks anchors and shown neighbours. No
+// neighbour is older than `horizon` (the plan's retention).
 sdk::json::array temporal_windows(const AnalyzeRequest& request, const Matches& matches,
                                   Selection& selection, const ModuleRegistry& modules,
-                                  const sdk::Tenant& tenant);
+                                  const sdk::Tenant& tenant, sdk::Millis horizon);
 
 // The workspace's freshness, and `matched`: that of `matched` records (null: none were read).
 sdk::json::object freshness(const AnalyzeRequest& request, const sdk::StorageStatus& status,

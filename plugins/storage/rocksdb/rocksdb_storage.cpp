@@ -390,8 +390,8 @@ sdk::ScanStats RocksdbStorage::scan_cells(const sdk::Tenant& tenant, const sdk::
 
 sdk::Neighbors RocksdbStorage::neighbors(const sdk::Tenant& tenant, sdk::Source source,
                                          const sdk::Record& anchor, std::size_t before,
-                                         std::size_t after) {
-  return queries_->neighbors(tenant, source, anchor, before, after);
+                                         std::size_t after, sdk::Millis not_before) {
+  return queries_->neighbors(tenant, source, anchor, before, after, not_before);
 }
 
 sdk::StorageStatus RocksdbStorage::status(const sdk::Tenant& tenant) {

@@ -47,7 +47,7 @@ class RocksdbStorage final : public sdk::Storage {
   sdk::ScanStats scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,
                             const sdk::CellVisitor& visit) override;
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
-                           std::size_t before, std::size_t after) override;
+                           std::size_t before, std::size_t after, sdk::Millis not_before) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;
   sdk::StorageHealth health() override;
   // The projector's progress and RocksDB's own figures (storage_metrics.cpp).

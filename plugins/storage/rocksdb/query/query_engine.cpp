@@ -225,7 +225,7 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
 
 sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source source,
                                       const sdk::Record& anchor, std::size_t before,
-                                      std::size_t after) {
+                                      std::size_t after, sdk::Millis not_before) {
   const std::string tenant = tenant_prefix(tenant_id);
   const Scope scope = scope_of(source);
   const auto stream_field = *sdk::FieldPath::parse("stream");
@@ -235,11 +235,12 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
     if (count == 0) return;
     if (columns_.chunk_indexed()) {
       // Streams are indexed in the chunks: the nearest versions after the anchor, in order.
+      const auto timestamp = *sdk::FieldPath::parse("timestamp");
       const std::vector<sdk::Condition> where{
           {stream_field, sdk::Op::eq, sdk::json::string(anchor.stream)},
-          {*sdk::FieldPath::parse("timestamp"),
-           order == sdk::Order::asc ? sdk::Op::gte : sdk::Op::lte,
-           sdk::json::value(anchor.timestamp)}};
+          {timestamp, order == sdk::Order::asc ? sdk::Op::gte : sdk::Op::lte,
+           sdk::json::value(anchor.timestamp)},
+          {timestamp, sdk::Op::gte, sdk::json::value(not_before)}};
       MatchQuery match;
       match.source = source;
       match.where = &where;
@@ -254,6 +255,7 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
     }
     toolkit::TimeBounds bounds;
     (order == sdk::Order::asc ? bounds.lower : bounds.upper) = anchor.timestamp;
+    if (order == sdk::Order::desc) bounds.lower = not_before;
     auto stream = planner_.field_equals(tenant, scope, stream_field,
                                         sdk::json::string(anchor.stream), bounds, order);
     stream->seek(anchor_ref);

@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "query/column_reader.hpp"
-#include "store/database.hpp"
-#include "eventsvc/sdk/storage.hpp"
-#include "query/query_planner.hpp"
 #include "chunks/text_scorer.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "query/column_reader.hpp"
+#include "query/query_planner.hpp"
+#include "store/database.hpp"
 #include "write/verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -28,8 +28,9 @@ class QueryEngine {
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit, const std::string& embedding_model);
 
+  // None older than `not_before`.
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
-                           std::size_t before, std::size_t after);
+                           std::size_t before, std::size_t after, sdk::Millis not_before);
 
   // The newest timestamp and ingested_at in the tenant's history.
   std::pair<std::optional<sdk::Millis>, std::optional<sdk::Millis>> newest(

@@ -320,9 +320,13 @@ TEST_F(StorageTest, NeighborsAreAdjacentInTimeWithinTheStream) {
   anchor.timestamp = kT0 + 30;
   anchor.stream = "s";
   for (const auto source : {sdk::Source::history, sdk::Source::current}) {
-    const auto around = storage_->neighbors(kTenant, source, anchor, 2, 5);
+    const auto around = storage_->neighbors(kTenant, source, anchor, 2, 5, 0);
     EXPECT_EQ(around.before, (std::vector<std::string>{"e1", "e2"}));
     EXPECT_EQ(around.after, (std::vector<std::string>{"e3b", "e4", "e5"}));
+    // Nothing older than the caller's horizon.
+    const auto within = storage_->neighbors(kTenant, source, anchor, 2, 5, kT0 + 20);
+    EXPECT_EQ(within.before, (std::vector<std::string>{"e2"}));
+    EXPECT_EQ(within.after, around.after);
   }
 }
 

@@ -208,8 +208,10 @@ class Storage : public Plugin {
   virtual ScanStats scan_cells(const Tenant& tenant, const CellQuery& query,
                                const CellVisitor& visit) = 0;
 
+  // Versions of the anchor's stream nearest it in time; none older than `not_before` (the caller's
+  // retention horizon: what its plan may not see is nobody's neighbour).
   virtual Neighbors neighbors(const Tenant& tenant, Source source, const Record& anchor,
-                              std::size_t before, std::size_t after) = 0;
+                              std::size_t before, std::size_t after, Millis not_before) = 0;
 
   virtual StorageStatus status(const Tenant& tenant) = 0;
   virtual StorageHealth health() = 0;
