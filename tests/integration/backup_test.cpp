@@ -17,6 +17,7 @@
 #include "eventsvc/sdk/json.hpp"
 #include "support/api_client.hpp"
 #include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eventsvc::testing {
 namespace {
@@ -243,9 +244,54 @@ TEST(Restore, RefusesADamagedBackupOneOfANewerFormatAndADataDirectoryThatIsNotEm
   EXPECT_NE(restore_from(newer).find("was made by a newer eventsvc (backup format 2)"),
             std::string::npos);
 
+  const fs::path linked = copy_of_backup("linked");
+  fs::remove(linked / "apikey" / "keys.json");
+  fs::create_symlink(backup / "apikey" / "keys.json", linked / "apikey" / "keys.json");
+  EXPECT_NE(restore_from(linked).find("apikey/keys.json is not a regular file"), std::string::npos);
+
   const fs::path unfinished = copy_of_backup("unfinished");
   fs::remove(unfinished / "eventsvc-backup.json");
   EXPECT_NE(restore_from(unfinished).find("is not an eventsvc backup"), std::string::npos);
+}
+
+TEST(Restore, IntoAnEmptyDirectoryNamedWithATrailingSlash) {
+  ServerProcess server(test_config());
+  server.start();
+  const std::string key = server.create_key("backup", "test");
+  std::vector<Acknowledged> written;
+  {
+    ApiClient api(server.port(), key);
+    written.push_back(write_ten(api, "slash"));
+  }
+  const fs::path backup = server.dir() / "backup";
+  ASSERT_EQ(server.cli({"backup", "--to", backup.string()}).exit_code, 0);
+
+  // An empty directory that cannot be replaced (a mount point) is filled in place.
+  ServerProcess restored(test_config());
+  fs::create_directories(restored.data_dir());
+  const auto restore = run_eventsvc({"restore", "--from", backup.string(), "--config",
+                                     restored.config_path().string(), "--data-dir",
+                                     restored.data_dir().string() + "/"});
+  ASSERT_EQ(restore.exit_code, 0) << restore.err;
+  EXPECT_FALSE(fs::exists(restored.data_dir() / ".restoring"));
+  expect_served(restored, key, written);
+}
+
+TEST(Backup, RefusesADatabaseOutsideTheDataDirectoryNamingItsKey) {
+  TempDir elsewhere;
+  TestConfig config;
+  config.plugins =
+      "  apikey:\n  rocksdb:\n    config:\n      path: " + (elsewhere.path() / "db").string() +
+      "\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  const auto taken = server.cli({"backup", "--to", (server.dir() / "backup").string()});
+  EXPECT_NE(taken.exit_code, 0);
+  EXPECT_NE(taken.err.find("plugins.rocksdb.config.path (" + (elsewhere.path() / "db").string() +
+                           ") is outside the data directory"),
+            std::string::npos)
+      << taken.err;
+  EXPECT_FALSE(fs::exists(server.dir() / "backup"));
 }
 
 }  // namespace

@@ -165,6 +165,9 @@ void BackupManifest::verify(const fs::path& root) const {
                                               [](const fs::path& part) { return part == ".."; });
     if (outside) throw damaged("is outside the backup");
     std::error_code error;
+    const auto status = fs::symlink_status(path, error);
+    if (error || !fs::exists(status)) throw damaged("is missing");
+    if (!fs::is_regular_file(status)) throw damaged("is not a regular file");
     const auto size = fs::file_size(path, error);
     if (error) throw damaged("is missing");
     if (size != file.size) {

@@ -11,10 +11,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kStaging = ".restoring";
+
+// Empty but for what an interrupted restore into it left.
+bool is_empty_directory(const fs::path& directory) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    if (entry.path().filename() != kStaging) return false;
+  }
+  return !error;
+}
+
 void check_target(const fs::path& data_dir) {
   std::error_code error;
   if (fs::exists(data_dir, error) &&
-      (!fs::is_directory(data_dir, error) || !fs::is_empty(data_dir, error))) {
+      (!fs::is_directory(data_dir, error) || !is_empty_directory(data_dir))) {
     throw sdk::Error::bad_request(data_dir.string() +
                                   " is not empty: a backup is restored as a new data directory "
                                   "(move the old one away first)");
@@ -27,28 +38,8 @@ bool shareable(const fs::path& path) {
   return path.extension() == ".sst";
 }
 
-}  // namespace
-
-sdk::json::object RestoreSummary::to_json() const {
-  return {{"data_dir", data_dir.string()},
-          {"files", files},
-          {"bytes", bytes},
-          {"linked_bytes", linked_bytes},
-          {"backup_created_at", toolkit::format_rfc3339(created_at)},
-          {"backup_eventsvc", version}};
-}
-
-RestoreSummary restore_backup(const fs::path& from, const fs::path& data_dir) {
-  check_target(data_dir);
-  const BackupManifest manifest = BackupManifest::read(from);
-  manifest.verify(from);
-
-  const fs::path target = fs::absolute(data_dir).lexically_normal();
-  fs::path staging = target;
-  staging += ".restoring";
-  fs::remove_all(staging);  // what an interrupted restore left
-  fs::create_directories(staging);
-  fs::permissions(staging, fs::perms::owner_all);
+RestoreSummary write_out(const BackupManifest& manifest, const fs::path& from,
+                         const fs::path& staging, const fs::path& target, bool exists) {
   RestoreSummary summary;
   summary.data_dir = target;
   summary.created_at = manifest.created_at;
@@ -68,11 +59,50 @@ RestoreSummary restore_backup(const fs::path& from, const fs::path& data_dir) {
     ++summary.files;
   }
   sync_directories(staging);
-  std::error_code ignored;
-  fs::remove(target, ignored);  // an empty directory (check_target)
-  fs::rename(staging, target);
-  sync_path(target.parent_path());
+  if (exists) {
+    for (const auto& entry : fs::directory_iterator(staging))
+      fs::rename(entry.path(), target / entry.path().filename());
+    fs::remove(staging);
+    sync_path(target);
+  } else {
+    fs::rename(staging, target);
+    sync_path(target.parent_path());
+  }
   return summary;
+}
+
+}  // namespace
+
+sdk::json::object RestoreSummary::to_json() const {
+  return {{"data_dir", data_dir.string()},
+          {"files", files},
+          {"bytes", bytes},
+          {"linked_bytes", linked_bytes},
+          {"backup_created_at", toolkit::format_rfc3339(created_at)},
+          {"backup_eventsvc", version}};
+}
+
+RestoreSummary restore_backup(const fs::path& from, const fs::path& data_dir) {
+  fs::path target = fs::absolute(data_dir).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "dir/"
+  check_target(target);
+  const BackupManifest manifest = BackupManifest::read(from);
+  manifest.verify(from);
+
+  // Beside a new data directory, renamed into place: it appears whole or not at all. Inside one
+  // that exists (an empty mount point, which cannot be replaced), moved into it at the end.
+  const bool exists = fs::exists(target);
+  const fs::path staging = exists ? target / kStaging : fs::path(target.string() + kStaging);
+  fs::remove_all(staging);  // what an interrupted restore left
+  fs::create_directories(staging);
+  fs::permissions(staging, fs::perms::owner_all);
+  try {
+    return write_out(manifest, from, staging, target, exists);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+    throw;
+  }
 }
 
 }  // namespace eventsvc::host

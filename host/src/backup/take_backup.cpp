@@ -35,7 +35,8 @@ void check_target(const HostConfig& config, const fs::path& to) {
 }
 
 // The files of an instance that keeps no database of its own, as they are: such a plugin replaces
-// its files whole (toolkit::replace_file), so each copy is one version of its file.
+// its files whole (toolkit::replace_file), so each copy is one version of its file. A file being
+// written beside one (`<name>.tmp`) is not, nor one that went away meanwhile.
 void copy_instance_files(const fs::path& from, const fs::path& into) {
   fs::create_directories(into);
   std::error_code error;
@@ -44,8 +45,12 @@ void copy_instance_files(const fs::path& from, const fs::path& into) {
     const auto target = into / entry.path().lexically_relative(from);
     if (entry.is_directory()) {
       fs::create_directories(target);
-    } else if (entry.is_regular_file()) {
-      copy_file_synced(entry.path(), target);
+    } else if (entry.is_regular_file() && entry.path().extension() != ".tmp") {
+      try {
+        copy_file_synced(entry.path(), target);
+      } catch (const fs::filesystem_error& gone) {
+        if (gone.code() != std::errc::no_such_file_or_directory) throw;
+      }
     }
   }
 }

@@ -14,20 +14,13 @@ namespace eventsvc::host {
 namespace {
 
 // No server runs on the data directory: the backup is taken by this process, with the plugins
-// loaded and started as `serve` does, and stopped again.
+// created as `serve` creates them but not started, so that none works meanwhile (a shared log's
+// plugin would report this server's progress).
 sdk::json::object back_up_here(const HostConfig& config, const std::filesystem::path& to) {
   LogSink log;
   log.set_level(sdk::LogLevel::warning);
-  auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::all);
-  modules->start();
-  try {
-    auto summary = take_backup(config, *modules, to).to_json();
-    modules->stop();
-    return summary;
-  } catch (...) {
-    modules->stop();
-    throw;
-  }
+  const auto modules = ModuleRegistry::load(config, log, ModuleRegistry::Selection::all);
+  return take_backup(config, *modules, to).to_json();
 }
 
 double mebibytes(const sdk::json::value& bytes) {

@@ -95,6 +95,7 @@ struct ControlSocket::State {
   ControlHandler handler;
   LogSink& log;
   int listener = -1;
+  bool bound = false;  // the socket file is this server's
   std::array<int, 2> wake{-1, -1};
   std::thread thread;
 
@@ -117,13 +118,17 @@ void ControlSocket::start() {
       ::close(fd);
       throw sdk::Error::internal("another server answers on " + state.path.string());
     }
+    if (errno != ECONNREFUSED) {
+      throw sdk::Error::internal("cannot tell whether " + state.path.string() +
+                                 " is in use: " + std::strerror(errno));
+    }
     fs::remove(state.path);  // left by a server that is gone
   }
   state.listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API
   const auto* raw = reinterpret_cast<const sockaddr*>(&address);
-  if (state.listener < 0 || ::bind(state.listener, raw, sizeof(address)) != 0 ||
-      ::chmod(state.path.c_str(), 0600) != 0 || ::listen(state.listener, 4) != 0 ||
+  if (state.listener >= 0 && ::bind(state.listener, raw, sizeof(address)) == 0) state.bound = true;
+  if (!state.bound || ::chmod(state.path.c_str(), 0600) != 0 || ::listen(state.listener, 4) != 0 ||
       ::pipe2(state.wake.data(), O_CLOEXEC) != 0) {
     const std::string reason = std::strerror(errno);
     stop();
@@ -142,8 +147,11 @@ void ControlSocket::stop() {
     if (fd >= 0) ::close(fd);
     fd = -1;
   }
-  std::error_code ignored;
-  if (fs::is_socket(state.path, ignored)) fs::remove(state.path, ignored);
+  if (state.bound) {  // never the socket of another server
+    std::error_code ignored;
+    fs::remove(state.path, ignored);
+    state.bound = false;
+  }
 }
 
 void ControlSocket::State::run() {
@@ -181,6 +189,8 @@ void ControlSocket::State::serve(int client) {
 
 std::optional<sdk::json::object> ask_server(const fs::path& path,
                                             const sdk::json::object& request) {
+  // A server on a data directory whose path is too long for a socket has none.
+  if (path.string().size() >= sizeof(sockaddr_un::sun_path)) return std::nullopt;
   const int fd = connect_to(path);
   if (fd < 0) {
     if (errno == ENOENT || errno == ECONNREFUSED) return std::nullopt;

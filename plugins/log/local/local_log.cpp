@@ -29,7 +29,8 @@ const sdk::PluginInfo LocalLog::kInfo{
     "here before their 202, then copied into the storage engine",
     kConfig};
 
-LocalLog::LocalLog(const sdk::PluginContext& context) : data_dir_(context.data_dir) {
+LocalLog::LocalLog(const sdk::PluginContext& context)
+    : data_dir_(context.data_dir), path_key_("plugins." + context.instance + ".config.path") {
   const std::filesystem::path path(context.config.get_string("path"));
   if (path.empty()) context.config.fail("path", "name the directory of the log's database");
   path_ = path.is_absolute() ? path : context.data_dir / path;
@@ -185,7 +186,7 @@ void LocalLog::begin_backup() {
 }
 
 bool LocalLog::back_up(const std::filesystem::path& into) {
-  const auto place = toolkit::backup_place(path_, data_dir_, into);
+  const auto place = toolkit::backup_place(path_, data_dir_, into, path_key_);
   std::filesystem::create_directories(place.parent_path());
   toolkit::checkpoint_rocksdb(database_->db(), place, "the local log");
   return true;

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/toolkit/append_gate.hpp"
@@ -66,6 +67,7 @@ class LocalLog final : public sdk::DurableLog {
 
   std::unique_ptr<LogDatabase> database_;
   std::filesystem::path data_dir_;
+  std::string path_key_;  // for messages: plugins.<instance>.config.path
   std::filesystem::path path_;
   std::uint64_t trimmed_below_ = 0;  // guarded by trim_mutex_
   bool trim_held_ = false;           // guarded by trim_mutex_: a backup is under way

@@ -27,6 +27,8 @@ constexpr std::string_view kSchema[] = {
   receipt bytea NOT NULL))sql",
     "CREATE INDEX IF NOT EXISTS eventsvc_log_order ON eventsvc_log (xid, position)",
     "CREATE UNIQUE INDEX IF NOT EXISTS eventsvc_log_receipt ON eventsvc_log (tenant, receipt_id)",
+    // Trimming finds the oldest entries without reading a day of younger ones.
+    "CREATE INDEX IF NOT EXISTS eventsvc_log_created ON eventsvc_log (created_at)",
     R"sql(CREATE TABLE IF NOT EXISTS eventsvc_answers (
   tenant bytea NOT NULL,
   idempotency_key bytea NOT NULL,
@@ -46,16 +48,18 @@ constexpr std::string_view kSchema[] = {
   position bigint NOT NULL))sql",
 };
 
-// Entries every live server has verified, older than the keep window, go; the newest of them is
-// remembered. Concurrent trims by several servers delete each entry once (row locks).
+// Entries every live server has verified, older than the keep window, go (the oldest first, at most
+// kTrimBatch a statement); the newest of them is remembered.
 constexpr const char* kTrim = R"sql(WITH horizon AS (
   SELECT verified_xid, verified_position FROM eventsvc_hosts
   WHERE seen_at > now() - make_interval(secs => $1)
   ORDER BY verified_xid, verified_position LIMIT 1),
+doomed AS (
+  SELECT l.ctid FROM eventsvc_log l, horizon h
+  WHERE l.created_at < $2 AND (l.xid, l.position) <= (h.verified_xid, h.verified_position)
+  ORDER BY l.created_at LIMIT $3),
 gone AS (
-  DELETE FROM eventsvc_log l USING horizon h
-  WHERE (l.xid, l.position) <= (h.verified_xid, h.verified_position) AND l.created_at < $2
-  RETURNING l.xid, l.position),
+  DELETE FROM eventsvc_log WHERE ctid IN (SELECT ctid FROM doomed) RETURNING xid, position),
 newest AS (SELECT xid, position FROM gone ORDER BY xid DESC, position DESC LIMIT 1),
 noted AS (
   INSERT INTO eventsvc_log_trimmed (id, xid, position) SELECT 1, xid, position FROM newest
@@ -63,8 +67,12 @@ noted AS (
   WHERE (eventsvc_log_trimmed.xid, eventsvc_log_trimmed.position) < (EXCLUDED.xid, EXCLUDED.position))
 SELECT count(*) FROM gone)sql";
 
-// Any number, as long as every server takes the same one to create the tables.
+// Any numbers, as long as every server takes the same ones: to create the tables, and to trim
+// (one server at a time: the others skip their turn rather than wait on its row locks).
 constexpr std::int64_t kSchemaLock = 0x6576656e74737663;  // "eventsvc"
+constexpr std::int64_t kTrimLock = 0x6576656e7474726d;    // "eventtrm"
+constexpr std::int64_t kTrimBatch = 10000;
+constexpr int kTrimBatchesAtMost = 100;  // a turn; the next one goes on
 
 // The advisory lock of an idempotency key: 64 bits of its SHA-256. Two keys that share them only
 // wait for each other, which is harmless.
@@ -108,7 +116,8 @@ constexpr sdk::ConfigKey kConfig[] = {
                             "Entries every live server has verified are trimmed once this old; a "
                             "server restored from a backup older than this cannot catch up")
         .defaults_to("86400")
-        .at_least(1),
+        .at_least(1)
+        .at_most(315360000),
 };
 
 // How often a server trims: every minute, or as often as entries may go.
@@ -408,10 +417,22 @@ void PostgresLog::trim() {
   if (now < next_trim_) return;
   next_trim_ = now + std::min<std::chrono::seconds>(kTrimAtMostEvery, keep_entries_);
   const sdk::Millis before = toolkit::now_millis() - keep_entries_.count() * 1000;
-  const auto rows = with_session([&](PgSession& session) {
-    return session.exec(kTrim, {PgParam::int8(host_timeout_.count()), PgParam::int8(before)});
-  });
-  trimmed_ += static_cast<std::uint64_t>(rows.int8(0, 0));
+  for (int batch = 0; batch < kTrimBatchesAtMost; ++batch) {
+    const std::int64_t deleted = with_session([&](PgSession& session) -> std::int64_t {
+      session.exec("BEGIN");
+      if (!session.exec("SELECT pg_try_advisory_xact_lock($1)", {PgParam::int8(kTrimLock)})
+               .boolean(0, 0)) {
+        session.exec("ROLLBACK");
+        return 0;  // another server is trimming
+      }
+      const auto rows = session.exec(kTrim, {PgParam::int8(host_timeout_.count()),
+                                             PgParam::int8(before), PgParam::int8(kTrimBatch)});
+      session.exec("COMMIT");
+      return rows.int8(0, 0);
+    });
+    trimmed_ += static_cast<std::uint64_t>(deleted);
+    if (deleted < kTrimBatch) break;
+  }
 }
 
 void PostgresLog::report_metrics(sdk::MetricsSink& sink) {

@@ -17,9 +17,10 @@
 // server seen within host_timeout_s has not verified past it.
 //
 // Trimming: at most every minute, a server's publish deletes the entries every server seen within
-// host_timeout_s has verified that are older than keep_entries_s, and records the newest deleted
-// (eventsvc_log_trimmed). A reader whose position is before it is refused with Error 500 instead
-// of being handed the entries after the gap: such a server starts from a backup of another.
+// host_timeout_s has verified that are older than keep_entries_s, oldest first in batches, one
+// server at a time, and records the newest deleted (eventsvc_log_trimmed). A reader whose position
+// is before it is refused with Error 500 instead of being handed the entries after the gap: such a
+// server starts from a backup of another.
 #pragma once
 
 #include <atomic>

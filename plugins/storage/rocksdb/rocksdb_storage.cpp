@@ -157,7 +157,9 @@ DatabaseOptions database_options_of(const sdk::PluginContext& context) {
 }  // namespace
 
 RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
-    : logger_(context.logger), data_dir_(context.data_dir) {
+    : logger_(context.logger),
+      data_dir_(context.data_dir),
+      path_key_("plugins." + context.instance + ".config.path") {
   // Checked, like every key, before the database is opened: a config error writes nothing.
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options = projector_options_of(projector);
@@ -268,7 +270,7 @@ bool RocksdbStorage::back_up(const std::filesystem::path& into) {
   // The catalogue first: it records only what was durable when it was written, so the copy taken
   // after it holds at least that, and opens.
   const auto catalogue = DataCatalogue::read(path_);
-  const auto place = toolkit::backup_place(path_, data_dir_, into);
+  const auto place = toolkit::backup_place(path_, data_dir_, into, path_key_);
   std::filesystem::create_directories(place.parent_path());
   toolkit::checkpoint_rocksdb(database_->db(), place, "the storage database");
   if (catalogue) catalogue->write(place);
@@ -422,8 +424,11 @@ sdk::StorageHealth RocksdbStorage::health() {
     // the backlog check says how far behind it is.
     if (!caught_up_ && follower_->caught_up() && health.projection_backlog == 0) caught_up_ = true;
     health.caught_up = caught_up_.load();
-    // Until then, why the copy cannot go on (the log out of reach, or trimmed past this copy).
-    if (!health.caught_up && health.problem.empty()) health.problem = follower_->problem();
+    // Until then, why the copy cannot go on (the log out of reach, or trimmed past this copy);
+    // a copy the log refuses stays unready whenever that happens.
+    if ((!health.caught_up || follower_->problem_lasts()) && health.problem.empty()) {
+      health.problem = follower_->problem();
+    }
   }
   return health;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/storage.hpp"
@@ -81,6 +82,7 @@ class RocksdbStorage final : public sdk::Storage {
   void record_catalogue();
 
   std::filesystem::path data_dir_;
+  std::string path_key_;  // for messages: plugins.<instance>.config.path
   std::filesystem::path path_;
   std::unique_ptr<Database> database_;
   Backlog backlog_;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "store/key_codec.hpp"
@@ -184,12 +185,17 @@ void LogFollower::run() {
         log_.expire_answers(toolkit::now_millis() - kReceiptLifetimeMs);
         last_expiry = now;
       }
+      lasting_ = false;
       set_problem({});
       if (copied < batch_) {
         caught_up_ = true;
         log_.wait_for_appends(static_cast<int>(kPublishEvery.count()));
       }
     } catch (const std::exception& error) {
+      // A log out of reach (503) comes back by itself; a refusal (a copy the log was trimmed past)
+      // does not.
+      const auto* refusal = dynamic_cast<const sdk::Error*>(&error);
+      lasting_ = refusal != nullptr && refusal->status() != 503;
       set_problem(error.what());
       std::unique_lock lock(mutex_);
       wakeup_.wait_for(lock, kRetryEvery, [&] { return stopping_.load(); });

@@ -42,6 +42,8 @@ class LogFollower {
   bool caught_up() const { return caught_up_.load(); }
   // Why the log cannot be followed now; empty while it can.
   std::string problem() const;
+  // The problem will not go away by itself: the log refused this copy (trimmed past it).
+  bool problem_lasts() const { return lasting_.load(); }
   sdk::LogPosition applied() const;
   // Entries copied since the start.
   std::uint64_t copied() const { return copied_.load(); }
@@ -72,6 +74,7 @@ class LogFollower {
   std::string problem_;
   std::atomic<bool> caught_up_{false};
   std::atomic<std::uint64_t> copied_{0};
+  std::atomic<bool> lasting_{false};
   std::atomic<bool> stopping_{false};
   std::condition_variable wakeup_;
   std::thread thread_;

@@ -1,7 +1,8 @@
 // A plugin's RocksDB database copied for a backup (sdk::Plugin::back_up): a RocksDB checkpoint, a
 // consistent point of every column family taken while writes go on. Table files are hard links
 // where the backup is on the same file system (a second backup costs only what changed since the
-// first), copies elsewhere; the memtables are flushed first, so the copy needs no write-ahead log.
+// first), copies elsewhere; the memtables are flushed first, and the live write-ahead log is copied
+// with it.
 //
 // Header-only, so that the toolkit library itself does not depend on RocksDB.
 #pragma once
@@ -18,13 +19,20 @@
 namespace eventsvc::toolkit {
 
 // Where a database kept at `path` goes in the backup of an instance whose data_dir is `data_dir`
-// and whose copy is written into `into`: at the same place under `into`, or, for a database kept
-// outside the data_dir (an absolute path in the config), under its own name.
+// and whose copy is written into `into`: at the same place under `into`. A database outside the
+// data_dir (an absolute path in the config) could not be restored where the config looks for it:
+// refused with Error 400 naming `config_key`.
 inline std::filesystem::path backup_place(const std::filesystem::path& path,
                                           const std::filesystem::path& data_dir,
-                                          const std::filesystem::path& into) {
+                                          const std::filesystem::path& into,
+                                          const std::string& config_key) {
   const auto inside = path.lexically_normal().lexically_relative(data_dir.lexically_normal());
-  if (inside.empty() || *inside.begin() == "..") return into / path.filename();
+  if (inside.empty() || inside == "." || *inside.begin() == "..") {
+    throw sdk::Error::bad_request(
+        config_key + " (" + path.string() + ") is outside the data directory " + data_dir.string() +
+        ": a backup restores a data directory, so keep the database inside it (a symbolic link "
+        "from there to another disk works)");
+  }
   return into / inside;
 }
 
