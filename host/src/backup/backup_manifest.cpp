@@ -6,11 +6,9 @@
 #include <array>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
-#include "eventsvc/toolkit/digest.hpp"
 #include "eventsvc/toolkit/files.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
@@ -78,39 +76,32 @@ void BackupManifest::write(const fs::path& root) const {
                       {"data_dir", data_dir},
                       {"instances", std::move(instance_names)},
                       {"files", std::move(listed)}};
-  object["sha256"] = toolkit::sha256_hex(sdk::canonical_json(object));
-  toolkit::replace_file(root / kFileName, sdk::to_json(object) + "\n");
+  toolkit::write_sealed_json(root / kFileName, std::move(object));
 }
 
 namespace {
 
 json::object manifest_object(const fs::path& root) {
-  const auto path = root / BackupManifest::kFileName;
-  std::ifstream in(path);
-  if (!in) {
-    throw sdk::Error::bad_request(root.string() + " is not an eventsvc backup: it has no " +
-                                  BackupManifest::kFileName +
-                                  " (a backup that did not finish has none)");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
   auto damaged = [&](const std::string& why) {
     return sdk::Error::bad_request("the backup in " + root.string() +
                                    " is damaged: " + BackupManifest::kFileName + " " + why);
   };
-  json::object object;
-  try {
-    object = sdk::parse_json(text.str()).as_object();
-  } catch (const std::exception&) {
-    throw damaged("is not a JSON object");
+  auto sealed = toolkit::read_sealed_json(root / BackupManifest::kFileName);
+  switch (sealed.state) {
+    case toolkit::SealedJson::State::absent:
+      throw sdk::Error::bad_request(root.string() + " is not an eventsvc backup: it has no " +
+                                    BackupManifest::kFileName +
+                                    " (a backup that did not finish has none)");
+    case toolkit::SealedJson::State::not_an_object:
+      throw damaged("is not a JSON object");
+    case toolkit::SealedJson::State::unsealed:
+      throw damaged("has no sha256");
+    case toolkit::SealedJson::State::tampered:
+      throw damaged("does not match its sha256");
+    case toolkit::SealedJson::State::whole:
+      break;
   }
-  const auto* digest = object.if_contains("sha256");
-  if (digest == nullptr || !digest->is_string()) throw damaged("has no sha256");
-  const std::string recorded(digest->get_string());
-  object.erase("sha256");
-  if (toolkit::sha256_hex(sdk::canonical_json(object)) != recorded) {
-    throw damaged("does not match its sha256");
-  }
+  json::object object = std::move(sealed.object);
   const auto* format = object.if_contains("format");
   if (format == nullptr || !format->is_int64()) throw damaged("has no format");
   if (format->get_int64() > BackupManifest::kFormat) {

@@ -1,11 +1,7 @@
 #include "store/data_catalogue.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
-#include "eventsvc/toolkit/digest.hpp"
 #include "eventsvc/toolkit/files.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -14,26 +10,23 @@ namespace json = sdk::json;
 
 std::optional<DataCatalogue> DataCatalogue::read(const std::filesystem::path& directory) {
   const auto path = directory / kFileName;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
   auto damaged = [&](const std::string& why) {
     return sdk::Error::internal(path.string() + " is damaged: " + why);
   };
-  json::object object;
-  try {
-    object = sdk::parse_json(text.str()).as_object();
-  } catch (const std::exception&) {
-    throw damaged("not a JSON object");
+  auto sealed = toolkit::read_sealed_json(path);
+  switch (sealed.state) {
+    case toolkit::SealedJson::State::absent:
+      return std::nullopt;
+    case toolkit::SealedJson::State::not_an_object:
+      throw damaged("not a JSON object");
+    case toolkit::SealedJson::State::unsealed:
+      throw damaged("no sha256");
+    case toolkit::SealedJson::State::tampered:
+      throw damaged("its sha256 does not match its content");
+    case toolkit::SealedJson::State::whole:
+      break;
   }
-  const auto* digest = object.if_contains("sha256");
-  if (digest == nullptr || !digest->is_string()) throw damaged("no sha256");
-  const std::string recorded(digest->get_string());
-  object.erase("sha256");
-  if (toolkit::sha256_hex(sdk::canonical_json(object)) != recorded) {
-    throw damaged("its sha256 does not match its content");
-  }
+  const json::object& object = sealed.object;
   const auto* format = object.if_contains("format");
   if (format == nullptr || !format->is_int64() || format->get_int64() != kFormat) {
     throw damaged("format is not " + std::to_string(kFormat));
@@ -57,10 +50,9 @@ void DataCatalogue::write(const std::filesystem::path& directory) const {
   json::array names;
   for (const auto& family : families)
     names.emplace_back(family);
-  json::object object{
-      {"format", kFormat}, {"families", std::move(names)}, {"projected", projected}};
-  object["sha256"] = toolkit::sha256_hex(sdk::canonical_json(object));
-  toolkit::replace_file(directory / kFileName, sdk::to_json(object) + "\n");
+  toolkit::write_sealed_json(
+      directory / kFileName,
+      {{"format", kFormat}, {"families", std::move(names)}, {"projected", projected}});
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage
