@@ -158,10 +158,10 @@ seconds_of() {
   /usr/bin/python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' \
     "$start" "$(date +%s.%N)"
 }
-# MiB a directory's files hold, and MiB the second directory adds to the disk beside the first
-# (du counts a file hard-linked in both once).
+# MiB a directory's files hold, and MiB the last directory adds to the disk beside the others (du
+# counts a file hard-linked in several once).
 mib() { du -sm --apparent-size "$1" | cut -f1; }
-added_mib() { du -sm "$1" "$2" | tail -1 | cut -f1; }
+added_mib() { du -sm "$@" | tail -1 | cut -f1; }
 
 # Backup and restore of what the run loaded, both servers serving: `eventsvc backup` (RocksDB
 # checkpoints, table files hard-linked on this file system) against pg_basebackup (a plain copy
@@ -169,10 +169,13 @@ added_mib() { du -sm "$1" "$2" | tail -1 | cut -f1; }
 compare_backups() {
   local svc_backup="$work/svc-backup" again="$work/svc-backup-2" pg_backup="$work/pg-backup"
   local svc_s again_s pg_s svc_restore_s pg_restore_s
+  local svc_new again_new
   svc_s=$(seconds_of "$build/bin/eventsvc" backup --config "$work/svc.yaml" --data-dir "$work/svc" \
     --to "$svc_backup")
+  svc_new=$(added_mib "$work/svc" "$svc_backup")
   again_s=$(seconds_of "$build/bin/eventsvc" backup --config "$work/svc.yaml" --data-dir "$work/svc" \
     --to "$again")
+  again_new=$(added_mib "$work/svc" "$svc_backup" "$again")
   mkdir -p "$pg_backup"
   [[ "$(id -u)" -eq 0 ]] && chown postgres "$pg_backup"
   # (It warns that it skips the server's socket, which lives in its data directory here.)
@@ -184,8 +187,8 @@ compare_backups() {
   echo "| backup and restore, both servers serving | PostgreSQL 15 | eventsvc |"
   echo "|---|---|---|"
   echo "| backup (pg_basebackup / eventsvc backup) | $pg_s s | $svc_s s |"
-  echo "| backup size | $(mib "$pg_backup") MiB | $(mib "$svc_backup") MiB, $(added_mib "$work/svc" "$svc_backup") MiB of it new on disk (the rest hard links) |"
-  echo "| a second backup right after | | $again_s s, $(added_mib "$svc_backup" "$again") MiB new on disk |"
+  echo "| backup size | $(mib "$pg_backup") MiB | $(mib "$svc_backup") MiB, $svc_new MiB of it new on disk (the rest hard links to the data directory) |"
+  echo "| a second backup right after | | $again_s s, $again_new MiB new on disk beside the data directory and the first |"
   echo "| restore (copy back / eventsvc restore, which checks every file's SHA-256) | $pg_restore_s s | $svc_restore_s s |"
   rm -rf "$svc_backup" "$again" "$pg_backup" "$work/svc-restored" "$work/pg-restored"
 }
