@@ -113,27 +113,19 @@ void LogDatabase::write(rocksdb::WriteBatch& batch, bool durable, const char* wh
   options.sync = durable;
   const rocksdb::Status status = db_->Write(options, &batch);
   if (status.ok()) {
-    if (failing_.load(std::memory_order_relaxed)) {
-      const std::lock_guard lock(problem_mutex_);
-      write_problem_.clear();
-      failing_ = false;
-    }
+    failure_.succeeded();
     return;
   }
   try {
     check(status, what);
   } catch (const sdk::Error& error) {
-    const std::lock_guard lock(problem_mutex_);
-    write_problem_ = error.message();
-    failing_ = true;
+    failure_.failed(error.message());
     throw;
   }
 }
 
 std::string LogDatabase::write_problem() const {
-  if (!failing_.load()) return {};
-  const std::lock_guard lock(problem_mutex_);
-  return write_problem_;
+  return failure_.message();
 }
 
 std::unique_ptr<rocksdb::Iterator> LogDatabase::iterator(rocksdb::ColumnFamilyHandle* family,

@@ -10,13 +10,13 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/write_failure.hpp"
 
 namespace eventsvc::plugins::log {
 
@@ -60,9 +60,7 @@ class LogDatabase {
  private:
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
-  std::atomic<bool> failing_{false};  // the last write failed: write_problem_ says how
-  mutable std::mutex problem_mutex_;
-  std::string write_problem_;  // guarded by problem_mutex_
+  toolkit::WriteFailure failure_;
 };
 
 // Throws sdk::Error 503 naming `what` when `status` is not ok.

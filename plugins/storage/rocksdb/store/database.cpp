@@ -9,6 +9,7 @@
 #include <rocksdb/table.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
@@ -244,7 +245,7 @@ std::vector<std::string> Database::family_names() {
 void Database::sync() {
   // After a failed write RocksDB's log writer must not be touched again (RocksDB 7.8 asserts on
   // it) until a write succeeds once more; until then there is nothing new to sync.
-  if (failing_.load()) {
+  if (failure_.failing()) {
     throw sdk::Error::unavailable("storage is unavailable (log sync): a write failed before", 5);
   }
   check(db_->FlushWAL(true), "log sync");
@@ -252,7 +253,7 @@ void Database::sync() {
 
 Database::~Database() {
   if (!db_) return;
-  if (!failing_.load()) db_->FlushWAL(true);  // see sync()
+  if (!failure_.failing()) db_->FlushWAL(true);  // see sync()
   for (auto* handle : handles_)
     db_->DestroyColumnFamilyHandle(handle);
   db_->Close();
@@ -263,42 +264,28 @@ void Database::write(rocksdb::WriteBatch& batch, bool durable) {
   options.sync = durable;
   const rocksdb::Status status = db_->Write(options, &batch);
   if (status.ok()) {
-    if (failing_.load(std::memory_order_relaxed)) {
-      const std::lock_guard lock(problem_mutex_);
-      write_problem_.clear();
-      failing_ = false;
-    }
+    failure_.succeeded();
     return;
   }
   ++write_failures_;
   try {
     check(status, "write");
   } catch (const sdk::Error& error) {
-    const std::lock_guard lock(problem_mutex_);
-    write_problem_ = error.message();
-    failing_ = true;
-    problem_since_ = std::chrono::steady_clock::now();
+    failure_.failed(error.message());
     throw;
   }
 }
 
 std::string Database::write_problem() {
   constexpr auto kRecheckAfter = std::chrono::seconds(5);
-  {
-    const std::lock_guard lock(problem_mutex_);
-    if (write_problem_.empty() ||
-        std::chrono::steady_clock::now() - problem_since_ < kRecheckAfter) {
-      return write_problem_;
-    }
-  }
+  if (!failure_.failing() || failure_.age() < kRecheckAfter) return failure_.message();
   try {
     rocksdb::WriteBatch probe;
     probe.Put(meta, kWriteProbeKey, "");
     write(probe, true);
   } catch (const sdk::Error&) {
   }
-  const std::lock_guard lock(problem_mutex_);
-  return write_problem_;
+  return failure_.message();
 }
 
 std::uint64_t Database::int_property(const std::string& name) {

@@ -22,16 +22,15 @@
 #include <rocksdb/db.h>
 
 #include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "eventsvc/sdk/logger.hpp"
+#include "eventsvc/toolkit/write_failure.hpp"
 #include "store/term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -134,10 +133,7 @@ class Database {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   TermFilterCache term_filters_;
   std::atomic<std::uint64_t> write_failures_{0};
-  std::atomic<bool> failing_{false};  // the last write failed: write_problem_ says how
-  std::mutex problem_mutex_;
-  std::string write_problem_;
-  std::chrono::steady_clock::time_point problem_since_;
+  toolkit::WriteFailure failure_;
 };
 
 // A consistent view of the database for as long as it lives: reads that span several keys (a
