@@ -3,7 +3,6 @@
 // it serving every write acknowledged before the backup, with verified receipts and the same keys.
 // (Also run with the local durable log: backup_integration_test_on_local_log.)
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/files.hpp"
 #include "support/api_client.hpp"
 #include "support/server_process.hpp"
 #include "support/temp_dir.hpp"
@@ -85,19 +84,6 @@ std::string read_file(const fs::path& path) {
 void rewrite_file(const fs::path& path, const std::string& bytes) {
   fs::remove(path);
   std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string sha256_hex(const std::string& bytes) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr);
-  std::string hex;
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
 }
 
 TEST(Backup, TakenWhileWritesGoOnRestoresEveryWriteAcknowledgedBeforeIt) {
@@ -236,11 +222,11 @@ TEST(Restore, RefusesADamagedBackupOneOfANewerFormatAndADataDirectoryThatIsNotEm
             std::string::npos);
 
   const fs::path newer = copy_of_backup("newer");
-  auto manifest = json::parse(read_file(newer / "eventsvc-backup.json")).as_object();
-  manifest["format"] = 2;
-  manifest.erase("sha256");
-  manifest["sha256"] = sha256_hex(eventsvc::sdk::canonical_json(manifest));
-  rewrite_file(newer / "eventsvc-backup.json", eventsvc::sdk::to_json(manifest));
+  // A well-sealed manifest of a format this build does not know.
+  auto manifest = toolkit::read_sealed_json(newer / "eventsvc-backup.json");
+  ASSERT_EQ(manifest.state, toolkit::SealedJson::State::whole);
+  manifest.object["format"] = 2;
+  toolkit::write_sealed_json(newer / "eventsvc-backup.json", std::move(manifest.object));
   EXPECT_NE(restore_from(newer).find("was made by a newer eventsvc (backup format 2)"),
             std::string::npos);
 

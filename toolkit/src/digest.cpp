@@ -4,16 +4,15 @@
 
 #include <algorithm>
 #include <array>
+#include <fstream>
+#include <memory>
 #include <string>
 
 namespace eventsvc::toolkit {
 
-std::string sha256_hex(std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-    throw Error::internal("SHA-256 failed");
-  }
+namespace {
+
+std::string hex_of(const unsigned char* digest, unsigned int length) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
   hex.reserve(static_cast<std::size_t>(length) * 2);
@@ -22,6 +21,38 @@ std::string sha256_hex(std::string_view data) {
     hex.push_back(kHex[digest[i] & 0xFU]);
   }
   return hex;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+    throw Error::internal("SHA-256 failed");
+  }
+  return hex_of(digest.data(), length);
+}
+
+std::string sha256_hex_of_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error::internal("cannot read " + path.string());
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
+                                                                        &EVP_MD_CTX_free);
+  bool hashed = context && EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) == 1;
+  std::array<char, 1 << 16> buffer{};
+  while (hashed && in) {
+    in.read(buffer.data(), buffer.size());
+    hashed =
+        EVP_DigestUpdate(context.get(), buffer.data(), static_cast<std::size_t>(in.gcount())) == 1;
+  }
+  if (in.bad()) throw Error::internal("cannot read " + path.string());
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (!hashed || EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
+    throw Error::internal("SHA-256 failed");
+  }
+  return hex_of(digest.data(), length);
 }
 
 std::string event_digest(const json::value& event) {

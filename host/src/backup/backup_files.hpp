@@ -6,7 +6,8 @@
 
 namespace eventsvc::host {
 
-// Whether `path` lies inside `directory` (both may not exist yet; symbolic links resolved).
+// Whether `path` lies inside `directory` or is it (both may not exist yet; symbolic links
+// resolved).
 bool is_inside(const std::filesystem::path& path, const std::filesystem::path& directory);
 
 // fsync of a file or directory. Throws sdk::Error 500 naming it.

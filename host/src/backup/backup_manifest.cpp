@@ -1,14 +1,10 @@
 #include "backup/backup_manifest.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
-#include <array>
-#include <fstream>
-#include <memory>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/digest.hpp"
 #include "eventsvc/toolkit/files.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
@@ -17,37 +13,13 @@ namespace eventsvc::host {
 namespace json = sdk::json;
 namespace fs = std::filesystem;
 
-std::string sha256_of_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sdk::Error::internal("cannot read " + path.string());
-  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
-                                                                        &EVP_MD_CTX_free);
-  EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr);
-  std::array<char, 1 << 16> buffer{};
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    EVP_DigestUpdate(context.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) throw sdk::Error::internal("cannot read " + path.string());
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(context.get(), digest.data(), &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
-}
-
 std::vector<BackupFile> BackupManifest::files_under(const fs::path& root) {
   std::vector<BackupFile> files;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file()) continue;
     const auto relative = entry.path().lexically_relative(root).generic_string();
     if (relative == kFileName) continue;
-    files.push_back({relative, entry.file_size(), sha256_of_file(entry.path())});
+    files.push_back({relative, entry.file_size(), toolkit::sha256_hex_of_file(entry.path())});
   }
   std::sort(files.begin(), files.end(),
             [](const BackupFile& a, const BackupFile& b) { return a.path < b.path; });
@@ -165,7 +137,8 @@ void BackupManifest::verify(const fs::path& root) const {
       throw damaged("has " + std::to_string(size) + " bytes, the backup listed " +
                     std::to_string(file.size));
     }
-    if (sha256_of_file(path) != file.sha256) throw damaged("does not match its sha256");
+    if (toolkit::sha256_hex_of_file(path) != file.sha256)
+      throw damaged("does not match its sha256");
   }
 }
 

@@ -41,7 +41,4 @@ struct BackupManifest {
   std::uint64_t bytes() const;
 };
 
-// The SHA-256 of a file's bytes, in hex. Throws sdk::Error 500 naming the file.
-std::string sha256_of_file(const std::filesystem::path& path);
-
 }  // namespace eventsvc::host

@@ -3,7 +3,6 @@
 #include "backup/backup_files.hpp"
 #include "backup/backup_manifest.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
@@ -72,15 +71,6 @@ RestoreSummary write_out(const BackupManifest& manifest, const fs::path& from,
 }
 
 }  // namespace
-
-sdk::json::object RestoreSummary::to_json() const {
-  return {{"data_dir", data_dir.string()},
-          {"files", files},
-          {"bytes", bytes},
-          {"linked_bytes", linked_bytes},
-          {"backup_created_at", toolkit::format_rfc3339(created_at)},
-          {"backup_eventsvc", version}};
-}
 
 RestoreSummary restore_backup(const fs::path& from, const fs::path& data_dir) {
   fs::path target = fs::absolute(data_dir).lexically_normal();

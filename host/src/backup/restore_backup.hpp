@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <string>
 
-#include "eventsvc/sdk/json.hpp"
 #include "eventsvc/sdk/time.hpp"
 
 namespace eventsvc::host {
@@ -19,8 +18,6 @@ struct RestoreSummary {
   std::uint64_t linked_bytes = 0;  // of those, table files hard-linked from the backup
   sdk::Millis created_at = 0;      // when the backup was taken
   std::string version;             // the eventsvc that took it
-
-  sdk::json::object to_json() const;
 };
 
 // Throws sdk::Error 400 when `data_dir` exists and is not empty, or the backup is not one, is

@@ -22,8 +22,7 @@ void check_target(const HostConfig& config, const fs::path& to) {
     throw sdk::Error::bad_request("the backup's directory must be an absolute path, not '" +
                                   to.string() + "'");
   }
-  if (is_inside(to, config.data_dir) ||
-      fs::weakly_canonical(to) == fs::weakly_canonical(config.data_dir)) {
+  if (is_inside(to, config.data_dir)) {
     throw sdk::Error::bad_request(to.string() + " is inside the data directory " +
                                   config.data_dir.string() + ": a backup goes elsewhere");
   }

@@ -23,8 +23,8 @@ sdk::json::object answer_control(const HostConfig& config, const ModuleRegistry&
     auto fields = summary.to_json();
     log.log(sdk::LogLevel::info, "host", "backup taken", fields);
     return {{"ok", true}, {"backup", std::move(fields)}};
-  } catch (const sdk::Error& error) {
-    log.log(sdk::LogLevel::warning, "host", "backup failed: " + error.message());
+  } catch (const std::exception& error) {
+    log.log(sdk::LogLevel::warning, "host", std::string("backup failed: ") + error.what());
     throw;
   }
 }

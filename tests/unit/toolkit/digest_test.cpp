@@ -4,6 +4,10 @@
 
 #include <bit>
 #include <cstdint>
+#include <fstream>
+
+#include "eventsvc/sdk/error.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eventsvc::toolkit {
 namespace {
@@ -102,6 +106,22 @@ TEST(Jcs, EscapesOnlyWhatJsonRequires) {
 TEST(Digest, Sha256OfKnownInputs) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Digest, Sha256OfAFileIsThatOfItsBytesAcrossBlocks) {
+  testing::TempDir dir;
+  const std::string bytes(200000, 'x');  // more than one 64 KiB block
+  std::ofstream(dir.path() / "f", std::ios::binary) << bytes;
+  std::ofstream(dir.path() / "empty", std::ios::binary).close();
+  EXPECT_EQ(sha256_hex_of_file(dir.path() / "f"), sha256_hex(bytes));
+  EXPECT_EQ(sha256_hex_of_file(dir.path() / "empty"), sha256_hex(""));
+  try {
+    sha256_hex_of_file(dir.path() / "missing");
+    FAIL() << "a missing file was hashed";
+  } catch (const sdk::Error& error) {
+    EXPECT_EQ(error.status(), 500);
+    EXPECT_EQ(error.message(), "cannot read " + (dir.path() / "missing").string());
+  }
 }
 
 TEST(Digest, EventDigestIgnoresMemberOrderAndWhitespace) {

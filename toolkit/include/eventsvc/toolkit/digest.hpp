@@ -1,6 +1,7 @@
 // The digests built on canonical JSON (sdk::canonical_json, RFC 8785 JCS; DESIGN §3).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +15,8 @@ inline constexpr std::string_view kDigestAlgorithm = "sha256-jcs";
 
 // Lowercase hex SHA-256.
 std::string sha256_hex(std::string_view data);
+// The same of a file's bytes, read in blocks. Throws Error 500 naming the file.
+std::string sha256_hex_of_file(const std::filesystem::path& path);
 
 // Digest of one event: sha256_hex(sdk::canonical_json(event)).
 std::string event_digest(const json::value& event);
