@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "support/api_client.hpp"
 #include "support/server_process.hpp"
@@ -22,6 +23,17 @@ void limit_file_size(pid_t pid, rlim_t bytes) {
   ASSERT_EQ(::prlimit(pid, RLIMIT_FSIZE, &limit, nullptr), 0);
 }
 
+// One write verified ("kept"), then a file-size limit of one byte on the server (its disk fails),
+// then a second write ("lost"): its receipt id, and the answer to the second.
+std::pair<std::string, HttpResponse> write_then_fail_the_disk(const ServerProcess& server,
+                                                              ApiClient& api, std::int64_t t) {
+  std::string kept =
+      api.ingest_verified(make_batch("s", json::array{make_event("kept", "t", t, 1)}), "disk-0001");
+  limit_file_size(server.pid(), 1);
+  return {std::move(kept),
+          api.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002")};
+}
+
 HttpResponse readiness(const ServerProcess& server) {
   return HttpsClient(server.admin_port(), false).request("GET", "/readyz");
 }
@@ -31,12 +43,7 @@ TEST(FailingWrites, AreRefused503AndMakeTheServerNotReady) {
   server.start();
   ApiClient api(server.port(), server.create_key("disk", "test"));
   const auto t = now_ms();
-  const std::string kept =
-      api.ingest_verified(make_batch("s", json::array{make_event("kept", "t", t, 1)}), "disk-0001");
-
-  limit_file_size(server.pid(), 1);
-  const auto refused =
-      api.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  const auto [kept, refused] = write_then_fail_the_disk(server, api, t);
   EXPECT_EQ(refused.status, 503) << refused.body;
   EXPECT_EQ(refused.json().at("message"), "storage is unavailable (write): an input/output error");
   EXPECT_EQ(refused.header("Retry-After"), "5");
@@ -89,12 +96,7 @@ TEST(FailingWrites, OnTheLocalLogAreRefused503AndTheServerGoesOn) {
   server.start();
   ApiClient api(server.port(), server.create_key("disk", "test"));
   const auto t = now_ms();
-  const std::string kept =
-      api.ingest_verified(make_batch("s", json::array{make_event("kept", "t", t, 1)}), "disk-0001");
-
-  limit_file_size(server.pid(), 1);
-  const auto refused =
-      api.ingest(make_batch("s", json::array{make_event("lost", "t", t, 2)}), "disk-0002");
+  const auto [kept, refused] = write_then_fail_the_disk(server, api, t);
   EXPECT_EQ(refused.status, 503) << refused.body;
   EXPECT_EQ(refused.json().at("message"),
             "the durable log is unavailable (append): an input/output error");
