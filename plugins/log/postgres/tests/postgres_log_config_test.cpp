@@ -22,6 +22,10 @@ TEST(PostgresLogConfig, NeedsItsDatabaseAndAHostIdAndNamesTheKey) {
        "plugins.test.config.host_id: name this server among the servers of the shared log"},
       {{{"conninfo", "host=127.0.0.1"}, {"host_id", "h1"}, {"host_timeout_s", 0}},
        "plugins.test.config.host_timeout_s"},
+      {{{"conninfo", "host=127.0.0.1"}, {"host_id", "h1"}, {"keep_entries_s", 0}},
+       "plugins.test.config.keep_entries_s"},
+      {{{"conninfo", "host=127.0.0.1"}, {"host_id", "h1"}, {"keep_entries_s", 315360001}},
+       "plugins.test.config.keep_entries_s"},
   };
   for (const auto& [config, expected] : cases) {
     testing::TempDir dir;
