@@ -1,8 +1,9 @@
-// Whole POST /v1/events, /v1/search and /v1/query requests, through their endpoints' own
-// validation and planning down to a storage that holds nothing (the first input byte picks the
+// Whole POST /v1/events, /v1/search, /v1/query and /v1/erasures requests, through their endpoints'
+// own validation and planning down to a storage that holds nothing (the first input byte picks the
 // endpoint; the rest is the body). Whatever the body, the answer is a success or a 4xx.
 #include <optional>
 
+#include "api/erasure_endpoint.hpp"
 #include "api/ingest_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/search_endpoint.hpp"
@@ -49,6 +50,13 @@ class EmptyStorage final : public sdk::Storage {
     return {};
   }
   sdk::StorageStatus status(const sdk::Tenant&) override { return {}; }
+  sdk::AcceptResult erase(const sdk::ErasureRequest& request,
+                          const sdk::ErasureRenderer& render) override {
+    sdk::ErasureStatus status;
+    status.erasure_id = request.erasure_id;
+    status.accepted_at = request.received_at;
+    return {render(status), false};
+  }
   sdk::StorageHealth health() override { return {}; }
 };
 
@@ -56,7 +64,8 @@ struct Endpoints {
   Endpoints() : storage_module{&storage, "storage plugin 'empty'"} {
     plan.name = "default";
     principal.tenant = {"fuzz", sdk::Environment::test};
-    principal.scopes = {std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite)};
+    principal.scopes = {std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite),
+                        std::string(sdk::kScopeErase)};
     principal.plan = "default";
     head.method = "POST";
     head.headers = {{"Idempotency-Key", "fuzz-write-0001"}, {"Content-Type", "application/json"}};
@@ -64,6 +73,7 @@ struct Endpoints {
 
   EmptyStorage storage;
   host::Module<sdk::Storage> storage_module;
+  host::Module<sdk::AuditSink> no_audit;
   host::HostConfig config;
   host::HostMetrics metrics;
   host::Plan plan;
@@ -72,6 +82,7 @@ struct Endpoints {
   host::IngestEndpoint ingest{config, storage_module, metrics};
   host::SearchEndpoint search{config, storage_module};
   host::QueryEndpoint query{config, storage_module};
+  host::EraseEndpoint erase{config, storage_module, no_audit};
 };
 
 }  // namespace
@@ -79,9 +90,9 @@ struct Endpoints {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Endpoints endpoints;
   if (size == 0) return 0;
-  host::Endpoint* endpoint = data[0] % 3 == 0   ? static_cast<host::Endpoint*>(&endpoints.ingest)
-                             : data[0] % 3 == 1 ? static_cast<host::Endpoint*>(&endpoints.search)
-                                                : static_cast<host::Endpoint*>(&endpoints.query);
+  host::Endpoint* const by_first_byte[] = {&endpoints.ingest, &endpoints.search, &endpoints.query,
+                                           &endpoints.erase};
+  host::Endpoint* endpoint = by_first_byte[data[0] % 4];
   const host::ApiRequest request{
       endpoints.principal, endpoints.plan, endpoints.head, fuzz::as_text(data + 1, size - 1), {},
       fuzz::kNow};

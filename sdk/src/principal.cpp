@@ -15,7 +15,7 @@ std::optional<Environment> parse_environment(std::string_view text) {
 }
 
 bool is_known_scope(std::string_view scope) {
-  return scope == kScopeRead || scope == kScopeWrite;
+  return scope == kScopeRead || scope == kScopeWrite || scope == kScopeErase;
 }
 
 bool Principal::has_scope(std::string_view scope) const {

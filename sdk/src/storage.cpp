@@ -1,5 +1,7 @@
 #include "eventsvc/sdk/storage.hpp"
 
+#include "eventsvc/sdk/error.hpp"
+
 namespace eventsvc::sdk {
 
 std::string_view receipt_state_name(ReceiptState state) {
@@ -16,6 +18,29 @@ std::string_view receipt_state_name(ReceiptState state) {
       return "verification-unavailable";
   }
   return "accepted";
+}
+
+std::string_view erasure_state_name(ErasureState state) {
+  switch (state) {
+    case ErasureState::accepted:
+      return "accepted";
+    case ErasureState::hidden:
+      return "hidden";
+    case ErasureState::purged:
+      return "purged";
+    case ErasureState::failed:
+      return "failed";
+  }
+  return "accepted";
+}
+
+AcceptResult Storage::erase(const ErasureRequest& /*request*/, const ErasureRenderer& /*render*/) {
+  throw Error(501, "this server's storage plugin cannot erase events");
+}
+
+std::optional<ErasureStatus> Storage::erasure(const Tenant& /*tenant*/,
+                                              std::string_view /*erasure_id*/) {
+  return std::nullopt;
 }
 
 // Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so

@@ -73,6 +73,30 @@ json::object ApiClient::wait_final(const std::string& receipt_id,
   return last;
 }
 
+HttpResponse ApiClient::erase(const json::value& body, const std::string& idempotency_key) {
+  return http_.post("/v1/erasures", key_, body, {{"Idempotency-Key", idempotency_key}});
+}
+
+HttpResponse ApiClient::erasure(const std::string& erasure_id) {
+  return http_.get("/v1/erasures/" + erasure_id, key_);
+}
+
+json::object ApiClient::wait_erased(const std::string& erasure_id,
+                                    std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  json::object last;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto response = erasure(erasure_id);
+    if (response.status == 200) {
+      last = response.json().as_object();
+      if (last.at("status") != "accepted") return last;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ADD_FAILURE() << "erasure " << erasure_id << " stayed accepted: " << json::serialize(last);
+  return last;
+}
+
 std::string ApiClient::ingest_verified(const json::value& batch,
                                        const std::string& idempotency_key) {
   const auto response = ingest(batch, idempotency_key);

@@ -39,6 +39,14 @@ class ApiClient {
   // Ingests and waits until the write is verified; returns the receipt id.
   std::string ingest_verified(const json::value& batch, const std::string& idempotency_key);
 
+  // POST /v1/erasures and GET /v1/erasures/{id}.
+  HttpResponse erase(const json::value& body, const std::string& idempotency_key);
+  HttpResponse erasure(const std::string& erasure_id);
+  // Polls until the erasure is past `accepted` (hidden, purged or failed; fails the test after
+  // `timeout`) and returns it.
+  json::object wait_erased(const std::string& erasure_id,
+                           std::chrono::milliseconds timeout = std::chrono::seconds(20));
+
   HttpResponse search(const json::value& body) { return http_.post("/v1/search", key_, body); }
   HttpResponse query(const json::value& body) { return http_.post("/v1/query", key_, body); }
   HttpResponse analyze(const json::value& body) { return http_.post("/v1/analyze", key_, body); }

@@ -77,7 +77,7 @@ struct TestConfig {
   std::string plans =
       "  default:\n"
       "    requests_per_minute: {ingest: 100000, receipts: 100000, search: 100000, query: 100000, "
-      "analyze: 100000}\n"
+      "analyze: 100000, erasures: 100000}\n"
       "    concurrency: 64\n"
       "    retention_days: 30\n";
   std::string plugins;  // default_plugins() unless set

@@ -152,7 +152,7 @@ void AnalysisEngine::audit(const AnalysisContext& caller, json::object& context)
   const auto& sink = modules_.audit();
   if (!sink) return;
   const auto trace = sink.call([&](sdk::AuditSink& audit_sink) {
-    return audit_sink.record({caller.principal, "analyze", caller.body, context, caller.now});
+    return audit_sink.record({caller.principal, "analyze", caller.body, context, caller.now, false});
   });
   if (trace) context["audit_trace_id"] = *trace;
 }

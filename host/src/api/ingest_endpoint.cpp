@@ -1,7 +1,6 @@
 #include "api/ingest_endpoint.hpp"
 
-#include <openssl/rand.h>
-
+#include "api/request_ids.hpp"
 #include "api/validation.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
@@ -13,29 +12,6 @@ namespace {
 
 constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
 constexpr std::size_t kMaxIdLength = 1024;   // event ids (as excluded_document_ids allow)
-
-// The Idempotency-Key header, checked.
-const std::string& idempotency_key(const RequestHead& request) {
-  const std::string* header = request.header("Idempotency-Key");
-  if (header == nullptr) {
-    throw sdk::Error::bad_request(
-        "the Idempotency-Key header is required: 8 to 128 printable ASCII characters, the same "
-        "for every retry of one logical write");
-  }
-  const std::string& key = *header;
-  const bool printable = std::all_of(key.begin(), key.end(), [](char c) {
-    return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) <= 0x7E;
-  });
-  if (key.size() < 8 || key.size() > 128 || !printable) {
-    throw sdk::Error::bad_request(
-        "the Idempotency-Key header must be 8 to 128 printable ASCII characters (got " +
-            std::to_string(key.size()) + ")",
-        {{"errors",
-          json::array{json::object{{"path", "header:Idempotency-Key"},
-                                   {"message", "must be 8 to 128 printable ASCII characters"}}}}});
-  }
-  return key;
-}
 
 Schema batch_schema(sdk::Millis earliest, sdk::Millis latest, const Plan& plan,
                     sdk::Millis max_future_skew) {
@@ -74,16 +50,7 @@ std::optional<std::string> optional_string(const json::object& object, std::stri
 }  // namespace
 
 std::string new_receipt_id() {
-  unsigned char bytes[8];
-  if (RAND_bytes(bytes, sizeof bytes) != 1)
-    throw sdk::Error::internal("the random number generator failed");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "req_";
-  for (const unsigned char byte : bytes) {
-    id.push_back(kHex[byte >> 4U]);
-    id.push_back(kHex[byte & 0xFU]);
-  }
-  return id;
+  return new_random_id("req_");
 }
 
 std::string verify_url(const HostConfig& config, std::string_view receipt_id) {
@@ -95,7 +62,7 @@ std::size_t IngestEndpoint::max_body_bytes() const {
 }
 
 ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
-  const std::string& key = idempotency_key(request.http);
+  const std::string& key = required_idempotency_key(request.http);
   const json::value body = parse_body(request.body);
   ValidationErrors errors;
   batch_schema(retention_horizon(request.plan, request.now), request.now + config_.max_future_skew,

@@ -1,25 +1,16 @@
 #include "api/receipt_endpoint.hpp"
 
 #include "api/ingest_endpoint.hpp"
+#include "api/request_ids.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
-namespace {
-
-bool valid_receipt_id(std::string_view id) {
-  if (id.size() != 20 || id.substr(0, 4) != "req_") return false;
-  return std::all_of(id.begin() + 4, id.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-}  // namespace
-
 ApiResponse ReceiptEndpoint::handle(const ApiRequest& request) {
   const std::string& id = request.path_params.at(0);
-  if (!valid_receipt_id(id)) {
+  if (!is_random_id(id, "req_")) {
     throw sdk::Error::bad_request(
         "invalid receipt id: expected req_ followed by 16 lowercase hex digits",
         {{"errors", sdk::json::array{sdk::json::object{

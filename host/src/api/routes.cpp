@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "api/analyze_endpoint.hpp"
+#include "api/erasure_endpoint.hpp"
 #include "api/ingest_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
@@ -19,6 +20,10 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetri
   router.add("POST", "/v1/search", std::make_shared<SearchEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules));
+  router.add("POST", "/v1/erasures",
+             std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit()));
+  router.add("GET", "/v1/erasures/{erasureId}",
+             std::make_shared<ErasureStatusEndpoint>(config, modules.storage()));
   return router;
 }
 

@@ -158,7 +158,7 @@ constexpr ConfigKey kTopLevel[] = {
 };
 
 // requests_per_minute: a key per operation (in kOperations' order), named as the operation is.
-constexpr std::string_view kDefaultRates[] = {"600", "1200", "600", "600", "300"};
+constexpr std::string_view kDefaultRates[] = {"600", "1200", "600", "600", "300", "60"};
 static_assert(std::size(kDefaultRates) == kOperations.size());
 constexpr auto kRates = [] {
   std::array<ConfigKey, kOperations.size()> rates{};

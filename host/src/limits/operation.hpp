@@ -7,15 +7,15 @@
 
 namespace eventsvc::host {
 
-enum class Operation : std::size_t { ingest, receipts, search, query, analyze };
+enum class Operation : std::size_t { ingest, receipts, search, query, analyze, erasures };
 
-inline constexpr std::array<Operation, 5> kOperations = {Operation::ingest, Operation::receipts,
-                                                         Operation::search, Operation::query,
-                                                         Operation::analyze};
+inline constexpr std::array<Operation, 6> kOperations = {Operation::ingest,  Operation::receipts,
+                                                         Operation::search,  Operation::query,
+                                                         Operation::analyze, Operation::erasures};
 
 constexpr std::string_view operation_name(Operation operation) {
-  constexpr std::array<std::string_view, 5> kNames = {"ingest", "receipts", "search", "query",
-                                                      "analyze"};
+  constexpr std::array<std::string_view, 6> kNames = {"ingest", "receipts", "search",
+                                                      "query",  "analyze",  "erasures"};
   return kNames[static_cast<std::size_t>(operation)];
 }
 

@@ -40,7 +40,7 @@ JsonlAudit::JsonlAudit(const sdk::PluginContext& context)
 
 std::optional<std::string> JsonlAudit::record(const sdk::AuditEvent& event) {
   const std::lock_guard lock(mutex_);
-  if (std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= sample_rate_)
+  if (!event.always && std::uniform_real_distribution<double>(0.0, 1.0)(random_) >= sample_rate_)
     return std::nullopt;
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "trc_";

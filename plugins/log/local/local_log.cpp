@@ -210,6 +210,14 @@ void LocalLog::expire_answers(sdk::Millis before) {
   database_->answer_expiry.before = before;
 }
 
+void LocalLog::release_claims(const std::vector<std::string>& claims) {
+  if (claims.empty()) return;
+  rocksdb::WriteBatch batch;
+  for (const auto& claim : claims)
+    batch.Delete(database_->claims, claim);
+  database_->write(batch, true, "release claims");
+}
+
 void LocalLog::report_metrics(sdk::MetricsSink& sink) {
   sink.counter("log_appends_total", "Writes made durable in the local log since the start",
                static_cast<double>(appended_.load()));

@@ -45,6 +45,7 @@ class LocalLog final : public sdk::DurableLog {
   bool held_back(const sdk::LogPosition& position) override;
   // Answers created before `before` are dropped by compaction from now on.
   void expire_answers(sdk::Millis before) override;
+  void release_claims(const std::vector<std::string>& claims) override;
   // The last write's failure while no write has succeeded since.
   std::string problem() override;
   // Appends and trims since the start; whether appends are failing.

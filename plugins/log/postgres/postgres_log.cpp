@@ -462,4 +462,12 @@ void PostgresLog::expire_answers(sdk::Millis before) {
   });
 }
 
+void PostgresLog::release_claims(const std::vector<std::string>& claims) {
+  if (claims.empty()) return;
+  with_session([&](PgSession& session) {
+    return session.exec("DELETE FROM eventsvc_digests WHERE key = ANY($1::text::bytea[])",
+                        {PgParam::text(bytea_array(claims))});
+  });
+}
+
 }  // namespace eventsvc::plugins::log

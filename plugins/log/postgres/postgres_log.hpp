@@ -51,6 +51,7 @@ class PostgresLog final : public sdk::DurableLog {
   void publish(const sdk::LogPosition& verified) override;
   bool held_back(const sdk::LogPosition& position) override;
   void expire_answers(sdk::Millis before) override;
+  void release_claims(const std::vector<std::string>& claims) override;
   // Entries this server trimmed.
   void report_metrics(sdk::MetricsSink& sink) override;
 

@@ -1,6 +1,7 @@
 #include "rocksdb_storage.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/aggregate_accumulator.hpp"
@@ -8,7 +9,9 @@
 #include "eventsvc/toolkit/rocksdb_checkpoint.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "log/log_append.hpp"
+#include "projection/erasure_round.hpp"
 #include "store/data_catalogue.hpp"
+#include "store/erasure_formats.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
 
@@ -189,6 +192,23 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
   queries_ = std::make_unique<QueryEngine>(
       *database_, *verdicts_, *columns_,
       static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
+  list_erased_chunks(*database_);
+  projector_->use_version_finder([this](const sdk::Tenant& tenant, sdk::Source source,
+                                        const std::vector<sdk::Condition>& where) {
+    sdk::RecordQuery query;
+    query.source = source;
+    query.where = where;
+    query.limit = 0;
+    query.scan_limit = std::numeric_limits<std::size_t>::max();
+    std::vector<VersionAt> found;
+    queries_->scan(tenant, query,
+                   [&](sdk::Record& record, double) {
+                     found.push_back({record.timestamp, std::move(record.id)});
+                     return true;
+                   },
+                   {});
+    return found;
+  });
   if (!projector_options.enabled) {
     logger_->warning(
         "the projector is disabled: writes are accepted but not projected or verified");
@@ -234,11 +254,14 @@ bool holds_anything(Database& database, rocksdb::ColumnFamilyHandle* family) {
 void RocksdbStorage::use_log(sdk::DurableLog* log) {
   log_ = log;
   follower_.reset();
+  projector_->on_erased_claims({});
   if (log_ == nullptr) return;
   // A database that accepted writes before a log plugin was loaded keeps their answers and claims
   // here; they go on counting beside the log's (docs/operators.md, "Durable log").
   accepted_here_before_ = holds_anything(*database_, database_->idempotency) ||
                           holds_anything(*database_, database_->digests);
+  projector_->on_erased_claims(
+      [this](const std::vector<std::string>& claims) { log_->release_claims(claims); });
   follower_ = std::make_unique<LogFollower>(
       *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
       [this] { return projector_->available(); }, logger_, follow_batch_);
@@ -318,6 +341,30 @@ sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
         [this](const std::string& claim) { return database_->exists(database_->digests, claim); }));
   }
   return ingest_->accept(write, render);
+}
+
+sdk::AcceptResult RocksdbStorage::erase(const sdk::ErasureRequest& request,
+                                        const sdk::ErasureRenderer& render) {
+  if (!log_) return ingest_->accept_erasure(request, render);
+  if (accepted_here_before_) {
+    const std::string key =
+        tenant_prefix(request.tenant) + erasure_idempotency_key(request.idempotency_key);
+    if (auto answer = stored_answer(*database_, key, request.received_at)) return {*answer, true};
+  }
+  return log_->append(log_append_of_erasure(request, render));
+}
+
+std::optional<sdk::ErasureStatus> RocksdbStorage::erasure(const sdk::Tenant& tenant,
+                                                          std::string_view erasure_id) {
+  const std::string tenant_key = tenant_prefix(tenant);
+  const std::string key = erasure_status_key(tenant_key, erasure_id);
+  auto value = database_->get(database_->meta, key);
+  if (!value && log_) {
+    value = receipt_from_log(tenant_key, erasure_id);  // accepted, not copied here yet
+    if (!value) value = database_->get(database_->meta, key);
+  }
+  if (!value) return std::nullopt;
+  return decode_erasure_status(*value);
 }
 
 std::optional<sdk::Receipt> RocksdbStorage::receipt(const sdk::Tenant& tenant,

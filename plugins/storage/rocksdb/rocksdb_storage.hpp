@@ -51,6 +51,10 @@ class RocksdbStorage final : public sdk::Storage {
                            std::size_t before, std::size_t after, sdk::Millis not_before) override;
   sdk::StorageStatus status(const sdk::Tenant& tenant) override;
   sdk::StorageHealth health() override;
+  sdk::AcceptResult erase(const sdk::ErasureRequest& request,
+                          const sdk::ErasureRenderer& render) override;
+  std::optional<sdk::ErasureStatus> erasure(const sdk::Tenant& tenant,
+                                            std::string_view erasure_id) override;
   // The projector's progress and RocksDB's own figures (storage_metrics.cpp).
   void report_metrics(sdk::MetricsSink& sink) override;
 

@@ -36,6 +36,13 @@ std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
   return key;
 }
 
+std::string erased_key(std::string_view tenant, std::uint64_t chunk) {
+  std::string key(tenant);
+  key.push_back('R');
+  append_u64(key, chunk);
+  return key;
+}
+
 std::string replaced_key(std::string_view tenant, std::uint64_t chunk) {
   std::string key(tenant);
   key.push_back('S');

@@ -3,6 +3,7 @@
 //
 //   <tenant> 'C' <chunk:u64>              the chunk's header (the catalogue, column_chunk.hpp)
 //   <tenant> 'H' <chunk:u64> <tag> ...    its data, by tag (below)
+//   <tenant> 'R' <chunk:u64>              its erased rows: a bitmap, as replaced rows'
 //   <tenant> 'S' <chunk:u64> ...          its replaced rows
 #pragma once
 
@@ -26,6 +27,8 @@ std::string chunk_data_prefix(std::string_view tenant, std::uint64_t chunk, char
 std::string catalogue_prefix(std::string_view tenant);  // <tenant> 'C'
 std::string chunk_header_key(std::string_view tenant, std::uint64_t chunk);
 std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk, std::string_view column);
+// The bitmap of the chunk's erased rows: hidden from every read, of history as of current state.
+std::string erased_key(std::string_view tenant, std::uint64_t chunk);
 // The bitmap's key, and the prefix of every replaced-rows key of the chunk.
 std::string replaced_key(std::string_view tenant, std::uint64_t chunk);
 

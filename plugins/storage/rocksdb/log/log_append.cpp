@@ -1,6 +1,7 @@
 #include "log/log_append.hpp"
 
 #include "store/database.hpp"
+#include "store/erasure_formats.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
 #include "write/ingest_writer.hpp"
@@ -28,6 +29,22 @@ sdk::LogAppend log_append_of(const sdk::IncomingWrite& write, bool verification_
     const PreparedWrite prepared = prepare_write(write, duplicate, verification_available, render);
     return sdk::LogRecord{encode_accepted_write(prepared.accepted),
                           encode_receipt(prepared.receipt), prepared.body};
+  };
+  return append;
+}
+
+sdk::LogAppend log_append_of_erasure(const sdk::ErasureRequest& request,
+                                     const sdk::ErasureRenderer& render) {
+  sdk::LogAppend append;
+  append.tenant = tenant_prefix(request.tenant);
+  append.idempotency_key = erasure_idempotency_key(request.idempotency_key);
+  append.receipt_id = request.erasure_id;
+  append.received_at = request.received_at;
+  append.replay_after = request.received_at - kReceiptLifetimeMs;
+  append.record = [&request, &render](const std::vector<bool>&) {
+    PreparedErasure prepared = prepare_erasure(request, render);
+    return sdk::LogRecord{std::move(prepared.order), std::move(prepared.status),
+                          std::move(prepared.body)};
   };
   return append;
 }

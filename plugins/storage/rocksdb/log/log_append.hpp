@@ -19,4 +19,10 @@ sdk::LogAppend log_append_of(const sdk::IncomingWrite& write, bool verification_
                              const sdk::ReceiptRenderer& render,
                              std::function<bool(const std::string&)> claimed_here = {});
 
+// An erasure as a durable log plugin takes it: no claims; its entry is the erasure's order and
+// state, in log order among the writes, so that every server carries it out at the same point.
+// `request` and `render` must outlive the append.
+sdk::LogAppend log_append_of_erasure(const sdk::ErasureRequest& request,
+                                     const sdk::ErasureRenderer& render);
+
 }  // namespace eventsvc::plugins::rocksdb_storage

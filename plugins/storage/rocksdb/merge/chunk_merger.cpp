@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
 #include "chunks/term_blocks.hpp"
@@ -232,8 +233,10 @@ void ChunkMerger::commit(PreparedMerge& merge) {
   const std::string& tenant = merge.tenant;
   rocksdb::WriteBatch& batch = merge.batch;
   std::vector<bool> replaced;  // of the merged chunk
+  std::vector<bool> erased;    // of the merged chunk
   for (const auto& source : merge.sources) {
-    // Its replaced rows as they are now, renumbered; every other row is its id's current version.
+    // Its replaced and erased rows as they are now, renumbered; every other row is its id's
+    // current version.
     const auto rows = static_cast<std::uint32_t>(source.ids.size());
     std::vector<bool> gone(rows, false);
     const std::string replaced_prefix = replaced_key(tenant, source.number);
@@ -243,7 +246,19 @@ void ChunkMerger::commit(PreparedMerge& merge) {
         throw sdk::Error::internal("replaced rows are damaged");
       }
     }
+    std::vector<bool> erased_here(rows, false);
+    const std::string erased_at = erased_key(tenant, source.number);
+    if (const auto bitmap = database_.get(database_.columns, erased_at)) {
+      batch.Delete(database_.columns, erased_at);
+      if (!mark_replaced({}, *bitmap, erased_here))
+        throw sdk::Error::internal("erased rows are damaged");
+    }
     for (std::uint32_t row = 0; row < rows; ++row) {
+      if (erased_here[row]) {
+        erased.resize(std::max<std::size_t>(erased.size(), source.base + row + 1), false);
+        erased[source.base + row] = true;
+        continue;
+      }
       if (gone[row]) {
         replaced.resize(std::max<std::size_t>(replaced.size(), source.base + row + 1), false);
         replaced[source.base + row] = true;
@@ -255,6 +270,10 @@ void ChunkMerger::commit(PreparedMerge& merge) {
   }
   if (!replaced.empty()) {
     batch.Put(database_.columns, replaced_key(tenant, merge.merged), encode_replaced(replaced));
+  }
+  if (!erased.empty()) {
+    database_.erased_chunks().add(tenant, merge.merged);  // listed before readers can see it
+    batch.Put(database_.columns, erased_key(tenant, merge.merged), encode_replaced(erased));
   }
   database_.write(batch, false);
   if (logger_ != nullptr) {

@@ -11,7 +11,9 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "eventsvc/toolkit/time.hpp"
+#include "projection/erasure_round.hpp"
 #include "projection/round_chunks.hpp"
+#include "store/erasure_formats.hpp"
 #include "store/key_codec.hpp"
 #include "write/verdicts.hpp"
 
@@ -160,8 +162,15 @@ std::vector<Projector::InboxEntry> Projector::read_inbox(std::uint64_t upper,
     std::string_view value(it->value().data(), it->value().size());
     const auto tenant = take_string(value);
     if (!tenant) throw sdk::Error::internal("an inbox entry is damaged");
-    InboxEntry entry{read_u64(std::string_view(it->key().data(), it->key().size())),
-                     std::string(*tenant), decode_accepted_write(value)};
+    const std::uint64_t sequence = read_u64(std::string_view(it->key().data(), it->key().size()));
+    if (is_erasure_order(value)) {
+      // Alone in its round: after every write before it, before every write after it.
+      if (entries.empty()) {
+        entries.push_back({sequence, std::string(*tenant), {}, decode_erasure_order(value)});
+      }
+      break;
+    }
+    InboxEntry entry{sequence, std::string(*tenant), decode_accepted_write(value), std::nullopt};
     events += entry.write.events.size();
     entries.push_back(std::move(entry));
   }
@@ -180,6 +189,8 @@ std::size_t Projector::project_once() {
     cursor_ = upper;
     return 0;
   }
+  indexer_.discard();  // what a failed round counted
+  if (entries.front().erasure) return erase_once(entries.front());
 
   rocksdb::WriteBatch batch;
   OrderedBatch records;
@@ -312,7 +323,55 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
   }
 }
 
-void Projector::verify_queued() {
+std::size_t Projector::erase_once(const InboxEntry& entry) {
+  // Verification reads the versions back from history: the writes before the erasure are
+  // verified before any of their versions leaves it.
+  while (verify_queued() > 0) {
+  }
+  const ErasureOrder& order = *entry.erasure;
+  const std::string status_key = erasure_status_key(entry.tenant, order.erasure_id);
+  sdk::ErasureStatus status;
+  if (const auto stored = database_.get(database_.meta, status_key)) {
+    status = decode_erasure_status(*stored);
+  } else {
+    status.erasure_id = order.erasure_id;
+    status.accepted_at = order.received_at;
+  }
+  rocksdb::WriteBatch batch;
+  OrderedBatch records;
+  const sdk::Millis now = toolkit::now_millis();
+  try {
+    const ErasedVersions erased =
+        erase_versions(database_, indexer_, records, batch, entry.tenant, order, find_versions_);
+    // Before the batch: were the batch lost, the erasure is carried out again, releasing again.
+    if (release_claims_) release_claims_(erased.claims);
+    status.erased_versions = erased.count;
+    status.state = sdk::ErasureState::hidden;
+    status.hidden_at = now;
+    indexer_.flush(records);
+    records.move_into(batch);
+  } catch (const sdk::Error& error) {
+    if (error.status() == 503) throw;  // the disk: the round is tried again
+    logger_->error("erasure " + order.erasure_id + " failed: " + error.what());
+    batch.Clear();
+    indexer_.discard();
+    status.state = sdk::ErasureState::failed;
+    status.reason = error.what();
+    status.failed_at = now;
+  }
+  batch.Put(database_.meta, status_key, encode_erasure_status(status));
+  batch.Delete(database_.inbox, sequence_key(entry.sequence));
+  const std::uint64_t next = entry.sequence + 1;
+  batch.Put(database_.meta, kCursorKey, sequence_key(next));
+  database_.write(batch, false);
+  cursor_ = next;
+  backlog_.projected(entry.tenant, entry.sequence);
+  ++stats_.rounds;
+  ++stats_.erasures;
+  return 1;
+}
+
+std::size_t Projector::verify_queued() {
   rocksdb::WriteBatch batch;
   const sdk::Millis now = toolkit::now_millis();
   // The queue is in sequence order and this thread both fills and empties it: start past what was
@@ -366,6 +425,7 @@ void Projector::verify_queued() {
     ++(clean ? stats_.verified : stats_.conflicts);
     stats_.verification_lag.observe(static_cast<double>(std::max<sdk::Millis>(lag_ms, 0)) / 1000);
   }
+  return verified;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -35,8 +35,10 @@
 #include "eventsvc/toolkit/append_sequence.hpp"
 #include "merge/chunk_merger.hpp"
 #include "merge/merge_thread.hpp"
+#include "projection/erasure_round.hpp"
 #include "projection/record_indexer.hpp"
 #include "store/database.hpp"
+#include "store/erasure_formats.hpp"
 #include "store/stored_formats.hpp"
 #include "write/backlog.hpp"
 
@@ -60,6 +62,7 @@ struct ProjectorStats {
   std::atomic<std::uint64_t> failed_rounds{0};
   std::atomic<std::uint64_t> verified{0};   // receipts that ended `verified`
   std::atomic<std::uint64_t> conflicts{0};  // receipts that ended `conflict`
+  std::atomic<std::uint64_t> erasures{0};   // erasures carried out (or failed)
   // From a write's acceptance to its receipt's verdict.
   sdk::Histogram verification_lag{sdk::Histogram::latency_bounds()};
 };
@@ -71,6 +74,12 @@ class Projector {
   ~Projector();
 
   void use_embedder(const sdk::Embedder* embedder) { embedder_ = embedder; }
+  // How an erasure's condition finds its versions (erasure_round.hpp); set before start().
+  void use_version_finder(VersionFinder find) { find_versions_ = std::move(find); }
+  // Where else an erasure's claims are held (a durable log plugin's); set before start().
+  void on_erased_claims(std::function<void(const std::vector<std::string>&)> release) {
+    release_claims_ = std::move(release);
+  }
   // Called on the projector's thread at most every kCheckpointEvery, after it projected
   // something: the storage records its catalogue then.
   void on_checkpoint(std::function<void()> checkpoint) { checkpoint_ = std::move(checkpoint); }
@@ -88,7 +97,8 @@ class Projector {
   // merges it made. The merge thread does this beside the rounds. Public for tests.
   std::size_t merge_chunks() { return merges_.merge_all(); }
   const MergeThread& merges() const { return merges_; }
-  void verify_queued();
+  // Verifies up to 1,024 queued receipts; returns how many it took from the queue.
+  std::size_t verify_queued();
 
   static std::uint64_t stored_cursor(Database& database);
   // The key of the cursor in the meta family, and its value decoded (0 when absent).
@@ -102,6 +112,7 @@ class Projector {
     std::uint64_t sequence;
     std::string tenant;
     AcceptedWrite write;
+    std::optional<ErasureOrder> erasure;  // set: the entry is an erasure, not a write
   };
   void run();
   // The inbox's writes after the cursor and below `upper`, up to a round's batch limits; `events`
@@ -114,6 +125,8 @@ class Projector {
   void mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& overlay) const;
   void project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
                      std::uint64_t sequence, const AcceptedWrite& write);
+  // A round of one erasure (erasure_round.hpp): hidden, or failed with the reason.
+  std::size_t erase_once(const InboxEntry& entry);
 
   Database& database_;
   toolkit::AppendSequence& sequence_;
@@ -128,6 +141,8 @@ class Projector {
   // Smaller memtables are left to fill: a flush per trickle of writes would only make small files.
   static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;
+  VersionFinder find_versions_;
+  std::function<void(const std::vector<std::string>&)> release_claims_;
   std::function<void()> checkpoint_;
   static constexpr std::chrono::seconds kCheckpointEvery{10};
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();

@@ -15,8 +15,8 @@
 #include <utility>
 
 #include "chunks/chunk_postings.hpp"
-#include "store/database.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "store/database.hpp"
 #include "store/index_keys.hpp"
 #include "store/ordered_batch.hpp"
 #include "store/string_hash.hpp"
@@ -42,6 +42,11 @@ class RecordIndexer {
                  sdk::Millis timestamp);
   // Writes the summed counter deltas into `batch` and forgets them.
   void flush(OrderedBatch& batch);
+  // Forgets the counter deltas since the last flush (of a batch that was not written).
+  void discard() {
+    deltas_.clear();
+    last_ = nullptr;
+  }
 
  private:
   void apply(OrderedBatch& batch, std::string_view tenant, Scope scope, const sdk::Record& record,

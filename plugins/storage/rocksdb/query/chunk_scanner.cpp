@@ -103,6 +103,19 @@ void ChunkScanner::read_replaced(const ChunkRef& chunk) {
   }
 }
 
+bool ChunkScanner::read_erased(const ChunkRef& chunk) {
+  if (!database_.erased_chunks().contains(tenant_, chunk.number)) return false;
+  const auto bitmap =
+      database_.get_pinned(database_.columns, erased_key(tenant_, chunk.number), snapshot_);
+  if (!bitmap) return false;
+  erased_.reset(chunk.header.rows, false);
+  if (!erased_.set_bytes(bitmap->data(), bitmap->size())) {
+    throw sdk::Error::internal("the erased rows of chunk " + std::to_string(chunk.number) +
+                               " are damaged");
+  }
+  return true;
+}
+
 void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats) {
   if (narrowing()) {
     // Only rows with the query's words and values are examined; a chunk without them is not
@@ -120,14 +133,22 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
       candidates_.and_not(replaced_);
       candidates = candidates_.count();
     }
+    if (candidates > 0 && read_erased(chunk)) {
+      candidates_.and_not(erased_);
+      candidates = candidates_.count();
+    }
     if (candidates > 0 && values_ != nullptr) candidates = values_->narrow(chunk, candidates_);
     stats.scanned += candidates;
     if (candidates == 0) return;
   } else {
-    stats.scanned += chunk.header.rows;
     read_replaced(chunk);
     candidates_.reset(chunk.header.rows, true);
     candidates_.and_not(replaced_);
+    stats.scanned += chunk.header.rows;
+    if (read_erased(chunk)) {  // erased rows are not records any more: not even scanned ones
+      candidates_.and_not(erased_);
+      stats.scanned -= erased_.count();
+    }
   }
   if (!candidates_.any()) return;  // every candidate stopped being current
   bool containers = false;

@@ -164,9 +164,10 @@ class ChunkScanner {
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
 
  private:
-  // For current state: the rows a newer version replaced.
   // For current state: the rows a newer version replaced, into replaced_.
   void read_replaced(const ChunkRef& chunk);
+  // The rows erased from the chunk, into erased_; false when it has none.
+  bool read_erased(const ChunkRef& chunk);
   std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
   void by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& sink,
                   sdk::AggregateStats& stats);
@@ -185,6 +186,7 @@ class ChunkScanner {
   bool replaced_bitmaps_;
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
   RowBits replaced_;  // of the chunk being scanned
+  RowBits erased_;    // of the chunk being scanned, when read_erased() found some
   // Of the chunk being scanned, the rows whose columns are read: those with the text query's
   // words and the equalities' values (every row when nothing narrows), less the replaced ones.
   RowBits candidates_;

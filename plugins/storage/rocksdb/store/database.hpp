@@ -31,6 +31,7 @@
 
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/toolkit/write_failure.hpp"
+#include "store/erased_chunks.hpp"
 #include "store/term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -122,6 +123,8 @@ class Database {
 
   // The column chunks' term filters read so far, beside RocksDB's block cache.
   TermFilterCache& term_filters() { return term_filters_; }
+  // The column chunks with erased rows (erased_chunks.hpp).
+  ErasedChunks& erased_chunks() { return erased_chunks_; }
 
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper_bound = nullptr,
@@ -132,6 +135,7 @@ class Database {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   TermFilterCache term_filters_;
+  ErasedChunks erased_chunks_;
   std::atomic<std::uint64_t> write_failures_{0};
   toolkit::WriteFailure failure_;
 };

@@ -29,15 +29,6 @@ void put_optional(json::object& object, std::string_view key,
   if (value) object[key] = *value;
 }
 
-json::object parse_object(std::string_view text, const char* what) {
-  try {
-    auto value = sdk::parse_json(text, 1024);
-    if (!value.is_object()) damaged(what);
-    return std::move(value.get_object());
-  } catch (const sdk::Error&) {
-    damaged(what);
-  }
-}
 
 std::string with_created_at(sdk::Millis created_at, std::string_view rest) {
   std::string out;
@@ -48,6 +39,20 @@ std::string with_created_at(sdk::Millis created_at, std::string_view rest) {
 }
 
 }  // namespace
+
+void damaged_value(const char* what) {
+  damaged(what);
+}
+
+json::object parse_object(std::string_view text, const char* what) {
+  try {
+    auto value = sdk::parse_json(text, 1024);
+    if (!value.is_object()) damaged(what);
+    return std::move(value.get_object());
+  } catch (const sdk::Error&) {
+    damaged(what);
+  }
+}
 
 sdk::Millis created_at_of(std::string_view value) {
   return static_cast<sdk::Millis>(read_u64(value));

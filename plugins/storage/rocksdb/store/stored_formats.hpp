@@ -12,6 +12,11 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
+// Stored values are JSON objects, most of them: the object, or Error 500 saying that the stored
+// `what` is damaged. damaged_value() throws that error.
+sdk::json::object parse_object(std::string_view text, const char* what);
+[[noreturn]] void damaged_value(const char* what);
+
 // ---- records (history CF) ----------------------------------------------------------------------
 // <format:1 = 1><digest: 64 hex><JSON of the record>
 std::string encode_record(const sdk::Record& record);

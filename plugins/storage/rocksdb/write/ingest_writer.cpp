@@ -2,6 +2,7 @@
 
 #include <rocksdb/write_batch.h>
 
+#include "store/erasure_formats.hpp"
 #include "store/key_codec.hpp"
 #include "store/stored_formats.hpp"
 #include "write/prepared_write.hpp"
@@ -66,6 +67,36 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
             encode_idempotency(write.received_at, prepared.body));
   for (const auto& claim : pass.claimed)
     batch.Put(database_.digests, claim, rocksdb::Slice());
+  database_.write(batch, true);
+
+  backlog_.accepted(tenant, pass.sequence);
+  accepted_();
+  return {prepared.body, false};
+}
+
+sdk::AcceptResult IngestWriter::accept_erasure(const sdk::ErasureRequest& request,
+                                               const sdk::ErasureRenderer& render) {
+  const std::string tenant = tenant_prefix(request.tenant);
+  const std::string idempotency_key = tenant + erasure_idempotency_key(request.idempotency_key);
+  const std::vector<std::string> no_claims;
+  // Never refused for projection lag (`admit`): what is to be erased waits in the same queue.
+  auto entered = gate_.enter({
+      .key = idempotency_key,
+      .claims = no_claims,
+      .stored_answer =
+          [&] { return stored_answer(database_, idempotency_key, request.received_at); },
+      .claimed_before = [](const std::string&) { return false; },
+      .admit = [] {},
+  });
+  if (auto* replay = std::get_if<std::string>(&entered)) return {std::move(*replay), true};
+  const auto& pass = std::get<toolkit::AppendGate::Pass>(entered);
+
+  const PreparedErasure prepared = prepare_erasure(request, render);
+  rocksdb::WriteBatch batch;
+  put_in_inbox(batch, database_, pass.sequence, tenant, request.erasure_id, prepared.order,
+               prepared.status);
+  batch.Put(database_.idempotency, idempotency_key,
+            encode_idempotency(request.received_at, prepared.body));
   database_.write(batch, true);
 
   backlog_.accepted(tenant, pass.sequence);

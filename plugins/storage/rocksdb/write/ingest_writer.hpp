@@ -26,6 +26,9 @@ class IngestWriter {
                std::function<void()> accepted);
 
   sdk::AcceptResult accept(const sdk::IncomingWrite& write, const sdk::ReceiptRenderer& render);
+  // An erasure into the inbox among the writes, with its state and idempotency answer.
+  sdk::AcceptResult accept_erasure(const sdk::ErasureRequest& request,
+                                   const sdk::ErasureRenderer& render);
 
  private:
   Database& database_;

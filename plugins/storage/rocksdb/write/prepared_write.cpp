@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "store/erasure_formats.hpp"
 #include "store/key_codec.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -59,10 +60,25 @@ void put_in_inbox(rocksdb::WriteBatch& batch, Database& database, std::uint64_t 
   append_string(inbox_value, tenant);
   inbox_value += write_bytes;
   batch.Put(database.inbox, inbox_key, inbox_value);
+  const rocksdb::Slice receipt(receipt_bytes.data(), receipt_bytes.size());
+  if (is_erasure_id(receipt_id)) {
+    batch.Put(database.meta, erasure_status_key(tenant, receipt_id), receipt);
+    return;
+  }
   std::string receipt_key(tenant);
   receipt_key += receipt_id;
-  batch.Put(database.receipts, receipt_key,
-            rocksdb::Slice(receipt_bytes.data(), receipt_bytes.size()));
+  batch.Put(database.receipts, receipt_key, receipt);
+}
+
+PreparedErasure prepare_erasure(const sdk::ErasureRequest& request,
+                                const sdk::ErasureRenderer& render) {
+  sdk::ErasureStatus status;
+  status.erasure_id = request.erasure_id;
+  status.key_id = request.key_id;
+  status.request = request.request;
+  status.accepted_at = request.received_at;
+  return {encode_erasure_order(erasure_order_of(request)), encode_erasure_status(status),
+          render(status)};
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -26,8 +26,20 @@ struct PreparedWrite {
 PreparedWrite prepare_write(const sdk::IncomingWrite& write, const std::vector<bool>& duplicate,
                             bool verification_available, const sdk::ReceiptRenderer& render);
 
+// What an erasure becomes, whichever log makes it durable: its order for the projector, its state
+// (`accepted`) and its 202, all encoded.
+struct PreparedErasure {
+  std::string order;
+  std::string status;
+  std::string body;
+};
+
+PreparedErasure prepare_erasure(const sdk::ErasureRequest& request,
+                                const sdk::ErasureRenderer& render);
+
 // Puts a write into the inbox at `sequence` and its receipt beside it. `tenant` is the tenant's
-// key prefix; `write_bytes` and `receipt_bytes` are the encoded AcceptedWrite and StoredReceipt.
+// key prefix; `write_bytes` and `receipt_bytes` are the encoded AcceptedWrite and StoredReceipt,
+// or for an erasure (its id as `receipt_id`) the encoded ErasureOrder and its state.
 void put_in_inbox(rocksdb::WriteBatch& batch, Database& database, std::uint64_t sequence,
                   std::string_view tenant, std::string_view receipt_id,
                   std::string_view write_bytes, std::string_view receipt_bytes);

@@ -1,6 +1,6 @@
-// Audit plugins keep private traces of sampled analyze requests. When a request is sampled the
-// plugin stores its trace and returns an id, which the host puts into the Context Pack as
-// `audit_trace_id`. No endpoint serves traces. At most one audit plugin is active.
+// Audit plugins keep private traces of sampled analyze requests, and of every erasure. When a
+// request is sampled the plugin stores its trace and returns an id, which the host puts into the
+// Context Pack as `audit_trace_id`. No endpoint serves traces. At most one audit plugin is active.
 #pragma once
 
 #include <optional>
@@ -16,10 +16,12 @@ namespace eventsvc::sdk {
 
 struct AuditEvent {
   const Principal& principal;
-  std::string_view operation;   // "analyze"
+  std::string_view operation;   // "analyze", "erasure"
   const json::value& request;   // the validated request body
-  const json::object& context;  // the Context Pack as answered (without audit_trace_id)
+  const json::object& context;  // the Context Pack as answered (without audit_trace_id), or
+                                // what the request made (an erasure: its erasure_id)
   Millis at = 0;
+  bool always = false;  // recorded whatever the sample rate (erasures)
 };
 
 class AuditSink : public Plugin {

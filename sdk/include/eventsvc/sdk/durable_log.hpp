@@ -100,6 +100,11 @@ class DurableLog : public Plugin {
   virtual bool held_back(const LogPosition& position) = 0;
   // Forgets idempotency answers created before `before`.
   virtual void expire_answers(Millis before) = 0;
+  // Forgets claims, durably: an erasure removed their events, and an event claimed under one of
+  // them is accepted again, not counted a duplicate (erasure is not suppression). Every server
+  // that carries out the erasure calls it; a claim that is gone already is no error. Throws 503
+  // while the log cannot be reached (the erasure is then tried again).
+  virtual void release_claims(const std::vector<std::string>& claims) = 0;
 
   // Why this server cannot make writes durable in the log now (its disk is full or failing), or
   // empty: storage reports it to /readyz, which then takes the server out of rotation. A shared

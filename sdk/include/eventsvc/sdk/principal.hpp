@@ -25,6 +25,8 @@ struct Tenant {
 // The scopes a key can hold.
 inline constexpr std::string_view kScopeRead = "events:read";
 inline constexpr std::string_view kScopeWrite = "events:write";
+// Erasing events (POST /v1/erasures); not implied by events:write.
+inline constexpr std::string_view kScopeErase = "events:erase";
 
 bool is_known_scope(std::string_view scope);
 
