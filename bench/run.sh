@@ -9,7 +9,8 @@
 #   STORAGE_BENCH=1 bench/run.sh              also the in-process storage benchmark
 #   LOG=local bench/run.sh                    eventsvc makes writes durable in the local log plugin
 #                                             (default: in the storage engine's own inbox)
-#   LOAD_ONLY=1 bench/run.sh                  load the events and measure backups, no questions
+#   LOAD_ONLY=1 bench/run.sh                  load the events, measure backups and an erasure, no
+#                                             questions
 #
 # For each size and each shape it starts a throwaway PostgreSQL cluster and a throwaway eventsvc,
 # each on its own temporary data directory and port on 127.0.0.1, runs bench/compare.py, and
@@ -121,7 +122,7 @@ admin:
   listen: ""
 plans:
   default:
-    requests_per_minute: {ingest: 100000000, receipts: 100000000, search: 100000000, query: 100000000, analyze: 100000000}
+    requests_per_minute: {ingest: 100000000, receipts: 100000000, search: 100000000, query: 100000000, analyze: 100000000, erasures: 100000000}
     concurrency: 64
     retention_days: 30
 plugins:
@@ -136,7 +137,7 @@ $(log_plugin)
   decision: {library: eventsvc-context-decision}
 YAML
   svc_key=$("$build/bin/eventsvc" keys create --workspace bench --env test \
-    --scopes events:read,events:write --config "$work/svc.yaml" --data-dir "$work/svc" 2>/dev/null)
+    --scopes events:read,events:write,events:erase --config "$work/svc.yaml" --data-dir "$work/svc" 2>/dev/null)
   "$build/bin/eventsvc" serve --config "$work/svc.yaml" --data-dir "$work/svc" > "$work/svc.log" 2>&1 &
   echo $! > "$work/svc.pid"
   for _ in $(seq 100); do grep -q "eventsvc ready" "$work/svc.log" && break; sleep 0.1; done
@@ -205,6 +206,9 @@ for size in $sizes; do
       --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg" \
       ${LOAD_ONLY:+--load-only}
     compare_backups
+    /usr/bin/python3 "$here/erasure.py" --events "$size" --shape "$shape" --seed "$seed" \
+      --eventsvc "$svc_url" --key "$svc_key" --eventsvc-data "$work/svc" \
+      --pg "$pg_dsn" --pg-data "$work/pg"
     if [[ -z "${slow_clients_done:-}" && -z "${LOAD_ONLY:-}" ]]; then
       echo "== slow and idle clients"
       /usr/bin/python3 "$here/slow_clients.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"

@@ -25,10 +25,7 @@ constexpr int kKillsInsideMerges = 3;
 std::string config_with_projector(const std::string& projector) {
   TestConfig config;
   config.server += "  log_level: debug\n";  // merges are logged at debug level
-  config.plugins = default_plugins();
-  const std::string storage = "  rocksdb:\n";
-  config.plugins.replace(config.plugins.find(storage), storage.size(),
-                         storage + "    config:\n      projector: " + projector + "\n");
+  config.plugins = with_storage_config(default_plugins(), "      projector: " + projector + "\n");
   return config.yaml();
 }
 

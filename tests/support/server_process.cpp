@@ -174,6 +174,12 @@ std::string TestConfig::yaml() const {
          (plugins.empty() ? default_plugins() : plugins) + other;
 }
 
+std::string with_storage_config(std::string plugins, const std::string& config) {
+  const std::string storage = "  rocksdb:\n";
+  plugins.replace(plugins.find(storage), storage.size(), storage + "    config:\n" + config);
+  return plugins;
+}
+
 std::string test_config() {
   return TestConfig{}.yaml();
 }

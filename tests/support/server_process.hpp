@@ -100,4 +100,8 @@ inline constexpr const char* kLocalLogPlugin = "  log: {plugin: local, kind: log
 
 std::string test_config();
 
+// `plugins` with the rocksdb storage instance given `config` (YAML, the lines under its
+// `config:`, each indented by six spaces).
+std::string with_storage_config(std::string plugins, const std::string& config);
+
 }  // namespace eventsvc::testing

@@ -46,6 +46,8 @@ class LocalLog final : public sdk::DurableLog {
   // Answers created before `before` are dropped by compaction from now on.
   void expire_answers(sdk::Millis before) override;
   void release_claims(const std::vector<std::string>& claims) override;
+  // A full compaction of the log's database; false while a backup holds trimming back.
+  bool purge_deleted() override;
   // The last write's failure while no write has succeeded since.
   std::string problem() override;
   // Appends and trims since the start; whether appends are failing.

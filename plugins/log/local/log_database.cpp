@@ -4,6 +4,7 @@
 #include <rocksdb/table.h>
 
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/rocksdb_compaction.hpp"
 #include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
 #include "log_entries.hpp"
@@ -133,6 +134,10 @@ std::unique_ptr<rocksdb::Iterator> LogDatabase::iterator(rocksdb::ColumnFamilyHa
   rocksdb::ReadOptions options;
   options.iterate_upper_bound = upper;
   return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));
+}
+
+void LogDatabase::compact_everything() {
+  toolkit::compact_rocksdb_fully(*db_, handles_, "the local log");
 }
 
 }  // namespace eventsvc::plugins::log

@@ -44,6 +44,8 @@ class LogDatabase {
   bool exists(rocksdb::ColumnFamilyHandle* family, const std::string& key);
   // `durable`: returns once the batch is on disk (fsync of the write-ahead log).
   void write(rocksdb::WriteBatch& batch, bool durable, const char* what);
+  // Every family flushed and compacted to its last level: nothing deleted stays in its files.
+  void compact_everything();
   // Why the last write failed, while no write has succeeded since; empty otherwise. (After a
   // failed write RocksDB takes none until it is opened again.)
   std::string write_problem() const;

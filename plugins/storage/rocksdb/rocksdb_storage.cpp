@@ -255,6 +255,12 @@ void RocksdbStorage::use_log(sdk::DurableLog* log) {
   log_ = log;
   follower_.reset();
   projector_->on_erased_claims({});
+  projector_->use_purge_compaction([this] {
+    database_->compact_everything();
+    if (!follower_) return true;
+    // The log's entries of the erased writes are trimmed once it hears they are verified here.
+    return follower_->await_published(std::chrono::seconds(30)) && log_->purge_deleted();
+  });
   if (log_ == nullptr) return;
   // A database that accepted writes before a log plugin was loaded keeps their answers and claims
   // here; they go on counting beside the log's (docs/operators.md, "Durable log").

@@ -29,6 +29,12 @@ void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool
   sink.counter("storage_chunk_merge_failures_total",
                "Merges of column chunks that failed (logged, retried with backoff)",
                as_double(merges.failures()));
+  sink.counter("storage_erasures_total",
+               "Erasures carried out (hidden) or failed by the projector since the start",
+               as_double(stats.erasures.load()));
+  sink.counter("storage_chunk_purges_total",
+               "Column chunks rebuilt without their erased rows since the start",
+               as_double(merges.purges()));
   sink.gauge("storage_projection_backlog_writes",
              "Accepted writes not yet projected into search and query (every workspace)",
              as_double(backlog));

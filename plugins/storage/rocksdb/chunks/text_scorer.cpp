@@ -1,6 +1,9 @@
 #include "chunks/text_scorer.hpp"
 
+#include <algorithm>
+
 #include "chunks/chunk_postings.hpp"
+#include "chunks/erased_rows.hpp"
 #include "chunks/term_blocks.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/text.hpp"
@@ -17,12 +20,23 @@ std::uint64_t stored_counter(Database& database, const rocksdb::Snapshot* snapsh
 }
 
 // The number of rows a chunk's word postings hold: their leading count.
-std::uint64_t rows_of(std::uint64_t chunk, std::string_view postings) {
+std::uint64_t all_rows_of(std::uint64_t chunk, std::string_view postings) {
   const auto count = take_varint(postings);
   if (!count) {
     throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk) + " are damaged");
   }
   return *count;
+}
+
+// The same, less the erased rows.
+std::uint64_t live_rows_of(std::uint64_t chunk, std::string_view postings, const RowBits& erased) {
+  std::vector<Posting> rows;
+  if (!decode_postings(postings, rows)) {
+    throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk) + " are damaged");
+  }
+  return static_cast<std::uint64_t>(std::count_if(rows.begin(), rows.end(), [&](const Posting& p) {
+    return p.row >= erased.rows() || !erased.test(p.row);
+  }));
 }
 
 }  // namespace
@@ -38,6 +52,12 @@ TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot
   for (const auto& word : scored)
     statistics.frequencies.emplace(word, 0);
   for (const auto& chunk : chunks) {
+    // Erased rows hold their words until the chunk is purged; they are nobody's documents.
+    const auto erased =
+        read_erased_rows(database, snapshot, tenant, chunk.number, chunk.header.rows);
+    const auto rows_of = [&](std::uint64_t number, std::string_view postings) {
+      return erased ? live_rows_of(number, postings, *erased) : all_rows_of(number, postings);
+    };
     for (const auto& word : scored) {
       if (const auto postings = words.find(chunk, word))
         statistics.frequencies.find(word)->second += rows_of(chunk.number, *postings);

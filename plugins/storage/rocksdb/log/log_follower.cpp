@@ -168,6 +168,17 @@ void LogFollower::publish_progress() {
     published_ = verified;
   }
   log_.publish(verified);
+  {
+    const std::lock_guard lock(mutex_);
+    handed_ = verified;
+  }
+  handed_over_.notify_all();
+}
+
+bool LogFollower::await_published(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  const sdk::LogPosition target = applied_;
+  return handed_over_.wait_for(lock, timeout, [&] { return handed_ >= target; });
 }
 
 void LogFollower::run() {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -45,6 +46,9 @@ class LogFollower {
   // The problem will not go away by itself: the log refused this copy (trimmed past it).
   bool problem_lasts() const { return lasting_.load(); }
   sdk::LogPosition applied() const;
+  // Waits up to `timeout` until the log has been told that every entry copied so far is verified
+  // here (so that a log that forgets verified entries has forgotten them); false when it has not.
+  bool await_published(std::chrono::milliseconds timeout) const;
   // Entries copied since the start.
   std::uint64_t copied() const { return copied_.load(); }
 
@@ -71,12 +75,14 @@ class LogFollower {
   sdk::LogPosition applied_;    // guarded by mutex_
   sdk::LogPosition verified_;   // every entry up to it is final here; the follower's thread only
   sdk::LogPosition published_;  // the last position published, made durable here first; ditto
+  sdk::LogPosition handed_;     // the last position the log took from publish(); guarded by mutex_
   std::string problem_;
   std::atomic<bool> caught_up_{false};
   std::atomic<std::uint64_t> copied_{0};
   std::atomic<bool> lasting_{false};
   std::atomic<bool> stopping_{false};
   std::condition_variable wakeup_;
+  mutable std::condition_variable handed_over_;  // handed_ moved on
   std::thread thread_;
 };
 

@@ -253,19 +253,22 @@ void ChunkMerger::commit(PreparedMerge& merge) {
       if (!mark_replaced({}, *bitmap, erased_here))
         throw sdk::Error::internal("erased rows are damaged");
     }
+    std::uint32_t at = source.base;  // the row's number in the new chunk
     for (std::uint32_t row = 0; row < rows; ++row) {
-      if (erased_here[row]) {
-        erased.resize(std::max<std::size_t>(erased.size(), source.base + row + 1), false);
-        erased[source.base + row] = true;
+      if (!source.dropped.empty() && source.dropped[row]) continue;
+      const std::uint32_t to = at++;
+      if (erased_here[row]) {  // still masked (a purge: erased since it read the chunk)
+        erased.resize(std::max<std::size_t>(erased.size(), to + 1), false);
+        erased[to] = true;
         continue;
       }
       if (gone[row]) {
-        replaced.resize(std::max<std::size_t>(replaced.size(), source.base + row + 1), false);
-        replaced[source.base + row] = true;
+        replaced.resize(std::max<std::size_t>(replaced.size(), to + 1), false);
+        replaced[to] = true;
         continue;
       }
       batch.Put(database_.current_ids, tenant + source.ids[row],
-                encode_current(source.instants[row], {merge.merged, source.base + row}));
+                encode_current(source.instants[row], {merge.merged, to}));
     }
   }
   if (!replaced.empty()) {

@@ -31,9 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "store/database.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "store/database.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -49,12 +49,14 @@ std::optional<std::uint32_t> merge_tier(const MergePolicy& policy, std::uint32_t
 // A run of chunks read and merged, waiting for its commit.
 struct PreparedMerge {
   // One chunk of the run: where its rows start in the new chunk, and each row's id and instant
-  // (for the current_ids of the rows still current at the commit).
+  // (for the current_ids of the rows still current at the commit). A purge (chunk_purge.hpp)
+  // leaves out the rows it drops: the others follow each other from `base`.
   struct Source {
     std::uint64_t number = 0;
     std::uint32_t base = 0;
     std::vector<std::string> ids;
     std::vector<sdk::Millis> instants;
+    std::vector<bool> dropped;  // empty: none
   };
   std::string tenant;
   std::uint64_t merged = 0;  // the new chunk's number

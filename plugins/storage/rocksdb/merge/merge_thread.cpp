@@ -6,11 +6,19 @@
 #include <string>
 #include <utility>
 
+#include "eventsvc/toolkit/time.hpp"
+#include "merge/chunk_purge.hpp"
+
 namespace eventsvc::plugins::rocksdb_storage {
 
 MergeThread::MergeThread(Database& database, MergePolicy policy, sdk::Logger& logger,
                          std::mutex& rounds, std::function<void()> after_merges)
-    : merger_(database, policy, &logger),
+    : database_(database),
+      merger_(database, policy, &logger),
+      compact_([&database] {
+        database.compact_everything();
+        return true;
+      }),
       logger_(logger),
       rounds_(rounds),
       after_merges_(std::move(after_merges)) {}
@@ -37,6 +45,14 @@ void MergeThread::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+void MergeThread::request_purge() {
+  {
+    const std::lock_guard lock(mutex_);
+    purge_due_ = true;
+  }
+  wake();
+}
+
 void MergeThread::wake() {
   {
     const std::lock_guard lock(mutex_);
@@ -56,6 +72,33 @@ bool MergeThread::merge_one() {
   return true;
 }
 
+bool MergeThread::purge_one() {
+  const std::lock_guard merging(merging_);
+  auto purge = prepare_purge(database_);
+  if (!purge) return false;
+  const std::lock_guard round(rounds_);
+  merger_.commit(*purge);
+  ++purges_;
+  return true;
+}
+
+std::size_t MergeThread::purge_all() {
+  // The erasures listed before the chunks are rebuilt: each had its rows masked by then.
+  const auto pending = pending_purges(database_);
+  if (pending.empty()) return 0;
+  logger_.log(sdk::LogLevel::debug, "purging " + std::to_string(pending.size()) +
+                                        (pending.size() == 1 ? " erasure" : " erasures"));
+  while (purge_one()) {
+    const std::lock_guard stopping(mutex_);
+    if (stopping_) return 0;
+  }
+  if (!compact_()) return 0;
+  mark_purged(database_, pending, toolkit::now_millis());
+  logger_.info("purged " + std::to_string(pending.size()) +
+               (pending.size() == 1 ? " erasure" : " erasures"));
+  return pending.size();
+}
+
 std::size_t MergeThread::merge_all() {
   std::size_t merges = 0;
   while (merge_one())
@@ -69,10 +112,18 @@ void MergeThread::run() {
   while (!stopping_) {
     if (!pending_) {
       busy_ = false;
-      wakeup_.wait(lock, [&] { return pending_ || stopping_; });
+      if (purge_due_) {  // a purge that could not finish is tried again a minute later
+        if (!wakeup_.wait_for(lock, std::chrono::minutes(1),
+                              [&] { return pending_ || stopping_; })) {
+          pending_ = true;
+        }
+      } else {
+        wakeup_.wait(lock, [&] { return pending_ || stopping_; });
+      }
       continue;
     }
     pending_ = false;
+    const bool purge = std::exchange(purge_due_, false);
     busy_ = true;
     lock.unlock();
     try {
@@ -84,6 +135,12 @@ void MergeThread::run() {
         if (stopping_) break;
       }
       if (merged > 0 && after_merges_) after_merges_();
+      if (purge) {
+        purge_all();
+        const bool left = !pending_purges(database_).empty();
+        const std::lock_guard again(mutex_);
+        purge_due_ = purge_due_ || left;
+      }
       backoff = std::chrono::milliseconds(100);
       lock.lock();
     } catch (const std::exception& error) {

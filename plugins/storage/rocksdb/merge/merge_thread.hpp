@@ -3,6 +3,10 @@
 // seconds while the writes behind it waited. Each merge is read and built without holding
 // anything; only its commit waits for the projection round in progress to end (`rounds`, the
 // mutex a round holds), since both read and rewrite replaced rows and current_ids.
+//
+// After the merges it purges what erasures hid (chunk_purge.hpp): it rebuilds every chunk with
+// erased rows, then compacts (`compact`: every table file and write-ahead log written again
+// without what was deleted) and marks the erasures waiting since before it started purged.
 #pragma once
 
 #include <atomic>
@@ -13,9 +17,9 @@
 #include <mutex>
 #include <thread>
 
+#include "eventsvc/sdk/logger.hpp"
 #include "merge/chunk_merger.hpp"
 #include "store/database.hpp"
-#include "eventsvc/sdk/logger.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -41,12 +45,26 @@ class MergeThread {
   // Merges on the caller's thread until no run is left; returns how many merges it made. For
   // tests, and safe beside the thread.
   std::size_t merge_all();
+  // An erasure was hidden: purge it after the next merges.
+  void request_purge();
+  // Purges every erasure waiting for it, on the caller's thread (the thread does this after its
+  // merges when one was requested, and at start); returns how many erasures it marked purged. For
+  // tests, and safe beside the thread.
+  std::size_t purge_all();
+  // What makes deleted bytes leave the files: the database's compaction by default; the storage
+  // adds its durable log's. False when they cannot leave yet: the purge is tried again a minute
+  // later. Set before start().
+  void use_compaction(std::function<bool()> compact) { compact_ = std::move(compact); }
+  std::uint64_t purges() const { return purges_.load(); }
 
  private:
   void run();
   bool merge_one();
+  bool purge_one();
 
+  Database& database_;
   ChunkMerger merger_;
+  std::function<bool()> compact_;
   sdk::Logger& logger_;
   std::mutex& rounds_;
   std::function<void()> after_merges_;
@@ -54,10 +72,12 @@ class MergeThread {
   std::mutex mutex_;
   std::condition_variable wakeup_;
   bool pending_ = true;    // guarded by mutex_; a restart may have left chunks to merge
+  bool purge_due_ = true;  // guarded by mutex_; a restart may have left erasures to purge
   bool stopping_ = false;  // guarded by mutex_
   std::atomic<bool> busy_{false};
   std::atomic<std::uint64_t> merges_{0};
   std::atomic<std::uint64_t> failures_{0};
+  std::atomic<std::uint64_t> purges_{0};  // chunks rebuilt without their erased rows
   std::thread thread_;
 };
 

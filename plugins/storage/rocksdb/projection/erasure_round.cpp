@@ -6,6 +6,7 @@
 
 #include "chunks/chunk_keys.hpp"
 #include "chunks/column_chunk.hpp"
+#include "chunks/erased_rows.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/index_keys.hpp"
 #include "store/key_codec.hpp"
@@ -243,26 +244,10 @@ ErasedVersions erase_versions(Database& database, RecordIndexer& indexer, Ordere
 }
 
 void list_erased_chunks(Database& database) {
-  auto it = database.iterator(database.columns);
-  for (it->SeekToFirst(); it->Valid();) {
-    const std::string_view key(it->key().data(), it->key().size());
-    const auto owner = tenant_of(key);
-    if (!owner) throw sdk::Error::internal("a column chunk key is damaged");
-    const std::string tenant(*owner);
-    const char tag = key[tenant.size()];
-    if (tag < 'R') {
-      it->Seek(tenant + 'R');
-      continue;
-    }
-    if (tag > 'R') {
-      it->Seek(tenant + static_cast<char>('S' + 1));
-      continue;
-    }
-    if (const auto chunk = header_chunk(key, tenant.size() + 1))
-      database.erased_chunks().add(tenant, *chunk);
-    it->Next();
-  }
-  check(it->status(), "column chunk scan");
+  for_each_erased_chunk(database, nullptr, [&](const std::string& tenant, std::uint64_t chunk) {
+    database.erased_chunks().add(tenant, chunk);
+    return true;
+  });
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -11,6 +11,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "eventsvc/toolkit/time.hpp"
+#include "merge/chunk_purge.hpp"
 #include "projection/erasure_round.hpp"
 #include "projection/round_chunks.hpp"
 #include "store/erasure_formats.hpp"
@@ -348,6 +349,7 @@ std::size_t Projector::erase_once(const InboxEntry& entry) {
     status.erased_versions = erased.count;
     status.state = sdk::ErasureState::hidden;
     status.hidden_at = now;
+    batch.Put(database_.meta, pending_purge_key(entry.tenant, order.erasure_id), {});
     indexer_.flush(records);
     records.move_into(batch);
   } catch (const sdk::Error& error) {
@@ -366,6 +368,7 @@ std::size_t Projector::erase_once(const InboxEntry& entry) {
   database_.write(batch, false);
   cursor_ = next;
   backlog_.projected(entry.tenant, entry.sequence);
+  if (status.state == sdk::ErasureState::hidden) merges_.request_purge();
   ++stats_.rounds;
   ++stats_.erasures;
   return 1;

@@ -9,6 +9,8 @@
 //  2. Verification reads every submitted (id, occurred_at) back from history and compares
 //     digests: `verified` or `conflict` (with both digests), recorded in the receipt and in the
 //     permanent verdict that the write's records carry.
+//  3. An erasure in the inbox is a round of its own, once the writes before it are verified
+//     (erasure_round.hpp); the merge thread then purges it (chunk_purge.hpp).
 //
 // The column chunks are merged into fewer, larger ones on a thread of their own, beside the rounds
 // (merge_thread.hpp); a merge's commit waits for the round in progress.
@@ -96,6 +98,13 @@ class Projector {
   // Merges column chunks on the caller's thread until none are left to merge; returns how many
   // merges it made. The merge thread does this beside the rounds. Public for tests.
   std::size_t merge_chunks() { return merges_.merge_all(); }
+  // Purges the erasures waiting for it on the caller's thread; returns how many it marked purged.
+  // The merge thread does this after its merges. Public for tests.
+  std::size_t purge_erasures() { return merges_.purge_all(); }
+  // What a purge compacts besides the database (merge_thread.hpp); set before start().
+  void use_purge_compaction(std::function<bool()> compact) {
+    merges_.use_compaction(std::move(compact));
+  }
   const MergeThread& merges() const { return merges_; }
   // Verifies up to 1,024 queued receipts; returns how many it took from the queue.
   std::size_t verify_queued();

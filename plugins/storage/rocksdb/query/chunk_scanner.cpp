@@ -1,5 +1,6 @@
 #include "query/chunk_scanner.hpp"
 
+#include "chunks/erased_rows.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/condition.hpp"
 #include "eventsvc/toolkit/text.hpp"
@@ -104,15 +105,9 @@ void ChunkScanner::read_replaced(const ChunkRef& chunk) {
 }
 
 bool ChunkScanner::read_erased(const ChunkRef& chunk) {
-  if (!database_.erased_chunks().contains(tenant_, chunk.number)) return false;
-  const auto bitmap =
-      database_.get_pinned(database_.columns, erased_key(tenant_, chunk.number), snapshot_);
-  if (!bitmap) return false;
-  erased_.reset(chunk.header.rows, false);
-  if (!erased_.set_bytes(bitmap->data(), bitmap->size())) {
-    throw sdk::Error::internal("the erased rows of chunk " + std::to_string(chunk.number) +
-                               " are damaged");
-  }
+  auto erased = read_erased_rows(database_, snapshot_, tenant_, chunk.number, chunk.header.rows);
+  if (!erased) return false;
+  erased_ = std::move(*erased);
   return true;
 }
 

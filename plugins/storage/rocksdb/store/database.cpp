@@ -1,3 +1,4 @@
+#include "eventsvc/toolkit/rocksdb_compaction.hpp"
 #include "store/database.hpp"
 
 #include <rocksdb/cache.h>
@@ -296,6 +297,10 @@ std::uint64_t Database::int_property(const std::string& name) {
 std::uint64_t Database::int_property(rocksdb::ColumnFamilyHandle* family, const std::string& name) {
   std::uint64_t value = 0;
   return db_->GetIntProperty(family, name, &value) ? value : 0;
+}
+
+void Database::compact_everything() {
+  toolkit::compact_rocksdb_fully(*db_, handles_, "the storage database");
 }
 
 void Database::flush_read(std::uint64_t min_bytes) {

@@ -106,6 +106,11 @@ class Database {
   // search through all it holds; a table file does both within a block its index points to.
   void flush_read(std::uint64_t min_bytes);
 
+  // Flushes every memtable and compacts every column family down to its last level, waiting for
+  // it: no table file or write-ahead log keeps what was deleted or overwritten before (but what a
+  // snapshot still sees). Throws sdk::Error 503 when it fails.
+  void compact_everything();
+
   // Throws sdk::Error 503 on I/O errors. With a snapshot, reads the database as it was then.
   std::optional<std::string> get(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice& key,
                                  const rocksdb::Snapshot* snapshot = nullptr);

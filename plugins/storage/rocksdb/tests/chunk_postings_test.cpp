@@ -89,7 +89,8 @@ TEST(ChunkPostings, DamagedBytesAreRefused) {
 // built from all their rows, for word postings and row sets, and damage names its chunk.
 TEST(ChunkPostings, MergedTermListsEqualOneChunkOfAllTheRows) {
   std::mt19937 random(7);
-  const std::vector<std::string> vocabulary = {"a", "ab", "b", "disk", "full", "z", "\xc3\xa9t\xc3\xa9"};
+  const std::vector<std::string> vocabulary = {
+      "a", "ab", "b", "disk", "full", "z", "\xc3\xa9t\xc3\xa9"};
   for (const bool frequencies : {true, false}) {
     for (int trial = 0; trial < 50; ++trial) {
       std::vector<ChunkTermList> lists;
@@ -105,8 +106,8 @@ TEST(ChunkPostings, MergedTermListsEqualOneChunkOfAllTheRows) {
             for (auto& posting : postings)
               posting.frequency = 1;
           }
-          list.terms.emplace_back(term, frequencies ? encode_postings(postings)
-                                                    : encode_row_set(postings));
+          list.terms.emplace_back(
+              term, frequencies ? encode_postings(postings) : encode_row_set(postings));
           for (const auto& posting : postings)
             whole[term].push_back({posting.row + base, posting.frequency});
         }
@@ -116,8 +117,8 @@ TEST(ChunkPostings, MergedTermListsEqualOneChunkOfAllTheRows) {
       std::vector<std::pair<std::string, std::string>> expected;
       expected.reserve(whole.size());
       for (const auto& [term, postings] : whole)
-        expected.emplace_back(term, frequencies ? encode_postings(postings)
-                                                : encode_row_set(postings));
+        expected.emplace_back(term,
+                              frequencies ? encode_postings(postings) : encode_row_set(postings));
       EXPECT_EQ(merge_term_lists(lists, frequencies), expected) << "trial " << trial;
     }
   }

@@ -3,9 +3,13 @@
 // and a reopen) leaves the erased versions out.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "eventsvc/sdk/error.hpp"
 #include "merge/chunk_merger.hpp"
 #include "storage_fixture.hpp"
+#include "support/files_holding.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -13,14 +17,6 @@ namespace {
 using namespace testing_support;
 
 constexpr sdk::Millis kT0 = 1795336200000;
-
-sdk::RecordQuery all(sdk::Source source) {
-  sdk::RecordQuery query;
-  query.source = source;
-  query.limit = 0;
-  query.order = sdk::Order::asc;
-  return query;
-}
 
 sdk::Condition where(std::string_view field, sdk::Op op, json::value operand) {
   return {*sdk::FieldPath::parse(field), op, std::move(operand)};
@@ -33,30 +29,12 @@ std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
   return ids;
 }
 
-const sdk::ErasureRenderer kRenderErasure = [](const sdk::ErasureStatus& status) {
-  return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
-                                   {"status", sdk::erasure_state_name(status.state)}});
-};
-
 class ErasureTest : public StorageFixture {
  protected:
-  sdk::ErasureRequest erasure(std::string key, std::vector<std::string> ids,
-                              std::vector<sdk::Condition> conditions = {},
-                              sdk::Source source = sdk::Source::history) {
-    static int counter = 0;
-    sdk::ErasureRequest request;
-    request.tenant = kTenant;
-    request.idempotency_key = std::move(key);
-    char id[32];
-    std::snprintf(id, sizeof id, "era_%016x", ++counter);
-    request.erasure_id = id;
-    request.key_id = "k1";
-    request.ids = std::move(ids);
-    request.where = std::move(conditions);
-    request.source = source;
-    request.request = json::object{{"ids", json::array{}}};
-    request.received_at = toolkit::now_millis();
-    return request;
+  static sdk::ErasureRequest erasure(std::string key, std::vector<std::string> ids,
+                                     std::vector<sdk::Condition> conditions = {},
+                                     sdk::Source source = sdk::Source::history) {
+    return erasure_of(std::move(key), std::move(ids), std::move(conditions), source);
   }
 
   // Erases and projects; the erasure's state afterwards.
@@ -197,6 +175,51 @@ TEST_F(ErasureTest, ErasedRowsStayHiddenAcrossMergesAndAReopen) {
   project();
   EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
             (std::vector<std::string>{"b@1", "c@1", "a@9"}));
+}
+
+TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
+  const std::string marker = "zqxmarker";
+  accept_versions();
+  for (int n = 0; n < 2; ++n) {
+    storage_->accept(
+        write_of("key-m" + std::to_string(n),
+                 {event("m", kT0 + (10 + n) * 1000,
+                        json::object{{"secret", marker + " number " + std::to_string(n)}})}),
+        kRender);
+    project();
+  }
+  ChunkMerger merger(storage_->database(), MergePolicy{});
+  while (auto merge = merger.prepare())  // m's versions and others' in one chunk
+    merger.commit(*merge);
+  storage_->database().compact_everything();
+  EXPECT_FALSE(eventsvc::testing::files_holding(dir_.path(), marker)
+                   .empty());  // the search finds what is there
+
+  const auto request = erasure("erase-m", {"m"});
+  EXPECT_EQ(erase(request).state, sdk::ErasureState::hidden);
+  EXPECT_EQ(storage_->projector().purge_erasures(), 1U);
+  const auto status = *storage_->erasure(kTenant, request.erasure_id);
+  EXPECT_EQ(status.state, sdk::ErasureState::purged);
+  EXPECT_EQ(status.erased_versions, 2U);
+  EXPECT_TRUE(status.purged_at.has_value());
+  EXPECT_EQ(eventsvc::testing::files_holding(dir_.path(), marker), std::vector<std::string>{});
+
+  // The rebuilt chunk answers as before, current state and history, by columns and by text.
+  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"a@1", "b@1", "c@1", "a@2", "a@3"}));
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "c@1", "a@3"}));
+  EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-42")}), 2U);
+  sdk::RecordQuery text = all(sdk::Source::history);
+  text.text = sdk::TextQuery{};
+  text.text->words = {"seen"};
+  EXPECT_EQ(read(text).size(), 5U);
+  // Nothing is left to purge; a new version of the id is current again.
+  EXPECT_EQ(storage_->projector().purge_erasures(), 0U);
+  storage_->accept(write_of("key-m-again", {event("m", kT0 + 20000, 1)}), kRender);
+  project();
+  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "c@1", "a@3", "m@20"}));
 }
 
 TEST_F(ErasureTest, AnUnknownErasureIsNone) {

@@ -65,6 +65,40 @@ inline const sdk::ReceiptRenderer kRender = [](const sdk::AcceptSummary& s) {
                                    {"duplicates", s.duplicates}});
 };
 
+// Every record of current state or history, oldest first.
+inline sdk::RecordQuery all(sdk::Source source) {
+  sdk::RecordQuery query;
+  query.source = source;
+  query.limit = 0;
+  query.order = sdk::Order::asc;
+  return query;
+}
+
+inline const sdk::ErasureRenderer kRenderErasure = [](const sdk::ErasureStatus& status) {
+  return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
+                                   {"status", sdk::erasure_state_name(status.state)}});
+};
+
+// An erasure of `ids` and of what `where` matches over `source`, with a fresh erasure id.
+inline sdk::ErasureRequest erasure_of(std::string key, std::vector<std::string> ids,
+                                      std::vector<sdk::Condition> where = {},
+                                      sdk::Source source = sdk::Source::history) {
+  static int counter = 0;
+  sdk::ErasureRequest request;
+  request.tenant = kTenant;
+  request.idempotency_key = std::move(key);
+  char id[32];
+  std::snprintf(id, sizeof id, "era_%016x", ++counter);
+  request.erasure_id = id;
+  request.key_id = "k1";
+  request.ids = std::move(ids);
+  request.where = std::move(where);
+  request.source = source;
+  request.request = json::object{{"ids", json::array{}}};
+  request.received_at = toolkit::now_millis();
+  return request;
+}
+
 class StorageFixture : public ::testing::Test {
  protected:
   void SetUp() override { open(); }

@@ -20,14 +20,6 @@ using namespace testing_support;
 
 constexpr sdk::Millis kT0 = 1795336200000;
 
-sdk::RecordQuery all(sdk::Source source) {
-  sdk::RecordQuery query;
-  query.source = source;
-  query.limit = 0;
-  query.order = sdk::Order::asc;
-  return query;
-}
-
 std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
   std::vector<std::string> ids;
   for (const auto& record : records)

@@ -105,6 +105,11 @@ class DurableLog : public Plugin {
   // that carries out the erasure calls it; a claim that is gone already is no error. Throws 503
   // while the log cannot be reached (the erasure is then tried again).
   virtual void release_claims(const std::vector<std::string>& claims) = 0;
+  // Makes what the log deleted before this call (entries trimmed, claims released) leave its
+  // files, for an erasure's purge: true once no file of the log holds those bytes any more; false
+  // when the log cannot yet (the erasures then stay `hidden` and this is asked again later). Throws
+  // Error 503 while the log cannot be reached.
+  virtual bool purge_deleted() { return false; }
 
   // Why this server cannot make writes durable in the log now (its disk is full or failing), or
   // empty: storage reports it to /readyz, which then takes the server out of rotation. A shared
