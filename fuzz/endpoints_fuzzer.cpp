@@ -82,7 +82,7 @@ struct Endpoints {
   host::IngestEndpoint ingest{config, storage_module, metrics};
   host::SearchEndpoint search{config, storage_module};
   host::QueryEndpoint query{config, storage_module};
-  host::EraseEndpoint erase{config, storage_module, no_audit};
+  host::EraseEndpoint erase{config, storage_module, no_audit, nullptr};
 };
 
 }  // namespace

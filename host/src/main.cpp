@@ -13,7 +13,7 @@ constexpr const char* kUsage = R"(usage: eventsvc <command> [options]
 
 commands:
   serve          run the server (--bootstrap-key: create a first key when none exists)
-  keys create    --workspace W --env live|test --scopes events:read,events:write
+  keys create    --workspace W --env live|test --scopes events:read,events:write[,events:erase]
                  [--plan P] [--label L]         print a new key once
   keys list      [--json]                       list keys (never their secrets)
   keys revoke    ID                             revoke a key
@@ -21,7 +21,10 @@ commands:
   plugins        [--json]                       list the plugin libraries found and their manifests
   backup         --to DIR                       a consistent copy of the data directory, taken
                                                 while the server serves (or while none runs)
-  restore        --from DIR                     write a backup out as the (new, empty) data_dir
+  restore        --from DIR [--erasure-ledger FILE]
+                                                write a backup out as the (new, empty) data_dir,
+                                                then carry out again the ledger's erasures made
+                                                after the backup
   version        print the version
 
 every command takes:

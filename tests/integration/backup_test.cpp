@@ -154,6 +154,56 @@ TEST(Backup, OfAStoppedServerIsTakenByTheCommandItself) {
   expect_served(restored, key, written);
 }
 
+// Erasures outlive backups: an erasure made after the backup is carried out again by the restore
+// (from the erasure ledger), one made before it is not (what was sent again after it stays).
+TEST(Backup, ARestoreCarriesOutAgainTheErasuresMadeAfterTheBackup) {
+  ServerProcess server(test_config());
+  server.start();
+  const std::string key =
+      server.create_key("backup", "test", "events:read,events:write,events:erase");
+  ApiClient api(server.port(), key);
+  const auto person = [&](const std::string& id) {
+    return make_batch("people", json::array{make_event(id, "seen", now_ms() - 60000,
+                                                       json::object{{"user", "u-42"}})});
+  };
+  api.ingest_verified(person("before"), "erasure-backup-1");
+  api.ingest_verified(person("after"), "erasure-backup-2");
+  std::vector<Acknowledged> kept{write_ten(api, "kept")};
+  api.wait_final(kept.back().receipt_id);
+  auto erase = [&](const std::string& id) {
+    const auto accepted = api.erase(json::object{{"ids", json::array{json::value(id)}}},
+                                    "erasure-backup-erase-" + id);
+    EXPECT_EQ(accepted.status, 202) << accepted.body;
+    return std::string(accepted.json().at("erasure_id").as_string());
+  };
+  // Erased before the backup, then sent again: the backup holds it again.
+  api.wait_erased(erase("before"));
+  api.ingest_verified(person("before"), "erasure-backup-3");
+  const fs::path backup = server.dir() / "backup";
+  ASSERT_EQ(server.cli({"backup", "--to", backup.string()}).exit_code, 0);
+  // Erased after the backup.
+  const std::string later = erase("after");
+  api.wait_erased(later);
+
+  ServerProcess restored(test_config());
+  const auto restore = restored.cli({"restore", "--from", backup.string(), "--erasure-ledger",
+                                     (server.data_dir() / "erasure-ledger.jsonl").string()});
+  ASSERT_EQ(restore.exit_code, 0) << restore.err;
+  EXPECT_NE(restore.out.find("2 erasures, 1 of them made after the backup and carried out again"),
+            std::string::npos)
+      << restore.out;
+  expect_served(restored, key, kept);
+  ApiClient again(restored.port(), key);
+  const auto served = history_ids(again);
+  EXPECT_TRUE(served.contains("before"));
+  EXPECT_FALSE(served.contains("after"));
+  const auto erasure = again.erasure(later);
+  ASSERT_EQ(erasure.status, 200) << erasure.body;
+  EXPECT_NE(erasure.json().at("status"), "accepted");
+  // The restored server keeps the ledger for the next restore.
+  EXPECT_TRUE(fs::exists(restored.data_dir() / "erasure-ledger.jsonl"));
+}
+
 TEST(Backup, RefusesADirectoryThatIsNotEmptyOrInsideTheDataDirectory) {
   ServerProcess server(test_config());
   server.start();

@@ -63,15 +63,15 @@ json::object erasure_to_json(const HostConfig& config, const sdk::ErasureStatus&
   return body;
 }
 
-ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
-  const std::string& key = required_idempotency_key(request.http);
-  const json::value body = parse_body(request.body);
+sdk::ErasureRequest erasure_request_of(const json::value& body, const sdk::Tenant& tenant,
+                                       sdk::Millis now) {
   ValidationErrors errors;
   erasure_schema().validate(body, "", errors);
+  if (!body.is_object()) errors.throw_if_any();
   const json::object& object = body.get_object();
   ParsedWhere where;
   if (const auto* raw = object.if_contains("where"); raw != nullptr && errors.empty()) {
-    where = parse_where(*raw, "/where", request.now, errors);
+    where = parse_where(*raw, "/where", now, errors);
     if (errors.empty() && where.conditions.empty()) {
       errors.add("/where", "names no condition: an erasure of every event is not a condition");
     }
@@ -79,10 +79,7 @@ ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
   errors.throw_if_any();
 
   sdk::ErasureRequest erasure;
-  erasure.tenant = request.principal.tenant;
-  erasure.idempotency_key = key;
-  erasure.erasure_id = new_erasure_id();
-  erasure.key_id = request.principal.key_id;
+  erasure.tenant = tenant;
   if (const auto* ids = object.if_contains("ids")) {
     for (const auto& id : ids->get_array())
       erasure.ids.emplace_back(id.get_string());
@@ -92,7 +89,17 @@ ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
                        : sdk::Source::history;
   erasure.where = std::move(where.conditions);
   erasure.request = object;
-  erasure.received_at = request.now;
+  erasure.received_at = now;
+  return erasure;
+}
+
+ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
+  const std::string& key = required_idempotency_key(request.http);
+  const json::value body = parse_body(request.body);
+  sdk::ErasureRequest erasure = erasure_request_of(body, request.principal.tenant, request.now);
+  erasure.idempotency_key = key;
+  erasure.erasure_id = new_erasure_id();
+  erasure.key_id = request.principal.key_id;
 
   const auto render = [&](const sdk::ErasureStatus& status) {
     return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
@@ -103,7 +110,15 @@ ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
   const sdk::AcceptResult result =
       storage_.call([&](sdk::Storage& storage) { return storage.erase(erasure, render); });
   const json::value answered = sdk::parse_json(result.body);
-  audit(request, body, answered.at("erasure_id").as_string(), result.replayed);
+  const std::string erasure_id(answered.at("erasure_id").as_string());
+  // A replay too (its first answer may have failed here, after the erasure was durable), as
+  // first received: `where`'s time expressions are resolved against that instant again.
+  if (ledger_ != nullptr) {
+    const auto accepted_at = toolkit::parse_rfc3339(answered.at("accepted_at").as_string());
+    ledger_->record({erasure_id, erasure.tenant, key, erasure.key_id,
+                     accepted_at.value_or(erasure.received_at), body});
+  }
+  audit(request, body, erasure_id, result.replayed);
   ApiResponse response{202, result.body, {}};
   if (result.replayed) response.headers.emplace_back("Idempotent-Replayed", "true");
   return response;

@@ -5,6 +5,7 @@
 
 #include "api/endpoint_base.hpp"
 #include "api/validation.hpp"
+#include "erasure/erasure_ledger.hpp"
 #include "eventsvc/sdk/audit.hpp"
 
 namespace eventsvc::host {
@@ -15,9 +16,10 @@ inline constexpr std::size_t kErasureBodyLimit = 12 << 20;
 
 class EraseEndpoint final : public StorageEndpoint {
  public:
+  // `ledger`: where accepted erasures are recorded (null: nowhere, for tests of the parsing).
   EraseEndpoint(const HostConfig& config, const Module<sdk::Storage>& storage,
-                const Module<sdk::AuditSink>& audit)
-      : StorageEndpoint(config, storage), audit_(audit) {}
+                const Module<sdk::AuditSink>& audit, ErasureLedger* ledger)
+      : StorageEndpoint(config, storage), audit_(audit), ledger_(ledger) {}
 
   Operation operation() const override { return Operation::erasures; }
   std::vector<std::string_view> scopes() const override { return {sdk::kScopeErase}; }
@@ -32,6 +34,7 @@ class EraseEndpoint final : public StorageEndpoint {
              bool replayed) const;
 
   const Module<sdk::AuditSink>& audit_;
+  ErasureLedger* ledger_;
 };
 
 class ErasureStatusEndpoint final : public StorageEndpoint {
@@ -45,6 +48,11 @@ class ErasureStatusEndpoint final : public StorageEndpoint {
   std::size_t max_body_bytes() const override { return 0; }
   ApiResponse handle(const ApiRequest& request) override;
 };
+
+// The erasure a body asks for, validated (Error 400 naming what is wrong); `now` resolves the
+// time expressions of `where`.
+sdk::ErasureRequest erasure_request_of(const json::value& body, const sdk::Tenant& tenant,
+                                       sdk::Millis now);
 
 // era_ + 16 lowercase hex from the CSPRNG.
 std::string new_erasure_id();

@@ -11,7 +11,8 @@
 
 namespace eventsvc::host {
 
-Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetrics& metrics) {
+Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetrics& metrics,
+                    ErasureLedger& ledger) {
   Router router;
   router.add("POST", "/v1/events",
              std::make_shared<IngestEndpoint>(config, modules.storage(), metrics));
@@ -21,7 +22,7 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetri
   router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage()));
   router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules));
   router.add("POST", "/v1/erasures",
-             std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit()));
+             std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit(), &ledger));
   router.add("GET", "/v1/erasures/{erasureId}",
              std::make_shared<ErasureStatusEndpoint>(config, modules.storage()));
   return router;

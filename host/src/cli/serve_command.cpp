@@ -125,9 +125,11 @@ int run_serve(const std::vector<std::string>& args) {
     log.log(sdk::LogLevel::info, "host",
             "created a self-signed certificate: " + config.server.tls.certificate.string());
   }
+  ErasureLedger ledger(config.erasure_ledger);
   modules->start();
   HostMetrics metrics;
-  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules, metrics), metrics);
+  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules, metrics, ledger),
+                           metrics);
   HttpsServer server(config, pipeline, log);
   const OperatorPages pages({config, *modules, pipeline, metrics, server.stats(), log});
   // Before the API listener: a busy admin port stops the start before any client is served.

@@ -148,6 +148,11 @@ constexpr ConfigKey kTopLevel[] = {
                        "The operator's listener: /healthz, /readyz, /metrics (plain HTTP, no key)",
                        kAdmin),
     ConfigKey::string("data_dir", "Where plugins keep their data").defaults_to(R"("var/data")"),
+    ConfigKey::string(
+        "erasure_ledger",
+        "Every accepted erasure, re-applied by `eventsvc restore` to an older backup; "
+        "relative paths are inside data_dir (backups never hold it)")
+        .defaults_to(R"("erasure-ledger.jsonl")"),
     ConfigKey::string_list("plugin_dirs",
                            "Directories searched for plugin libraries before the built-in one")
         .defaults_to("[]"),
@@ -350,6 +355,9 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
 
   config.data_dir = overrides.data_dir ? *overrides.data_dir : top.get_string("data_dir");
   config.data_dir = std::filesystem::absolute(config.data_dir).lexically_normal();
+  const std::filesystem::path ledger(top.get_string("erasure_ledger"));
+  config.erasure_ledger =
+      (ledger.is_absolute() ? ledger : config.data_dir / ledger).lexically_normal();
   for (const auto& dir : top.get_strings("plugin_dirs")) {
     config.plugin_dirs.push_back(std::filesystem::absolute(dir).lexically_normal());
   }

@@ -93,6 +93,8 @@ struct HostConfig {
   ServerConfig server;
   AdminConfig admin;
   std::filesystem::path data_dir;
+  // Every accepted erasure, for restores (erasure_ledger.hpp); absolute.
+  std::filesystem::path erasure_ledger;
   std::vector<std::filesystem::path> plugin_dirs;
   int anonymous_per_minute = 60;
   std::size_t max_body_bytes = 8 << 20;
