@@ -203,6 +203,27 @@ std::vector<std::pair<std::string, std::string>> PostingsBuilder::encode() const
   return out;
 }
 
+namespace {
+
+// The rows of `rows` from `first` on, given their new numbers; the dropped ones removed.
+void renumber(std::vector<Posting>& rows, std::size_t first,
+              const std::vector<std::uint32_t>& renumbered, std::uint64_t chunk) {
+  std::size_t kept = first;
+  for (std::size_t i = first; i < rows.size(); ++i) {
+    if (rows[i].row >= renumbered.size()) {
+      throw sdk::Error::internal("the postings of chunk " + std::to_string(chunk) +
+                                 " name a row past its end");
+    }
+    const std::uint32_t to = renumbered[rows[i].row];
+    if (to == kDroppedRow) continue;
+    rows[kept] = rows[i];
+    rows[kept++].row = to;
+  }
+  rows.resize(kept);
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> merge_term_lists(
     const std::vector<ChunkTermList>& lists, bool frequencies) {
   struct Head {
@@ -233,14 +254,18 @@ std::vector<std::pair<std::string, std::string>> merge_term_lists(
       heads.pop();
       const ChunkTermList& list = lists[head.list];
       const std::string& bytes = list.terms[head.at].second;
-      const bool intact = frequencies ? decode_postings(bytes, rows, list.base)
-                                      : decode_row_set(bytes, rows, list.base);
+      const std::size_t first = rows.size();
+      const std::uint32_t base = list.renumbered != nullptr ? 0 : list.base;
+      const bool intact =
+          frequencies ? decode_postings(bytes, rows, base) : decode_row_set(bytes, rows, base);
       if (!intact) {
         throw sdk::Error::internal("the postings of chunk " + std::to_string(list.chunk) +
                                    " are damaged");
       }
+      if (list.renumbered != nullptr) renumber(rows, first, *list.renumbered, list.chunk);
       if (head.at + 1 < list.terms.size()) heads.push({head.list, head.at + 1});
     }
+    if (rows.empty()) continue;  // every row of it was dropped
     merged.emplace_back(term, frequencies ? encode_postings(rows) : encode_row_set(rows));
   }
   return merged;

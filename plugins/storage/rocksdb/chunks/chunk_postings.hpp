@@ -77,12 +77,16 @@ struct ChunkTermList {
   std::uint64_t chunk = 0;  // for the message when its postings are damaged
   std::uint32_t base = 0;
   std::vector<std::pair<std::string, std::string>> terms;
+  // When rows leave (a purge): each old row's row in the new chunk, or kDroppedRow; its rows are
+  // then not moved by `base`.
+  const std::vector<std::uint32_t>* renumbered = nullptr;
 };
+inline constexpr std::uint32_t kDroppedRow = UINT32_MAX;
 
 // The postings of consecutive chunks as those of one: a k-way merge of their term lists, in the
 // chunks' order (each list's rows after the previous ones'), so that no term is hashed or sorted
-// again. Word postings, or with `frequencies` false, row sets. Throws (500) naming a chunk whose
-// postings are damaged.
+// again; a term left with no row (every row of it dropped) is left out. Word postings, or with
+// `frequencies` false, row sets. Throws (500) naming a chunk whose postings are damaged.
 std::vector<std::pair<std::string, std::string>> merge_term_lists(
     const std::vector<ChunkTermList>& lists, bool frequencies);
 

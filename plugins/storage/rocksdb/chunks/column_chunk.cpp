@@ -302,14 +302,34 @@ void ChunkBuilder::integer_cell(std::string_view name, std::int64_t value) {
 }
 
 void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
-                          const ChunkHeader& header) {
+                          const ChunkHeader& header, const std::vector<bool>* dropped) {
   const std::uint32_t base = rows_;
+  std::uint32_t kept = header.rows;
+  ChunkHeader range = header;  // of the rows appended
+  if (dropped != nullptr) {
+    kept = static_cast<std::uint32_t>(std::count(dropped->begin(), dropped->end(), false));
+    range.min_timestamp = std::numeric_limits<sdk::Millis>::max();
+    range.max_timestamp = std::numeric_limits<sdk::Millis>::min();
+    if (range.max_ingested_at) range.max_ingested_at = std::numeric_limits<sdk::Millis>::min();
+  }
   for (const auto& [name, view] : columns) {
     Column& out = columns_[name];
     out.kinds.resize(base, CellKind::absent);
     ColumnView::Cursor cursor(view);
+    const bool timestamp = name == "timestamp";
+    const bool ingested_at = name == "ingested_at";
     for (std::uint32_t row = 0; row < header.rows; ++row) {
       const CellKind kind = cursor.next();
+      if (dropped != nullptr) {
+        if ((*dropped)[row]) continue;
+        const auto instant = static_cast<sdk::Millis>(cursor.number());
+        if (timestamp) {
+          range.min_timestamp = std::min(range.min_timestamp, instant);
+          range.max_timestamp = std::max(range.max_timestamp, instant);
+        } else if (ingested_at && range.max_ingested_at) {
+          range.max_ingested_at = std::max(*range.max_ingested_at, instant);
+        }
+      }
       out.kinds.push_back(kind);
       if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
         out.numbers.push_back(cursor.number());
@@ -318,19 +338,20 @@ void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
       }
     }
   }
+  if (kept == 0) return;
   if (rows_ == 0) {
-    header_.min_timestamp = header.min_timestamp;
-    header_.max_timestamp = header.max_timestamp;
-    header_.max_ingested_at = header.max_ingested_at;
+    header_.min_timestamp = range.min_timestamp;
+    header_.max_timestamp = range.max_timestamp;
+    header_.max_ingested_at = range.max_ingested_at;
   } else {
-    header_.min_timestamp = std::min(header_.min_timestamp, header.min_timestamp);
-    header_.max_timestamp = std::max(header_.max_timestamp, header.max_timestamp);
+    header_.min_timestamp = std::min(header_.min_timestamp, range.min_timestamp);
+    header_.max_timestamp = std::max(header_.max_timestamp, range.max_timestamp);
     // Known only when every merged chunk kept it.
-    header_.max_ingested_at = header_.max_ingested_at && header.max_ingested_at
-                                  ? std::max(*header_.max_ingested_at, *header.max_ingested_at)
+    header_.max_ingested_at = header_.max_ingested_at && range.max_ingested_at
+                                  ? std::max(*header_.max_ingested_at, *range.max_ingested_at)
                                   : std::optional<sdk::Millis>();
   }
-  rows_ += header.rows;
+  rows_ += kept;
   header_.rows = rows_;
 }
 

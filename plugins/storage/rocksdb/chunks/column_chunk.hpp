@@ -124,7 +124,10 @@ class ChunkBuilder {
   std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
   // Appends every row of a decoded chunk (merging chunks); its postings are merged apart
   // (merge_term_lists).
-  void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header);
+  // With `dropped` (a purge), the rows it marks are left out, and the header's time range is the
+  // kept rows'.
+  void append(const std::map<std::string, ColumnView>& columns, const ChunkHeader& header,
+              const std::vector<bool>* dropped = nullptr);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }
   // (column name, encoded column) for every column; rows lacking a field are absent.

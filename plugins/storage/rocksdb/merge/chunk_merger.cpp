@@ -11,6 +11,7 @@
 #include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
+#include "chunks/erased_rows.hpp"
 #include "chunks/term_blocks.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
@@ -153,11 +154,13 @@ void read_ids_and_instants(const std::map<std::string, ColumnView>& columns, con
 }
 
 // Reads one chunk of a run into the merge: its keys deleted in `batch`, its columns appended to
-// `builder`, its word and value terms to `words` and `values` (from blocks of terms, or one key
-// per term in chunks written before blocks), its rows' ids and instants to `source`.
+// `builder` (without the rows `dropped` marks, when given), its word and value terms to `words`
+// and `values` (from blocks of terms, or one key per term in chunks written before blocks), its
+// rows' ids and instants to `source`.
 void read_chunk(Database& database, const std::string& tenant, const Chunk& chunk,
                 rocksdb::WriteBatch& batch, ChunkBuilder& builder, ChunkTermList& words,
-                ChunkTermList& values, PreparedMerge::Source& source) {
+                ChunkTermList& values, PreparedMerge::Source& source,
+                const std::vector<bool>* dropped = nullptr) {
   // The chunk's columns (its header key sorts first and is skipped by name).
   std::string prefix = chunk_prefix(tenant);
   append_u64(prefix, chunk.number);
@@ -189,7 +192,7 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
     }
   }
   read_ids_and_instants(columns, chunk, source);
-  builder.append(columns, chunk.header);
+  builder.append(columns, chunk.header, dropped);
 }
 
 }  // namespace
@@ -227,6 +230,54 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
                      merge_term_lists(value_lists, false)))
     merge.batch.Put(database_.columns, key, value);
   return merge;
+}
+
+std::optional<PreparedMerge> ChunkMerger::prepare_purge() {
+  std::optional<std::pair<std::string, std::uint64_t>> found;
+  for_each_erased_chunk(database_, nullptr, [&](const std::string& tenant, std::uint64_t at) {
+    found.emplace(tenant, at);
+    return false;
+  });
+  if (!found) return std::nullopt;
+  const auto& [tenant, number] = *found;
+  const auto header_bytes = database_.get(database_.columns, chunk_header_key(tenant, number));
+  const auto header = header_bytes ? decode_chunk_header(*header_bytes) : std::nullopt;
+  if (!header) {
+    throw sdk::Error::internal("the header of chunk " + std::to_string(number) +
+                               " is damaged or missing");
+  }
+  PreparedMerge purge;
+  purge.started = std::chrono::steady_clock::now();
+  purge.tenant = tenant;
+  purge.merged = number;
+  PreparedMerge::Source& source = purge.sources.emplace_back();
+  source.number = number;
+  // Its erased rows as they are now (chunk data changes only here; rows erased after this read
+  // stay masked at the commit).
+  source.dropped.assign(header->rows, false);
+  const auto erased = database_.get(database_.columns, erased_key(tenant, number));
+  if (!erased || !mark_replaced({}, *erased, source.dropped)) {
+    throw sdk::Error::internal("the erased rows of chunk " + std::to_string(number) +
+                               " are damaged");
+  }
+  std::vector<std::uint32_t> renumbered(header->rows, kDroppedRow);
+  std::uint32_t next = 0;
+  for (std::uint32_t row = 0; row < header->rows; ++row) {
+    if (!source.dropped[row]) renumbered[row] = next++;
+  }
+  ChunkBuilder builder;
+  std::vector<ChunkTermList> words{ChunkTermList{number, 0, {}, &renumbered}};
+  std::vector<ChunkTermList> values{ChunkTermList{number, 0, {}, &renumbered}};
+  read_chunk(database_, tenant, Chunk{number, *header}, purge.batch, builder, words.front(),
+             values.front(), source, &source.dropped);
+  purge.rows = builder.header().rows;
+  if (!builder.empty()) {
+    for (const auto& [key, value] :
+         chunk_entries(tenant, number, builder, merge_term_lists(words, true),
+                       merge_term_lists(values, false)))
+      purge.batch.Put(database_.columns, key, value);
+  }
+  return purge;
 }
 
 void ChunkMerger::commit(PreparedMerge& merge) {

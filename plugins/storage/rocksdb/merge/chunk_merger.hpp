@@ -75,6 +75,10 @@ class ChunkMerger {
   // Reads and merges the first run of chunks to merge; nullopt when there is none. One prepared
   // merge at a time: the next prepare() must wait for this one's commit.
   std::optional<PreparedMerge> prepare();
+  // The first chunk with erased rows built again without them (their columns and postings
+  // filtered, the rows that stay renumbered), to commit like a merge; nullopt when no chunk has
+  // any (chunk_purge.hpp).
+  std::optional<PreparedMerge> prepare_purge();
   // Writes a prepared merge. Must not overlap a projection round.
   void commit(PreparedMerge& merge);
 

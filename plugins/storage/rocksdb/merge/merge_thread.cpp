@@ -74,7 +74,7 @@ bool MergeThread::merge_one() {
 
 bool MergeThread::purge_one() {
   const std::lock_guard merging(merging_);
-  auto purge = prepare_purge(database_);
+  auto purge = merger_.prepare_purge();
   if (!purge) return false;
   const std::lock_guard round(rounds_);
   merger_.commit(*purge);
