@@ -185,7 +185,8 @@ ErasedVersions erase_versions(Database& database, RecordIndexer& indexer, Ordere
 
   // Current state: an id whose current version went falls back to its newest survivor.
   std::vector<std::pair<std::string, sdk::Record>> survivors;
-  for (const auto& [id, instants] : erased_of) {
+  for (const auto& [id, erased_instants] : erased_of) {
+    const std::set<sdk::Millis>& instants = erased_instants;  // a lambda below reads it
     const auto current = database.get(database.current_ids, tenant + id);
     if (!current) continue;
     const sdk::Millis current_at = read_instant(*current);
