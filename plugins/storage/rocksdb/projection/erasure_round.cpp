@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "chunks/chunk_keys.hpp"
 #include "chunks/column_chunk.hpp"
@@ -77,13 +78,19 @@ class RowFinder {
       const std::uint32_t rows = chunks_.at(chunk);
       auto ids = column(chunk, "id", rows);
       auto instants = column(chunk, "timestamp", rows);
+      // A chunk holds tens of thousands of rows and a few wanted ones: their instants pass first,
+      // and only then is a row's id read.
+      std::unordered_set<sdk::Millis> wanted_instants;
+      for (const auto& version : versions)
+        wanted_instants.insert(version.first);
       ColumnView::Cursor id(ids);
       ColumnView::Cursor instant(instants);
       for (std::uint32_t row = 0; row < rows; ++row) {
         id.next();
         instant.next();
-        Version version{static_cast<sdk::Millis>(instant.number()),
-                        std::string(ids.dictionary_entry(id.string_index()))};
+        const auto at = static_cast<sdk::Millis>(instant.number());
+        if (!wanted_instants.contains(at)) continue;
+        Version version{at, std::string(ids.dictionary_entry(id.string_index()))};
         if (versions.contains(version)) found_.emplace(std::move(version), RowRef{chunk, row});
       }
     }
