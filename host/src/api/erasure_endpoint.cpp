@@ -45,6 +45,13 @@ std::string erasure_url(const HostConfig& config, std::string_view erasure_id) {
   return config.server.public_base_url + "/v1/erasures/" + std::string(erasure_id);
 }
 
+std::string erasure_receipt_body(const HostConfig& config, const sdk::ErasureStatus& status) {
+  return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
+                                   {"status", sdk::erasure_state_name(status.state)},
+                                   {"status_url", erasure_url(config, status.erasure_id)},
+                                   {"accepted_at", toolkit::format_rfc3339(status.accepted_at)}});
+}
+
 json::object erasure_to_json(const HostConfig& config, const sdk::ErasureStatus& status) {
   json::object body;
   body["erasure_id"] = status.erasure_id;
@@ -102,10 +109,7 @@ ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
   erasure.key_id = request.principal.key_id;
 
   const auto render = [&](const sdk::ErasureStatus& status) {
-    return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
-                                     {"status", sdk::erasure_state_name(status.state)},
-                                     {"status_url", erasure_url(config_, status.erasure_id)},
-                                     {"accepted_at", toolkit::format_rfc3339(status.accepted_at)}});
+    return erasure_receipt_body(config_, status);
   };
   const sdk::AcceptResult result =
       storage_.call([&](sdk::Storage& storage) { return storage.erase(erasure, render); });

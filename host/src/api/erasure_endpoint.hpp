@@ -58,6 +58,8 @@ sdk::ErasureRequest erasure_request_of(const json::value& body, const sdk::Tenan
 std::string new_erasure_id();
 // Where an erasure is polled: public_base_url (when configured) + /v1/erasures/<id>.
 std::string erasure_url(const HostConfig& config, std::string_view erasure_id);
+// The 202 of an erasure: the body storage keeps for its key's replays.
+std::string erasure_receipt_body(const HostConfig& config, const sdk::ErasureStatus& status);
 // The erasure as GET answers it.
 json::object erasure_to_json(const HostConfig& config, const sdk::ErasureStatus& status);
 

@@ -7,7 +7,6 @@
 #include "api/erasure_endpoint.hpp"
 #include "erasure/erasure_ledger.hpp"
 #include "eventsvc/sdk/error.hpp"
-#include "eventsvc/toolkit/time.hpp"
 #include "logging/log_sink.hpp"
 #include "modules/module_registry.hpp"
 
@@ -34,10 +33,9 @@ ReappliedErasures reapply_erasures(const HostConfig& config, const std::filesyst
     ~Stop() { modules.stop(); }
   } stop{*modules};
   const auto& storage = modules->storage();
-  const sdk::ErasureRenderer render = [](const sdk::ErasureStatus& status) {
-    return sdk::to_json(json::object{{"erasure_id", status.erasure_id},
-                                     {"status", sdk::erasure_state_name(status.state)},
-                                     {"accepted_at", toolkit::format_rfc3339(status.accepted_at)}});
+  // The body a retry of the erasure's key gets from the restored data, as from the server.
+  const sdk::ErasureRenderer render = [&](const sdk::ErasureStatus& status) {
+    return erasure_receipt_body(config, status);
   };
 
   std::vector<const LedgerEntry*> waiting;

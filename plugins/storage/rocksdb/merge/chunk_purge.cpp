@@ -36,8 +36,9 @@ void mark_purged(Database& database, const std::vector<std::string>& pending, sd
   rocksdb::WriteBatch batch;
   for (const auto& key : pending) {
     batch.Delete(database.meta, key);
-    // "erasure-purge/" <tenant> <id>  ->  "erasure/" <tenant> <id>
-    const std::string status_key = "erasure/" + key.substr(kPendingPrefix.size());
+    // Both keys end <tenant> <id>.
+    const std::string status_key =
+        erasure_status_key(std::string_view(key).substr(kPendingPrefix.size()), {});
     const auto stored = database.get(database.meta, status_key);
     if (!stored) continue;
     sdk::ErasureStatus status = decode_erasure_status(*stored);
