@@ -65,8 +65,12 @@ void LogFollower::start() {
 }
 
 void LogFollower::stop() {
-  stopping_ = true;
+  {
+    const std::lock_guard lock(mutex_);  // a waiter of await_published() sees it
+    stopping_ = true;
+  }
   wakeup_.notify_all();
+  handed_over_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -178,7 +182,8 @@ void LogFollower::publish_progress() {
 bool LogFollower::await_published(std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
   const sdk::LogPosition target = applied_;
-  return handed_over_.wait_for(lock, timeout, [&] { return handed_ >= target; });
+  handed_over_.wait_for(lock, timeout, [&] { return handed_ >= target || stopping_; });
+  return handed_ >= target;
 }
 
 void LogFollower::run() {

@@ -47,7 +47,8 @@ class LogFollower {
   bool problem_lasts() const { return lasting_.load(); }
   sdk::LogPosition applied() const;
   // Waits up to `timeout` until the log has been told that every entry copied so far is verified
-  // here (so that a log that forgets verified entries has forgotten them); false when it has not.
+  // here (so that a log that forgets verified entries has forgotten them); false when it has not,
+  // at once once the follower stops.
   bool await_published(std::chrono::milliseconds timeout) const;
   // Entries copied since the start.
   std::uint64_t copied() const { return copied_.load(); }
