@@ -25,6 +25,9 @@ commands:
                                                 write a backup out as the (new, empty) data_dir,
                                                 then carry out again the ledger's erasures made
                                                 after the backup
+  retention      [--dry-run] [--json]           remove now the events retention lets go (the
+                                                server does it every retention.sweep_every);
+                                                --dry-run: only say what would go
   version        print the version
 
 every command takes:
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "plugins") return eventsvc::host::run_plugins(rest);
     if (command == "backup") return eventsvc::host::run_backup(rest);
     if (command == "restore") return eventsvc::host::run_restore(rest);
+    if (command == "retention") return eventsvc::host::run_retention(rest);
     if (command == "version" || command == "--version") {
       std::printf("eventsvc %s\n", EVENTSVC_VERSION);
       return 0;

@@ -13,16 +13,35 @@ namespace {
 constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
 constexpr std::size_t kMaxIdLength = 1024;   // event ids (as excluded_document_ids allow)
 
-Schema batch_schema(sdk::Millis earliest, sdk::Millis latest, const Plan& plan,
-                    sdk::Millis max_future_skew) {
+// The retention an event of the batch must lie within: its stream's when the plan keeps that
+// stream for fewer days (an older event would only be removed by the next sweep).
+struct RetentionBound {
+  sdk::Millis earliest = 0;
+  std::string what;  // "the plan's retention of 30 days"
+};
+
+RetentionBound retention_bound(const json::value& body, const Plan& plan, sdk::Millis now) {
+  int days = plan.retention_days;
+  std::string what = "the plan's retention of ";
+  const auto* stream = body.is_object() ? body.get_object().if_contains("stream") : nullptr;
+  if (stream != nullptr && stream->is_string()) {
+    const std::string_view name = stream->get_string();
+    if (const int kept = plan.retention_days_of(name); kept != days) {
+      days = kept;
+      what = "the plan's retention of stream '" + std::string(name) + "', ";
+    }
+  }
+  return {now - sdk::Millis{days} * 86400000, what + std::to_string(days) + " days"};
+}
+
+Schema batch_schema(RetentionBound retention, sdk::Millis latest, sdk::Millis max_future_skew) {
   auto occurred_at = Schema::string().check(
-      [=, &plan](const json::value& value, const std::string& path, ValidationErrors& errors) {
+      [=](const json::value& value, const std::string& path, ValidationErrors& errors) {
         const auto instant = toolkit::parse_rfc3339(value.get_string());
         if (!instant) {
           errors.add(path, "must be an RFC 3339 date-time, e.g. 2026-11-22T08:30:00Z");
-        } else if (*instant < earliest) {
-          errors.add(path, "is older than the plan's retention of " +
-                               std::to_string(plan.retention_days) + " days");
+        } else if (*instant < retention.earliest) {
+          errors.add(path, "is older than " + retention.what);
         } else if (*instant > latest) {
           errors.add(path, "is more than " + std::to_string(max_future_skew / 1000) +
                                " seconds in the future");
@@ -65,8 +84,8 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   const std::string& key = required_idempotency_key(request.http);
   const json::value body = parse_body(request.body);
   ValidationErrors errors;
-  batch_schema(retention_horizon(request.plan, request.now), request.now + config_.max_future_skew,
-               request.plan, config_.max_future_skew)
+  batch_schema(retention_bound(body, request.plan, request.now),
+               request.now + config_.max_future_skew, config_.max_future_skew)
       .validate(body, "", errors);
   errors.throw_if_any();
 

@@ -13,6 +13,7 @@ int run_check_config(const std::vector<std::string>& args);
 int run_plugins(const std::vector<std::string>& args);
 int run_backup(const std::vector<std::string>& args);
 int run_restore(const std::vector<std::string>& args);
+int run_retention(const std::vector<std::string>& args);
 
 // --config, --data-dir and --listen, understood by every command.
 inline const std::set<std::string> kCommonOptions = {"config", "data-dir", "listen",

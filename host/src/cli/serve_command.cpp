@@ -18,6 +18,7 @@
 #include "logging/log_sink.hpp"
 #include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
+#include "retention/retention_sweeper.hpp"
 #include "server/admin_server.hpp"
 #include "server/https_server.hpp"
 #include "server/request_pipeline.hpp"
@@ -154,9 +155,13 @@ int run_serve(const std::vector<std::string>& args) {
     control.start();
   } catch (const sdk::Error& error) {
     log.log(sdk::LogLevel::warning, "host",
-            "no control socket, so `eventsvc backup` cannot reach this server: " + error.message());
+            "no control socket, so `eventsvc backup` and `eventsvc retention` cannot reach this "
+            "server: " +
+                error.message());
   }
   server.start();
+  RetentionSweeper retention(config, *modules, log);
+  retention.start();
 
   const std::string base = url_of("https", config.server.listen.host, server.https_port());
   if (arguments.flag("bootstrap-key")) bootstrap_key(config, *modules, base);
@@ -170,6 +175,7 @@ int run_serve(const std::vector<std::string>& args) {
   // and stops before the plugins it reads.
   const bool joined = server.stop(config.server.shutdown_grace_s);
   control.stop();  // after a backup under way
+  retention.stop();
   if (admin) admin->stop();
   modules->stop();
   if (!joined) {

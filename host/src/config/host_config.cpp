@@ -142,6 +142,15 @@ constexpr ConfigKey kIngest[] = {
         .defaults_to(R"("24h")"),
 };
 
+constexpr ConfigKey kRetention[] = {
+    ConfigKey::boolean("remove_expired",
+                       "The server removes events once every plan of their workspace and "
+                       "environment lets them go (false: only `eventsvc retention` does)")
+        .defaults_to("true"),
+    ConfigKey::string("sweep_every", "How often expired events are looked for (duration)")
+        .defaults_to(R"("1h")"),
+};
+
 constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("server", "HTTPS listener and connection handling", kServer),
     ConfigKey::section("admin",
@@ -159,6 +168,7 @@ constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("limits", "Request limits", kLimits),
     ConfigKey::section("ingest", "Ingest rules", kIngest),
     ConfigKey::mapping("plans", "Plans by name; a key names its plan"),
+    ConfigKey::section("retention", "Removing events older than retention", kRetention),
     ConfigKey::mapping("plugins", "Plugin instances by name"),
 };
 
@@ -188,6 +198,9 @@ constexpr ConfigKey kPlan[] = {
         .defaults_to("30")
         .at_least(1)
         .at_most(36500),
+    ConfigKey::mapping("retention_streams",
+                       "Days to keep the events of a stream, by stream name; at most "
+                       "retention_days"),
 };
 
 constexpr auto kKindNames = [] {
@@ -234,6 +247,20 @@ Plan plan_from(std::string name, const sdk::ConfigSection& section) {
   }
   plan.concurrency = static_cast<int>(section.get_int("concurrency"));
   plan.retention_days = static_cast<int>(section.get_int("retention_days"));
+  if (const auto* streams = section.values().if_contains("retention_streams");
+      streams != nullptr && !streams->is_null()) {
+    if (!streams->is_object()) {
+      section.fail("retention_streams", "must be a mapping of stream names to days");
+    }
+    for (const auto& [stream, days] : streams->get_object()) {
+      const std::string key = "retention_streams." + std::string(stream);
+      if (!days.is_int64() || days.get_int64() < 1 || days.get_int64() > plan.retention_days) {
+        section.fail(key, "must be a whole number of days from 1 to the plan's retention_days (" +
+                              std::to_string(plan.retention_days) + ")");
+      }
+      plan.stream_retention_days.emplace(stream, static_cast<int>(days.get_int64()));
+    }
+  }
   return plan;
 }
 
@@ -381,6 +408,13 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   config.max_future_skew = *skew;
 
   read_plans(document, top, config);
+  const auto retention = top.get_section("retention");
+  config.retention.remove_expired = retention.get_bool("remove_expired");
+  const auto sweep_every = toolkit::parse_duration(retention.get_string("sweep_every"));
+  if (!sweep_every || *sweep_every <= 0) {
+    retention.fail("sweep_every", "must be a duration such as 1h or 10m");
+  }
+  config.retention.sweep_every = *sweep_every;
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
     for (const auto& entry : plugins->as_object())
       config.plugins.push_back(plugin_instance_of(document, entry.key(), entry.value()));

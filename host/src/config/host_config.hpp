@@ -65,11 +65,24 @@ struct Plan {
   std::array<int, kOperations.size()> requests_per_minute{};
   int concurrency = 8;
   int retention_days = 30;
+  // Streams whose events are kept for fewer days than retention_days (Loki's retention_stream).
+  std::map<std::string, int, std::less<>> stream_retention_days;
 
   int rate_limit(Operation operation) const {
     return requests_per_minute[static_cast<std::size_t>(operation)];
   }
   sdk::Millis retention_ms() const { return sdk::Millis{retention_days} * 86400000; }
+  // How many days the plan keeps the events of `stream`.
+  int retention_days_of(std::string_view stream) const {
+    const auto it = stream_retention_days.find(stream);
+    return it != stream_retention_days.end() ? it->second : retention_days;
+  }
+};
+
+// Removing what retention lets go (retention/retention_sweeper.hpp).
+struct RetentionConfig {
+  bool remove_expired = true;
+  sdk::Millis sweep_every = sdk::Millis{3600000};
 };
 
 struct PluginInstanceConfig {
@@ -100,6 +113,7 @@ struct HostConfig {
   std::size_t max_body_bytes = 8 << 20;
   sdk::Millis max_future_skew = sdk::Millis{24} * 3600000;
   std::map<std::string, Plan, std::less<>> plans;
+  RetentionConfig retention;
   std::vector<PluginInstanceConfig> plugins;
 
   const Plan* plan(std::string_view name) const;

@@ -94,4 +94,22 @@ class ModuleRegistry {
   bool started_ = false;
 };
 
+// The plugins a command (restore, retention) starts on a data directory no server runs on,
+// stopped when it goes out of scope.
+class StartedModules {
+ public:
+  explicit StartedModules(std::unique_ptr<ModuleRegistry> modules) : modules_(std::move(modules)) {
+    modules_->start();
+  }
+  ~StartedModules() { modules_->stop(); }
+  StartedModules(const StartedModules&) = delete;
+  StartedModules& operator=(const StartedModules&) = delete;
+
+  ModuleRegistry& operator*() const { return *modules_; }
+  ModuleRegistry* operator->() const { return modules_.get(); }
+
+ private:
+  std::unique_ptr<ModuleRegistry> modules_;
+};
+
 }  // namespace eventsvc::host

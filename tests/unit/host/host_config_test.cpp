@@ -102,6 +102,30 @@ TEST(HostConfig, ErrorsNameFileLineAndKey) {
   EXPECT_NE(failure("server: [1, 2\n").find("test.yaml:"), std::string::npos);
 }
 
+TEST(HostConfig, StreamRetentionIsAtMostThePlansAndTheSweepIsADuration) {
+  const HostConfig config = build(
+      "plans:\n  p:\n    retention_days: 10\n    retention_streams: {debug: 2, audit: 10}\n"
+      "retention:\n  sweep_every: 10m\n");
+  const Plan& plan = *config.plan("p");
+  EXPECT_EQ(plan.retention_days_of("debug"), 2);
+  EXPECT_EQ(plan.retention_days_of("audit"), 10);
+  EXPECT_EQ(plan.retention_days_of("other"), 10);
+  EXPECT_EQ(config.retention.sweep_every, 600000);
+  EXPECT_TRUE(config.retention.remove_expired);
+  EXPECT_EQ(build("data_dir: x\n").retention.sweep_every, 3600000);
+
+  EXPECT_EQ(failure("plans:\n  p:\n    retention_days: 10\n    retention_streams: {debug: 11}\n"),
+            "test.yaml:4 plans.p.retention_streams.debug: must be a whole number of days from 1 "
+            "to the plan's retention_days (10)");
+  EXPECT_EQ(failure("plans:\n  p:\n    retention_streams: {debug: soon}\n"),
+            "test.yaml:3 plans.p.retention_streams.debug: must be a whole number of days from 1 "
+            "to the plan's retention_days (30)");
+  EXPECT_EQ(failure("retention:\n  sweep_every: hourly\n"),
+            "test.yaml:2 retention.sweep_every: must be a duration such as 1h or 10m");
+  EXPECT_EQ(failure("retention:\n  remove_expired: sometimes\n"),
+            "test.yaml:2 retention.remove_expired: must be true or false");
+}
+
 TEST(HostConfig, ConnectionLimitsAreBoundedAndNamed) {
   const HostConfig defaults = build("");
   EXPECT_EQ(defaults.server.handshake_timeout_s, 5);

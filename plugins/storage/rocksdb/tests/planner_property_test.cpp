@@ -1,7 +1,9 @@
 // Property test: for random event sets and random `where` objects over every operator, the
 // indexed answer equals a brute-force reference (every record of the scope, filtered with the SDK
 // evaluator, sorted by (timestamp, id)), in content and order, for current and history; across
-// merges, and erasures of ids among the writes (one purged, one only hidden).
+// merges, erasures of ids among the writes (one purged, one only hidden) and the expiry of the
+// oldest versions as retention removes them (an erasure of every version before an instant), one
+// purged and one carried out after a restart.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -320,6 +322,24 @@ TEST_P(PlannerPropertyTest, IndexedAnswersEqualBruteForce) {
       if (w == writes / 3) {  // purged halfway: its chunks are rebuilt without the rows
         merges += project_and_merge();
         EXPECT_EQ(storage_->projector().purge_erasures(), 1U);
+      }
+    }
+    if (w == writes / 2 + 1 || w == 3 * writes / 4) {
+      // Expiry: every version older than an instant around the tenth of those accepted goes.
+      std::vector<sdk::Millis> instants;
+      for (const auto& entry : model_history)
+        instants.push_back(entry.first.second);
+      std::sort(instants.begin(), instants.end());
+      const sdk::Millis before = instants[instants.size() / 10];
+      std::erase_if(model_history, [&](const auto& entry) { return entry.first.second < before; });
+      sdk::Condition older{*sdk::FieldPath::parse("timestamp"), sdk::Op::lt, json::value(before)};
+      storage_->erase(erasure_of("expire-" + std::to_string(w), {}, {std::move(older)}),
+                      kRenderErasure);
+      if (w == writes / 2 + 1) {  // purged: whole chunks of old rows are dropped
+        merges += project_and_merge();
+        EXPECT_EQ(storage_->projector().purge_erasures(), 1U);
+      } else {
+        open();  // a restart with the expiry accepted, not yet carried out
       }
     }
   }
