@@ -34,7 +34,8 @@ RetentionBound retention_bound(const json::value& body, const Plan& plan, sdk::M
   return {now - sdk::Millis{days} * 86400000, what + std::to_string(days) + " days"};
 }
 
-Schema batch_schema(RetentionBound retention, sdk::Millis latest, sdk::Millis max_future_skew) {
+Schema batch_schema(const RetentionBound& retention, sdk::Millis latest,
+                    sdk::Millis max_future_skew) {
   auto occurred_at = Schema::string().check(
       [=](const json::value& value, const std::string& path, ValidationErrors& errors) {
         const auto instant = toolkit::parse_rfc3339(value.get_string());

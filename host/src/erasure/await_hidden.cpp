@@ -15,10 +15,11 @@ constexpr auto kWaitAtMost = std::chrono::minutes(30);
 
 void await_hidden(const Module<sdk::Storage>& storage, const std::vector<MadeErasure>& erasures) {
   const auto deadline = std::chrono::steady_clock::now() + kWaitAtMost;
-  for (const auto& [tenant, erasure_id] : erasures) {
+  for (const auto& erasure : erasures) {
+    const std::string& erasure_id = erasure.erasure_id;
     while (true) {
       const auto status =
-          storage.call([&](sdk::Storage& s) { return s.erasure(tenant, erasure_id); });
+          storage.call([&](sdk::Storage& s) { return s.erasure(erasure.tenant, erasure_id); });
       if (status && status->state == sdk::ErasureState::failed) {
         throw sdk::Error::internal("the erasure " + erasure_id + " failed: " + status->reason);
       }
