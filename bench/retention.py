@@ -56,7 +56,10 @@ def main():
     while any(state["status"] == "accepted" for state in states()):
         time.sleep(0.005)
     hidden = time.monotonic() - started
-    while any(state["status"] != "purged" for state in (current := states())):
+    while True:
+        current = states()
+        if all(state["status"] == "purged" for state in current):
+            break
         failed = [state for state in current if state["status"] == "failed"]
         if failed:
             raise SystemExit("a retention erasure failed: %s" % failed)
