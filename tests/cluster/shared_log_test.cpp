@@ -1,7 +1,8 @@
 // eventsvc servers sharing one durable log in a real PostgreSQL: writes made through any server
 // are read on every server with the same answers, an idempotency key means the same write on all
 // of them, a server killed mid-run loses nothing its clients were told was accepted, and a server
-// that starts empty catches up before it says it is ready.
+// that starts empty catches up before it says it is ready; an erasure reaches every server and the
+// log itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "support/api_client.hpp"
+#include "support/files_holding.hpp"
 #include "support/postgres_process.hpp"
 #include "support/server_process.hpp"
 #include "support/temp_dir.hpp"
@@ -323,6 +325,65 @@ double metric_of(const ServerProcess& server, const std::string& name) {
     total = std::max(total, 0.0) + std::stod(page.substr(space + 1, page.find('\n', space)));
   }
   return total;
+}
+
+// An erasure through one server is carried out on every server; each purges its own copy, and the
+// shared log's entry of the write keeps its other event but none of the erased one; the erased
+// event, sent again, is stored again.
+TEST_F(SharedLogTest, AnErasureThroughOneServerIsHiddenAndPurgedOnEveryServerAndInTheLog) {
+  for (const char* host : {"h1", "h2"})
+    add_server(host);
+  const std::string eraser =
+      servers_[0]->create_key("acme", "live", "events:read,events:write,events:erase");
+  const std::string marker = "zqxclustermarker";
+  const auto secret = make_event("secret", "note", now_ms() - 2000,
+                                 json::object{{"text", marker + " of one person"}});
+  const auto batch = make_batch(
+      "notes", json::array{secret, make_event("kept", "note", now_ms() - 1000,
+                                              json::object{{"text", "nothing personal"}})});
+  const std::string receipt = client(0).ingest_verified(batch, "cluster-erase-write");
+  (void)receipt;
+  const std::string in_log =
+      "SELECT count(*) FROM eventsvc_log WHERE position('" + marker + "'::bytea in write) > 0";
+  EXPECT_EQ(postgres_.sql(in_log), "1");
+
+  ApiClient through(servers_[1]->port(), eraser);
+  const auto accepted =
+      through.erase(json::object{{"ids", json::array{"secret"}}}, "cluster-erase");
+  ASSERT_EQ(accepted.status, 202) << accepted.body;
+  const std::string erasure(accepted.json().at("erasure_id").as_string());
+  for (std::size_t server = 0; server < servers_.size(); ++server) {
+    ApiClient api(servers_[server]->port(), eraser);
+    json::object state = api.wait_erased(erasure);
+    for (int attempt = 0; attempt < 600 && state.at("status") != "purged"; ++attempt) {
+      std::this_thread::sleep_for(100ms);
+      state = api.erasure(erasure).json().as_object();
+    }
+    EXPECT_EQ(state.at("status"), "purged")
+        << "server " << server << ": " << json::serialize(state);
+    EXPECT_EQ(state.at("erased_versions"), 1) << "server " << server;
+    const auto found = api.query({{"where", json::object{{"id", "secret"}}}});
+    ASSERT_EQ(found.status, 200) << found.body;
+    EXPECT_EQ(found.json().at("count"), 0) << "server " << server;
+    EXPECT_EQ(files_holding(servers_[server]->data_dir(), marker), std::vector<std::string>{})
+        << "server " << server;
+  }
+  EXPECT_EQ(postgres_.sql(in_log), "0");
+  EXPECT_EQ(postgres_.sql("SELECT count(*) FROM eventsvc_log WHERE "
+                          "position('nothing personal'::bytea in write) > 0"),
+            "1");
+  EXPECT_EQ(contents(0).ids, (std::vector<std::string>{"kept"}));
+  EXPECT_EQ(contents(1).ids, (std::vector<std::string>{"kept"}));
+
+  // Erasure is not suppression: sent again, it is stored again, and every server has it.
+  const auto again =
+      client(1).ingest(make_batch("notes", json::array{secret}), "cluster-erase-again");
+  ASSERT_EQ(again.status, 202) << again.body;
+  EXPECT_EQ(again.json().at("accepted"), 1);
+  EXPECT_EQ(
+      client(0).wait_final(std::string(again.json().at("receipt_id").as_string())).at("status"),
+      "verified");
+  EXPECT_EQ(contents(0).ids, (std::vector<std::string>{"kept", "secret"}));
 }
 
 TEST_F(SharedLogTest, VerifiedEntriesAreTrimmedAndAServerJoinsFromABackupReadingOnlyWhatFollows) {

@@ -173,12 +173,9 @@ TEST_F(ErasureTest, ByConditionAndByIdsNoReadReturnsOrCountsAnErasedVersion) {
 }
 
 // Purged: no file of the data directory holds a byte of the erased payloads any more, not the
-// column chunks nor the records, the inbox, the write-ahead logs or the local durable log.
+// column chunks nor the records, the inbox, the write-ahead logs or the local durable log; with the
+// shared PostgreSQL log, no entry of its table either.
 TEST_F(ErasureTest, PurgedLeavesNoFileHoldingTheErasedPayloads) {
-  if (shared_log_mode()) {
-    GTEST_SKIP() << "the shared PostgreSQL log keeps its entries until it trims them: erasures "
-                    "stop at hidden there (docs/security.md#erasure)";
-  }
   ApiClient api(server_->port(), server_->create_key("purge", "test", kScopes));
   const std::string marker = "zqxpurgemarker";
   const std::int64_t now = now_ms();
@@ -193,6 +190,11 @@ TEST_F(ErasureTest, PurgedLeavesNoFileHoldingTheErasedPayloads) {
                                                    json::object{{"text", "nothing secret"}})}),
       "secrets-1");
   EXPECT_FALSE(files_holding(server_->data_dir(), marker).empty());  // the search can find it
+  const std::string in_shared_log =
+      "SELECT count(*) FROM eventsvc_log WHERE position('" + marker + "'::bytea in write) > 0";
+  if (shared_log_mode()) {
+    EXPECT_EQ(shared_log_sql(*server_, in_shared_log), "1");
+  }
 
   const auto accepted =
       api.erase(json::object{{"ids", json::array{"s-1", "s-2"}}}, "purge-secrets");
@@ -209,6 +211,14 @@ TEST_F(ErasureTest, PurgedLeavesNoFileHoldingTheErasedPayloads) {
   EXPECT_FALSE(erasure.at("hidden_at").is_null());
   EXPECT_FALSE(erasure.at("purged_at").is_null());
   EXPECT_EQ(files_holding(server_->data_dir(), marker), std::vector<std::string>{});
+  if (shared_log_mode()) {
+    EXPECT_EQ(shared_log_sql(*server_, in_shared_log), "0");
+    // The write keeps the event that was not erased.
+    EXPECT_EQ(shared_log_sql(*server_,
+                             "SELECT count(*) FROM eventsvc_log WHERE "
+                             "position('nothing secret'::bytea in write) > 0"),
+              "1");
+  }
   // What was not erased is still served.
   EXPECT_EQ(ids(query(api, history())), (std::set<std::string>{"kept"}));
   const auto search = api.search(json::object{{"query", "secret"}});

@@ -131,12 +131,12 @@ void PostgresProcess::promote() {
   run_pg(dir_.path(), "pg_ctl", {"-D", data().string(), "-w", "promote"});
 }
 
-std::string PostgresProcess::sql(const std::string& statement) const {
+std::string PostgresProcess::sql(const std::string& statement, const std::string& database) const {
   const auto out = dir_.path() / "psql.out";
   const int code =
       wait_for(spawn_process(pg_binary("psql"),
                              {"-h", "127.0.0.1", "-p", std::to_string(port_), "-U", "eventsvc",
-                              "-d", "postgres", "-At", "-v", "ON_ERROR_STOP=1", "-c", statement},
+                              "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", statement},
                              out, out, false));
   std::string text = read_file(out);
   if (code != 0) throw std::runtime_error("psql failed: " + text);

@@ -32,8 +32,8 @@ class PostgresProcess {
   // A primary's commits wait until a standby has them (synchronous_standby_names '*').
   void require_synchronous_standby();
   void promote();  // a standby becomes the primary (pg_ctl promote)
-  // psql -At -c `sql`: what it printed, trimmed; throws when it fails.
-  std::string sql(const std::string& sql) const;
+  // psql -At -c `sql` in `database`: what it printed, trimmed; throws when it fails.
+  std::string sql(const std::string& sql, const std::string& database = "postgres") const;
 
  private:
   std::filesystem::path data() const { return dir_.path() / "pg"; }

@@ -146,10 +146,15 @@ namespace {
 // The storage plugin, with the local log plugin in local-log mode; in shared-log mode with the
 // postgres log plugin: one PostgreSQL for the test process, a database for each config made
 // (docs/scale-out.md).
+PostgresProcess& shared_log_postgres() {
+  static PostgresProcess postgres;
+  return postgres;
+}
+
 std::string storage_plugin() {
   if (!shared_log_mode())
     return log_plugin_mode() ? std::string("  rocksdb:\n") + kLocalLogPlugin : "  rocksdb:\n";
-  static PostgresProcess postgres;
+  auto& postgres = shared_log_postgres();
   static std::atomic<int> databases{0};
   const std::string database = "log" + std::to_string(++databases);
   postgres.sql("CREATE DATABASE " + database);
@@ -158,6 +163,18 @@ std::string storage_plugin() {
 }
 
 }  // namespace
+
+std::string shared_log_sql(const ServerProcess& server, const std::string& statement) {
+  const std::string config = read_file(server.config_path());
+  const std::string name = "dbname=";
+  const auto at = config.find(name);
+  if (!shared_log_mode() || at == std::string::npos) {
+    throw std::logic_error("the server does not keep its writes in the shared log");
+  }
+  const auto from = at + name.size();
+  const auto to = config.find_first_of(" \"", from);
+  return shared_log_postgres().sql(statement, config.substr(from, to - from));
+}
 
 std::string default_plugins() {
   // Named as the instances are: the plugin of that name, of whichever kind has one.

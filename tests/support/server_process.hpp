@@ -95,6 +95,8 @@ std::string default_plugins();
 bool shared_log_mode();
 // Whether the default plugins name a durable log plugin (shared or local).
 bool log_plugin_mode();
+// psql -At -c `statement` in the shared log's database of `server` (shared_log_mode() only).
+std::string shared_log_sql(const ServerProcess& server, const std::string& statement);
 // The plugins line of the local log plugin.
 inline constexpr const char* kLocalLogPlugin = "  log: {plugin: local, kind: log}\n";
 

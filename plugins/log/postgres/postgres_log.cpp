@@ -118,6 +118,11 @@ constexpr sdk::ConfigKey kConfig[] = {
         .defaults_to("86400")
         .at_least(1)
         .at_most(315360000),
+    sdk::ConfigKey::boolean("vacuum_full",
+                            "An erasure's purge rewrites the log's tables (VACUUM FULL: appends "
+                            "wait meanwhile) instead of vacuuming them, so that no table file "
+                            "keeps the bytes of what it erased in freed space")
+        .defaults_to("false"),
 };
 
 // How often a server trims: every minute, or as often as entries may go.
@@ -194,6 +199,7 @@ PostgresLog::PostgresLog(const sdk::PluginContext& context)
       host_id_(context.config.get_string("host_id")),
       host_timeout_(context.config.get_int("host_timeout_s")),
       keep_entries_(context.config.get_int("keep_entries_s")),
+      vacuum_full_(context.config.get_bool("vacuum_full")),
       logger_(context.logger) {
   if (conninfo_.empty()) {
     context.config.fail("conninfo",
@@ -468,6 +474,35 @@ void PostgresLog::release_claims(const std::vector<std::string>& claims) {
     return session.exec("DELETE FROM eventsvc_digests WHERE key = ANY($1::text::bytea[])",
                         {PgParam::text(bytea_array(claims))});
   });
+}
+
+void PostgresLog::scrub_entries(std::string_view tenant,
+                                const std::vector<std::string>& receipt_ids,
+                                const EntryScrub& scrub) {
+  if (receipt_ids.empty()) return;
+  with_session([&](PgSession& session) {
+    const auto found = session.exec(
+        "SELECT receipt_id, write FROM eventsvc_log "
+        "WHERE tenant = $1 AND receipt_id = ANY($2::text::bytea[])",
+        {PgParam::bytes(tenant), PgParam::text(bytea_array(receipt_ids))});
+    for (int row = 0; row < found.rows(); ++row) {
+      const std::string_view receipt_id = found.bytes(row, 0);
+      const std::string_view write = found.bytes(row, 1);
+      const std::string scrubbed = scrub(receipt_id, write);
+      if (scrubbed == write) continue;
+      session.exec("UPDATE eventsvc_log SET write = $3 WHERE tenant = $1 AND receipt_id = $2",
+                   {PgParam::bytes(tenant), PgParam::bytes(receipt_id), PgParam::bytes(scrubbed)});
+    }
+    return found.rows();
+  });
+}
+
+bool PostgresLog::purge_deleted() {
+  with_session([&](PgSession& session) {
+    return session.exec(vacuum_full_ ? "VACUUM FULL eventsvc_log, eventsvc_digests"
+                                     : "VACUUM eventsvc_log, eventsvc_digests");
+  });
+  return true;
 }
 
 }  // namespace eventsvc::plugins::log

@@ -52,6 +52,10 @@ class PostgresLog final : public sdk::DurableLog {
   bool held_back(const sdk::LogPosition& position) override;
   void expire_answers(sdk::Millis before) override;
   void release_claims(const std::vector<std::string>& claims) override;
+  void scrub_entries(std::string_view tenant, const std::vector<std::string>& receipt_ids,
+                     const EntryScrub& scrub) override;
+  // VACUUM (or VACUUM FULL, with vacuum_full) of the tables an erasure rewrote or deleted from.
+  bool purge_deleted() override;
   // Entries this server trimmed.
   void report_metrics(sdk::MetricsSink& sink) override;
 
@@ -73,6 +77,7 @@ class PostgresLog final : public sdk::DurableLog {
   std::string host_id_;                // this server's name among the servers of the log
   std::chrono::seconds host_timeout_;  // a server not seen for this long holds nothing back
   std::chrono::seconds keep_entries_;  // verified entries are trimmed once this old
+  bool vacuum_full_;                   // an erasure's purge rewrites the tables
   std::chrono::steady_clock::time_point next_trim_{};  // the follower's thread only
   std::atomic<std::uint64_t> trimmed_{0};
   std::shared_ptr<sdk::Logger> logger_;

@@ -9,6 +9,7 @@
 #include "eventsvc/toolkit/rocksdb_checkpoint.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "log/log_append.hpp"
+#include "log/log_scrub.hpp"
 #include "projection/erasure_round.hpp"
 #include "store/data_catalogue.hpp"
 #include "store/erasure_formats.hpp"
@@ -254,11 +255,12 @@ bool holds_anything(Database& database, rocksdb::ColumnFamilyHandle* family) {
 void RocksdbStorage::use_log(sdk::DurableLog* log) {
   log_ = log;
   follower_.reset();
-  projector_->on_erased_claims({});
+  projector_->on_erased({});
   projector_->use_purge_compaction([this] {
     database_->compact_everything();
     if (!follower_) return true;
-    // The log's entries of the erased writes are trimmed once it hears they are verified here.
+    // The log trims or has scrubbed the entries of the erased writes once it hears they are
+    // verified here.
     return follower_->await_published(std::chrono::seconds(30)) && log_->purge_deleted();
   });
   if (log_ == nullptr) return;
@@ -266,8 +268,10 @@ void RocksdbStorage::use_log(sdk::DurableLog* log) {
   // here; they go on counting beside the log's (docs/operators.md, "Durable log").
   accepted_here_before_ = holds_anything(*database_, database_->idempotency) ||
                           holds_anything(*database_, database_->digests);
-  projector_->on_erased_claims(
-      [this](const std::vector<std::string>& claims) { log_->release_claims(claims); });
+  projector_->on_erased([this](const std::string& tenant, const ErasedVersions& erased) {
+    log_->release_claims(erased.claims);
+    scrub_log_entries(*log_, tenant, erased.by_receipt);
+  });
   follower_ = std::make_unique<LogFollower>(
       *log_, *database_, *sequence_, backlog_, [this] { projector_->wake(); },
       [this] { return projector_->available(); }, logger_, follow_batch_);

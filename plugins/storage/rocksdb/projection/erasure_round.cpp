@@ -185,6 +185,7 @@ ErasedVersions erase_versions(Database& database, RecordIndexer& indexer, Ordere
     batch.Delete(database.vectors, key);
     erased.claims.push_back(digest_key(tenant, id, record_digest(*stored)));
     batch.Delete(database.digests, erased.claims.back());
+    erased.by_receipt[record.receipt_id].insert(version);
     indexer.remove(records, tenant, Scope::history, record, TokenCounts::of(record));
     rows.want(record.sequence, version);
     erased_of[id].insert(instant);

@@ -14,6 +14,8 @@
 #include <rocksdb/write_batch.h>
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,9 @@ struct ErasedVersions {
   // Their duplicate-index keys: gone from this database in the batch; a durable log plugin's
   // claims of them are released too (sdk/durable_log.hpp).
   std::vector<std::string> claims;
+  // The (timestamp, id) of each, by the receipt of the write that carried it: what a durable log
+  // plugin's entries of those writes are scrubbed of.
+  std::map<std::string, std::set<std::pair<sdk::Millis, std::string>>> by_receipt;
 };
 
 // Carries out `order` for `tenant` (its key prefix) into `batch` and `records` (the indexer's

@@ -344,8 +344,7 @@ std::size_t Projector::erase_once(const InboxEntry& entry) {
   try {
     const ErasedVersions erased =
         erase_versions(database_, indexer_, records, batch, entry.tenant, order, find_versions_);
-    // Before the batch: were the batch lost, the erasure is carried out again, releasing again.
-    if (release_claims_) release_claims_(erased.claims);
+    if (on_erased_) on_erased_(entry.tenant, erased);
     status.erased_versions = erased.count;
     status.state = sdk::ErasureState::hidden;
     status.hidden_at = now;

@@ -78,9 +78,11 @@ class Projector {
   void use_embedder(const sdk::Embedder* embedder) { embedder_ = embedder; }
   // How an erasure's condition finds its versions (erasure_round.hpp); set before start().
   void use_version_finder(VersionFinder find) { find_versions_ = std::move(find); }
-  // Where else an erasure's claims are held (a durable log plugin's); set before start().
-  void on_erased_claims(std::function<void(const std::vector<std::string>&)> release) {
-    release_claims_ = std::move(release);
+  // What else an erasure reaches (a durable log plugin's claims and entries), called before its
+  // batch is written (were it lost, the erasure is carried out and this called again); set before
+  // start().
+  void on_erased(std::function<void(const std::string& tenant, const ErasedVersions&)> erased) {
+    on_erased_ = std::move(erased);
   }
   // Called on the projector's thread at most every kCheckpointEvery, after it projected
   // something: the storage records its catalogue then.
@@ -151,7 +153,7 @@ class Projector {
   static constexpr std::uint64_t kFlushBytes = 4U << 20U;
   const sdk::Embedder* embedder_ = nullptr;
   VersionFinder find_versions_;
-  std::function<void(const std::vector<std::string>&)> release_claims_;
+  std::function<void(const std::string& tenant, const ErasedVersions&)> on_erased_;
   std::function<void()> checkpoint_;
   static constexpr std::chrono::seconds kCheckpointEvery{10};
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();

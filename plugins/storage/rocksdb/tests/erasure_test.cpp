@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "eventsvc/sdk/error.hpp"
+#include "log/log_scrub.hpp"
 #include "merge/chunk_merger.hpp"
 #include "storage_fixture.hpp"
+#include "store/stored_formats.hpp"
 #include "support/files_holding.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -220,6 +222,29 @@ TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
   project();
   EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
             (std::vector<std::string>{"b@1", "c@1", "a@3", "m@20"}));
+}
+
+TEST(LogScrub, AWriteLosesTheErasedEventsAndKeepsTheRest) {
+  AcceptedWrite write;
+  write.tenant = {"acme", sdk::Environment::live};
+  write.receipt_id = "req_0000000000000001";
+  write.envelope.stream = "notes";
+  write.received_at = kT0;
+  for (const auto& [id, at] : {std::pair{"a", kT0}, std::pair{"a", kT0 + 1}, std::pair{"b", kT0}}) {
+    AcceptedEvent event;
+    event.version = {id, at, "digest-" + std::string(id)};
+    event.event = json::object{{"id", id}, {"data", json::object{{"secret", "zqx"}}}};
+    write.events.push_back(std::move(event));
+  }
+  const std::string bytes = encode_accepted_write(write);
+  const AcceptedWrite scrubbed = decode_accepted_write(write_without(bytes, {{kT0, "a"}}));
+  ASSERT_EQ(scrubbed.events.size(), 2U);
+  EXPECT_EQ(scrubbed.events[0].version.id, "a");
+  EXPECT_EQ(scrubbed.events[0].version.occurred_at, kT0 + 1);
+  EXPECT_EQ(scrubbed.events[1].version.id, "b");
+  EXPECT_EQ(scrubbed.receipt_id, write.receipt_id);
+  EXPECT_EQ(scrubbed.envelope.stream, "notes");
+  EXPECT_EQ(write_without(bytes, {{kT0 + 5, "a"}}), bytes);  // nothing of it erased
 }
 
 TEST_F(ErasureTest, AnUnknownErasureIsNone) {
