@@ -2,7 +2,11 @@
 // plugin (in process, no HTTP), then measures query and search latency percentiles.
 //
 //   eventsvc_storage_bench [--events N] [--dir DIR] [--queries Q] [--only NAME-PART]
-//                          [--shape classic|production]
+//                          [--shape classic|production] [--expire]
+//
+// --expire ends with retention's removal of the oldest quarter of the events (an erasure of every
+// version before an instant) and prints the time until it is hidden: the in-process profile of a
+// retention sweep.
 //
 // The production shape is what the in-process profile of projection is taken on: an id unique
 // to each event, IPv4 and IPv6 addresses, user agents, SKUs in an array of objects, UTF-8 city
@@ -63,6 +67,7 @@ struct Options {
   bool accept_only = false;  // measure durable accept alone (projector off)
   std::string only;          // run only the measurements whose name contains this
   bool production = false;   // --shape production
+  bool expire = false;       // --expire: then erase the oldest quarter as retention would
 };
 
 // Words of /usr/share/dict/words (lowercase ASCII letters, 3-12 of them) in a fixed shuffled
@@ -255,6 +260,7 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--accept-only")) options.accept_only = true;
+    if (!std::strcmp(argv[i], "--expire")) options.expire = true;
     if (!std::strcmp(argv[i], "--only")) options.only = argv[i + 1];
   }
   std::filesystem::remove_all(options.dir);
@@ -427,6 +433,27 @@ int main(int argc, char** argv) {
       [&](std::size_t) { return ranked_search("rareword3", std::nullopt); });
   run("search 'kernel panic' last 5 min (BM25, top 25)",
       [&](std::size_t) { return ranked_search("kernel panic", last - 300000); });
+  if (options.expire) {
+    // Retention's removal of the oldest quarter: an erasure of every version before an instant.
+    sdk::ErasureRequest expiry;
+    expiry.tenant = kTenant;
+    expiry.idempotency_key = "bench-expiry";
+    expiry.erasure_id = "era_00000000000000e1";
+    expiry.key_id = "retention";
+    expiry.where = {{field("timestamp"), sdk::Op::lt,
+                     json::value(base + static_cast<sdk::Millis>(options.events / 4) * 10)}};
+    expiry.received_at = toolkit::now_millis();
+    const auto started = Clock::now();
+    storage.erase(expiry, [](const sdk::ErasureStatus&) { return std::string("{}"); });
+    std::optional<sdk::ErasureStatus> status;
+    while (!(status = storage.erasure(kTenant, expiry.erasure_id)) ||
+           status->state == sdk::ErasureState::accepted) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::printf("expired the oldest quarter: %zu versions hidden in %.2f s\n",
+                status->erased_versions,
+                std::chrono::duration<double>(Clock::now() - started).count());
+  }
   storage.stop();
   std::printf(
       "database size: %.0f MiB\n",

@@ -26,6 +26,14 @@ TokenCounts TokenCounts::of(const sdk::Record& record) {
   return counts;
 }
 
+TokenCounts TokenCounts::length_of(const sdk::Record& record) {
+  TokenCounts counts;
+  toolkit::for_each_text_field(record, [&](std::string_view, std::string_view text) {
+    toolkit::for_each_token(text, [&](std::string_view) { ++counts.length; });
+  });
+  return counts;
+}
+
 std::string chunk_postings_prefix(std::string_view tenant, std::uint64_t chunk) {
   return chunk_data_prefix(tenant, chunk, kPostingsTag);
 }

@@ -47,6 +47,8 @@ struct TokenCounts {
   std::uint32_t length = 0;
 
   static TokenCounts of(const sdk::Record& record);
+  // Only `length`: what an index without per-word counters needs to take a record out.
+  static TokenCounts length_of(const sdk::Record& record);
 };
 
 // <tenant> 'H' <chunk> 0x02: every postings key of a chunk starts with it.

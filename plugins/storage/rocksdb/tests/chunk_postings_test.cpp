@@ -159,6 +159,12 @@ TEST(ChunkPostings, TokenCountsCountEachTokenOnceWithItsFrequency) {
       {"1", 1}, {"disk", 2}, {"e", 1}, {"full", 2}, {"log", 1}, {"message", 1}};
   EXPECT_EQ(counts.frequencies, expected);
   EXPECT_EQ(counts.length, 8U);
+  // Only the length, as an erasure takes a record out of an index without per-word counters.
+  const auto length = TokenCounts::length_of(record);
+  EXPECT_EQ(length.length, 8U);
+  EXPECT_TRUE(length.frequencies.empty());
+  record.payload = sdk::json::object{{"日本", "東京 and 東京"}, {"empty", ""}, {"n", 3}};
+  EXPECT_EQ(TokenCounts::length_of(record).length, TokenCounts::of(record).length);
 }
 
 }  // namespace
