@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <mutex>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/aggregate_accumulator.hpp"
@@ -195,22 +194,28 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
       *database_, *verdicts_, *columns_,
       static_cast<std::size_t>(context.config.get_int("max_range_candidates")));
   list_erased_chunks(*database_);
-  // An erasure's condition reads ids and instants from the columns, never a whole record.
+  // An erasure's condition takes its versions' ids and instants from the columns, decoding no
+  // record; history from before the columns is read record by record.
   projector_->use_version_finder([this](const sdk::Tenant& tenant, sdk::Source source,
                                         const std::vector<sdk::Condition>& where) {
-    sdk::CellQuery query;
-    query.records.source = source;
-    query.records.where = where;
-    query.records.limit = 0;
-    query.records.scan_limit = std::numeric_limits<std::size_t>::max();
-    std::mutex mutex;  // blocks may come from several threads
+    sdk::RecordQuery query;
+    query.source = source;
+    query.where = where;
+    query.limit = 0;
+    query.scan_limit = std::numeric_limits<std::size_t>::max();
     std::vector<VersionAt> found;
-    scan_cells(tenant, query, [&](const sdk::CellBlock& block) {
-      const std::lock_guard lock(mutex);
-      for (std::size_t row = 0; row < block.rows(); ++row)
-        found.push_back({block.timestamps[row], std::string(block.ids[row])});
-      return true;
-    });
+    if (auto matched = columns_->matches(tenant, MatchQuery::of(query, query.scan_limit))) {
+      found.reserve(matched->versions.size());
+      for (auto& version : matched->versions)
+        found.push_back({version.timestamp, std::move(version.id)});
+      return found;
+    }
+    queries_->scan(tenant, query,
+                   [&](sdk::Record& record, double) {
+                     found.push_back({record.timestamp, std::move(record.id)});
+                     return true;
+                   },
+                   {});
     return found;
   });
   if (!projector_options.enabled) {
