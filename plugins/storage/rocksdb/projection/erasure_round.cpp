@@ -40,32 +40,23 @@ std::map<std::uint64_t, std::uint32_t> chunk_catalogue(Database& database,
   return chunks;
 }
 
-// The instants of every version of an id in the tenant's history, oldest first, through one
-// iterator for every id asked: ids asked in order read the id index forward.
-class IdVersions {
- public:
-  IdVersions(Database& database, const std::string& tenant)
-      : tenant_(tenant), it_(database.iterator(database.indexes, nullptr)) {}
-
-  std::vector<sdk::Millis> of(const std::string& id) {
-    const std::string prefix = id_prefix(tenant_, Scope::history, id);
-    std::vector<sdk::Millis> instants;
-    for (it_->Seek(prefix); it_->Valid(); it_->Next()) {
-      const std::string_view key(it_->key().data(), it_->key().size());
-      if (!key.starts_with(prefix)) break;
-      if (key.size() != prefix.size() + 8) {
-        throw sdk::Error::internal("an id index key is damaged");
-      }
-      instants.push_back(read_instant(key.substr(prefix.size())));
-    }
-    check(it_->status(), "id index scan");
-    return instants;
+// The instants of every version of `id` in the tenant's history, oldest first. An iterator of its
+// own, bounded to the id: one left unbounded would step past the id over every deleted key after it.
+std::vector<sdk::Millis> versions_of(Database& database, const std::string& tenant,
+                                     const std::string& id) {
+  const std::string prefix = id_prefix(tenant, Scope::history, id);
+  const std::string upper = prefix_successor(prefix);
+  const rocksdb::Slice upper_slice(upper);
+  std::vector<sdk::Millis> instants;
+  auto it = database.iterator(database.indexes, &upper_slice);
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    const std::string_view key(it->key().data(), it->key().size());
+    if (key.size() != prefix.size() + 8) throw sdk::Error::internal("an id index key is damaged");
+    instants.push_back(read_instant(key.substr(prefix.size())));
   }
-
- private:
-  const std::string& tenant_;
-  std::unique_ptr<rocksdb::Iterator> it_;
-};
+  check(it->status(), "id index scan");
+  return instants;
+}
 
 // Finds the rows of versions in their chunks, chunk by chunk: a version's chunk is the last one
 // numbered at or before its inbox entry (a chunk is numbered by its round's first entry, a
@@ -166,9 +157,8 @@ ErasedVersions erase_versions(Database& database, RecordIndexer& indexer, Ordere
                               rocksdb::WriteBatch& batch, const std::string& tenant,
                               const ErasureOrder& order, const VersionFinder& find) {
   std::set<Version> versions;
-  IdVersions versions_of(database, tenant);
   const auto every_version_of = [&](const std::string& id) {
-    for (const auto instant : versions_of.of(id))
+    for (const auto instant : versions_of(database, tenant, id))
       versions.emplace(instant, id);
   };
   for (const auto& id : order.ids)
@@ -222,7 +212,7 @@ ErasedVersions erase_versions(Database& database, RecordIndexer& indexer, Ordere
     } else {
       indexer.remove_id(records, tenant, Scope::current, id, current_at);
     }
-    const auto all = versions_of.of(id);
+    const auto all = versions_of(database, tenant, id);
     const auto survivor = std::find_if(all.rbegin(), all.rend(),
                                        [&](sdk::Millis at) { return !instants.contains(at); });
     if (survivor == all.rend()) {
