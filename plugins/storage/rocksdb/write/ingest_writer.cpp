@@ -43,6 +43,20 @@ IngestWriter::IngestWriter(Database& database, toolkit::AppendSequence& sequence
 
 sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
                                        const sdk::ReceiptRenderer& render) {
+  sdk::AcceptResult result = append_write(write, render);
+  if (!result.replayed) accepted_();
+  return result;
+}
+
+sdk::AcceptResult IngestWriter::accept_erasure(const sdk::ErasureRequest& request,
+                                               const sdk::ErasureRenderer& render) {
+  sdk::AcceptResult result = append_erasure(request, render);
+  if (!result.replayed) accepted_();
+  return result;
+}
+
+sdk::AcceptResult IngestWriter::append_write(const sdk::IncomingWrite& write,
+                                             const sdk::ReceiptRenderer& render) {
   const std::string tenant = tenant_prefix(write.tenant);
   const std::string idempotency_key = tenant + write.idempotency_key;
   const std::vector<std::string> claims = claims_of(tenant, write);
@@ -70,11 +84,10 @@ sdk::AcceptResult IngestWriter::accept(const sdk::IncomingWrite& write,
   database_.write(batch, true);
 
   backlog_.accepted(tenant, pass.sequence);
-  accepted_();
   return {prepared.body, false};
 }
 
-sdk::AcceptResult IngestWriter::accept_erasure(const sdk::ErasureRequest& request,
+sdk::AcceptResult IngestWriter::append_erasure(const sdk::ErasureRequest& request,
                                                const sdk::ErasureRenderer& render) {
   const std::string tenant = tenant_prefix(request.tenant);
   const std::string idempotency_key = tenant + erasure_idempotency_key(request.idempotency_key);
@@ -100,7 +113,6 @@ sdk::AcceptResult IngestWriter::accept_erasure(const sdk::ErasureRequest& reques
   database_.write(batch, true);
 
   backlog_.accepted(tenant, pass.sequence);
-  accepted_();
   return {prepared.body, false};
 }
 

@@ -31,6 +31,13 @@ class IngestWriter {
                                    const sdk::ErasureRenderer& render);
 
  private:
+  // Durable, its pass released (so its sequence number is safe to project) when they return:
+  // `accepted` runs after, or the projector it wakes could find nothing new yet and sleep.
+  sdk::AcceptResult append_write(const sdk::IncomingWrite& write,
+                                 const sdk::ReceiptRenderer& render);
+  sdk::AcceptResult append_erasure(const sdk::ErasureRequest& request,
+                                   const sdk::ErasureRenderer& render);
+
   Database& database_;
   toolkit::AppendGate gate_;
   Backlog& backlog_;
