@@ -372,6 +372,26 @@ def peak_rss_bytes(pid):
     return 0
 
 
+def pg_delete_and_vacuum(pg, condition, params):
+    """DELETE FROM events and current_events WHERE `condition` in one transaction, then VACUUM of
+    both and a CHECKPOINT: (history rows deleted, seconds to the commit, seconds of VACUUM). Leaves
+    the connection in autocommit."""
+    with pg.cursor() as cursor:
+        started = time.monotonic()
+        cursor.execute("DELETE FROM events WHERE " + condition, params)
+        deleted = cursor.rowcount
+        cursor.execute("DELETE FROM current_events WHERE " + condition, params)
+        pg.commit()
+        hidden = time.monotonic() - started
+    pg.autocommit = True
+    with pg.cursor() as cursor:
+        started = time.monotonic()
+        cursor.execute("VACUUM events, current_events")
+        vacuum = time.monotonic() - started
+        cursor.execute("CHECKPOINT")
+    return deleted, hidden, vacuum
+
+
 def disk_bytes(path):
     return int(subprocess.check_output(["du", "-sb", path]).split()[0])
 

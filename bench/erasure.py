@@ -25,7 +25,8 @@ import time
 import psycopg2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import SHAPES, Eventsvc, MINUTE, disk_bytes, fmt_ms, percentiles  # noqa: E402
+from compare import (SHAPES, Eventsvc, MINUTE, disk_bytes, fmt_ms, percentiles,  # noqa: E402
+                     pg_delete_and_vacuum)
 
 PROBES = 200
 
@@ -117,19 +118,8 @@ def main():
     # PostgreSQL: the same condition.
     pg_disk_before = disk_bytes(args.pg_data)
     contained = containing(path, value)
+    pg_erased, pg_hidden, pg_vacuum = pg_delete_and_vacuum(pg, "doc @> %s::jsonb", (contained,))
     with pg.cursor() as cursor:
-        started = time.monotonic()
-        cursor.execute("DELETE FROM events WHERE doc @> %s::jsonb", (contained,))
-        pg_erased = cursor.rowcount
-        cursor.execute("DELETE FROM current_events WHERE doc @> %s::jsonb", (contained,))
-        pg.commit()
-        pg_hidden = time.monotonic() - started
-    pg.autocommit = True
-    with pg.cursor() as cursor:
-        started = time.monotonic()
-        cursor.execute("VACUUM events, current_events")
-        pg_vacuum = time.monotonic() - started
-        cursor.execute("CHECKPOINT")
         cursor.execute("SELECT count(*) FROM events WHERE doc @> %s::jsonb", (contained,))
         if cursor.fetchone()[0] != 0:
             raise SystemExit("PostgreSQL still holds versions of %s" % value)

@@ -24,7 +24,7 @@ import time
 import psycopg2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import Eventsvc, disk_bytes  # noqa: E402
+from compare import Eventsvc, disk_bytes, pg_delete_and_vacuum  # noqa: E402
 
 
 def sweep(args, *extra):
@@ -74,19 +74,9 @@ def main():
 
     pg = psycopg2.connect(args.pg)
     pg_disk_before = disk_bytes(args.pg_data)
+    pg_removed, pg_hidden, pg_vacuum = pg_delete_and_vacuum(
+        pg, "occurred_at < %s::timestamptz", (cutoff,))
     with pg.cursor() as cursor:
-        started = time.monotonic()
-        cursor.execute("DELETE FROM events WHERE occurred_at < %s::timestamptz", (cutoff,))
-        pg_removed = cursor.rowcount
-        cursor.execute("DELETE FROM current_events WHERE occurred_at < %s::timestamptz", (cutoff,))
-        pg.commit()
-        pg_hidden = time.monotonic() - started
-    pg.autocommit = True
-    with pg.cursor() as cursor:
-        started = time.monotonic()
-        cursor.execute("VACUUM events, current_events")
-        pg_vacuum = time.monotonic() - started
-        cursor.execute("CHECKPOINT")
         cursor.execute("SELECT count(*) FROM events WHERE occurred_at < %s::timestamptz",
                        (dry_cutoff,))
         expired_since = cursor.fetchone()[0]

@@ -41,15 +41,9 @@ int run_backup(const std::vector<std::string>& args) {
   const auto socket = config.data_dir / kControlSocketName;
   sdk::json::object summary;
   bool online = false;
-  if (const auto answer = ask_server(socket, {{"command", "backup"}, {"to", to.string()}})) {
-    if (!answer->contains("ok") || !answer->at("ok").as_bool()) {
-      const auto* message = answer->if_contains("message");
-      std::fprintf(stderr, "eventsvc backup: %s\n",
-                   message != nullptr && message->is_string() ? message->get_string().c_str()
-                                                              : "the server refused the backup");
-      return 1;
-    }
-    summary = answer->at("backup").as_object();
+  if (auto answer =
+          ask_server_for(socket, {{"command", "backup"}, {"to", to.string()}}, "backup")) {
+    summary = std::move(*answer);
     online = true;
   } else {
     summary = back_up_here(config, to);

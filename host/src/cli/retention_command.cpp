@@ -73,15 +73,9 @@ int run_retention(const std::vector<std::string>& args) {
   const auto socket = config.data_dir / kControlSocketName;
   sdk::json::object sweep;
   bool online = false;
-  if (const auto answer = ask_server(socket, {{"command", "retention"}, {"dry_run", dry_run}})) {
-    if (!answer->contains("ok") || !answer->at("ok").as_bool()) {
-      const auto* message = answer->if_contains("message");
-      std::fprintf(stderr, "eventsvc retention: %s\n",
-                   message != nullptr && message->is_string() ? message->get_string().c_str()
-                                                              : "the server refused the sweep");
-      return 1;
-    }
-    sweep = answer->at("retention").as_object();
+  if (auto answer =
+          ask_server_for(socket, {{"command", "retention"}, {"dry_run", dry_run}}, "retention")) {
+    sweep = std::move(*answer);
     online = true;
   } else {
     sweep = sweep_here(config, dry_run);

@@ -208,4 +208,21 @@ std::optional<sdk::json::object> ask_server(const fs::path& path,
   return answer.get_object();
 }
 
+std::optional<sdk::json::object> ask_server_for(const fs::path& path,
+                                                const sdk::json::object& request,
+                                                std::string_view field) {
+  const auto answer = ask_server(path, request);
+  if (!answer) return std::nullopt;
+  const auto* ok = answer->if_contains("ok");
+  const auto* result = answer->if_contains(field);
+  if (ok == nullptr || !ok->is_bool() || !ok->get_bool() || result == nullptr ||
+      !result->is_object()) {
+    const auto* message = answer->if_contains("message");
+    throw sdk::Error::internal(message != nullptr && message->is_string()
+                                   ? std::string(message->get_string())
+                                   : "the server refused the command");
+  }
+  return result->get_object();
+}
+
 }  // namespace eventsvc::host

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "eventsvc/sdk/json.hpp"
 #include "logging/log_sink.hpp"
@@ -43,5 +44,12 @@ class ControlSocket {
 // listens there. Throws sdk::Error 500 when the server's answer cannot be read.
 std::optional<sdk::json::object> ask_server(const std::filesystem::path& path,
                                             const sdk::json::object& request);
+
+// ask_server() for a command whose answer carries its result as `field` ({"ok": true, field:
+// {...}}): that object, or nullopt when no server listens. Throws sdk::Error 500 with the server's
+// message when it refused the command.
+std::optional<sdk::json::object> ask_server_for(const std::filesystem::path& path,
+                                                const sdk::json::object& request,
+                                                std::string_view field);
 
 }  // namespace eventsvc::host
