@@ -24,9 +24,17 @@ constexpr const char* kScopes = "events:read,events:write,events:erase";
 constexpr const char* kExpiredMarker = "zqxexpiredmarker";
 constexpr const char* kKeptMarker = "zqxretainedmarker";
 
+// The plugins of a test's server, kept across its restarts (with the shared log, each call of
+// default_plugins() names a database of its own). Table files uncompressed, so that the byte search
+// sees every copy.
+std::string plugins() {
+  return with_storage_config(default_plugins(), "      compression: none\n");
+}
+
 // Two plans; `shortened` gives the default plan 5 days and its stream `debug` 1 day, as an
 // operator's edit of the config would.
-std::string config(bool shortened, bool remove_expired, const std::string& sweep_every) {
+std::string config(const std::string& plugins, bool shortened, bool remove_expired,
+                   const std::string& sweep_every) {
   TestConfig config;
   config.plans =
       "  default:\n"
@@ -37,8 +45,7 @@ std::string config(bool shortened, bool remove_expired, const std::string& sweep
                             : "    retention_days: 30\n") +
       "  long:\n"
       "    retention_days: 30\n";
-  // Table files uncompressed, so that the byte search sees every copy.
-  config.plugins = with_storage_config(default_plugins(), "      compression: none\n");
+  config.plugins = plugins;
   config.other = "retention:\n  remove_expired: " + std::string(remove_expired ? "true" : "false") +
                  "\n  sweep_every: " + sweep_every + "\n";
   return config.yaml();
@@ -87,7 +94,8 @@ std::map<std::string, std::int64_t> versions_by_rule(const json::object& sweep) 
 }
 
 TEST(Retention, RemovesWhatNoPlanKeepsAndTheDataDirectoryForgetsIt) {
-  ServerProcess server(config(false, false, "24h"));
+  const std::string plugins_of_server = plugins();
+  ServerProcess server(config(plugins_of_server, false, false, "24h"));
   server.start();
   const std::string key = server.create_key("ret", "test", kScopes);
   const std::string other_key = server.create_key("other", "test", kScopes, "long");
@@ -108,7 +116,7 @@ TEST(Retention, RemovesWhatNoPlanKeepsAndTheDataDirectoryForgetsIt) {
       "retention-other-1");
 
   // The operator shortens retention; the server only hides for now (remove_expired: false).
-  reconfigure(server, config(true, false, "24h"));
+  reconfigure(server, config(plugins_of_server, true, false, "24h"));
   api = std::make_unique<ApiClient>(server.port(), key);
   const auto dry = sweep(server, true);
   EXPECT_EQ(dry.at("dry_run"), true);
@@ -123,7 +131,7 @@ TEST(Retention, RemovesWhatNoPlanKeepsAndTheDataDirectoryForgetsIt) {
   ASSERT_EQ(refused.status, 400) << refused.body;
   EXPECT_NE(refused.body.find("stream 'debug', 1 days"), std::string::npos) << refused.body;
 
-  reconfigure(server, config(true, true, "24h"));
+  reconfigure(server, config(plugins_of_server, true, true, "24h"));
   api = std::make_unique<ApiClient>(server.port(), key);
   other = std::make_unique<ApiClient>(server.port(), other_key);
   const auto swept = sweep(server, false);
@@ -152,6 +160,14 @@ TEST(Retention, RemovesWhatNoPlanKeepsAndTheDataDirectoryForgetsIt) {
   ASSERT_EQ(v1.json().at("count"), 1);
   EXPECT_EQ(v1.json().at("results").at(0).at("payload").at("text"), "v-1 survives");
   EXPECT_EQ(files_holding(server.data_dir(), kExpiredMarker), std::vector<std::string>{});
+  if (shared_log_mode()) {  // nor does any entry of the shared log
+    const auto entries_holding = [&](const std::string& marker) {
+      return shared_log_sql(server, "SELECT count(*) FROM eventsvc_log WHERE position('" + marker +
+                                        "'::bytea in write) > 0");
+    };
+    EXPECT_EQ(entries_holding(kExpiredMarker), "0");
+    EXPECT_EQ(entries_holding(kKeptMarker), "1");
+  }
   // The workspace whose plan keeps 30 days keeps its event.
   EXPECT_EQ(history_ids(*other, "now-30d"), (std::set<std::string>{"o-old"}));
   EXPECT_FALSE(files_holding(server.data_dir(), kKeptMarker).empty());
@@ -159,7 +175,8 @@ TEST(Retention, RemovesWhatNoPlanKeepsAndTheDataDirectoryForgetsIt) {
 }
 
 TEST(Retention, TheServerSweepsByItself) {
-  ServerProcess server(config(false, true, "1s"));
+  const std::string plugins_of_server = plugins();
+  ServerProcess server(config(plugins_of_server, false, true, "1s"));
   server.start();
   const std::string key = server.create_key("auto", "test", kScopes);
   auto api = std::make_unique<ApiClient>(server.port(), key);
@@ -169,7 +186,7 @@ TEST(Retention, TheServerSweepsByItself) {
                        "retention-auto-1");
   EXPECT_EQ(sweep(server, true).at("versions"), 0);
 
-  reconfigure(server, config(true, true, "1s"));
+  reconfigure(server, config(plugins_of_server, true, true, "1s"));
   api = std::make_unique<ApiClient>(server.port(), key);
   std::int64_t left = -1;
   for (int attempt = 0; attempt < 600 && left != 0; ++attempt) {  // a minute at most
