@@ -342,7 +342,6 @@ TEST_F(SharedLogTest, AnErasureThroughOneServerIsHiddenAndPurgedOnEveryServerAnd
       "notes", json::array{secret, make_event("kept", "note", now_ms() - 1000,
                                               json::object{{"text", "nothing personal"}})});
   const std::string receipt = client(0).ingest_verified(batch, "cluster-erase-write");
-  (void)receipt;
   const std::string in_log =
       "SELECT count(*) FROM eventsvc_log WHERE position('" + marker + "'::bytea in write) > 0";
   EXPECT_EQ(postgres_.sql(in_log), "1");
@@ -374,6 +373,12 @@ TEST_F(SharedLogTest, AnErasureThroughOneServerIsHiddenAndPurgedOnEveryServerAnd
             "1");
   EXPECT_EQ(contents(0).ids, (std::vector<std::string>{"kept"}));
   EXPECT_EQ(contents(1).ids, (std::vector<std::string>{"kept"}));
+  // A server that copies the log only now never sees the erased event, and verifies the write's
+  // other event: the entry's receipt was scrubbed with it.
+  add_server("h3");
+  EXPECT_EQ(contents(2).ids, (std::vector<std::string>{"kept"}));
+  const auto verdict = client(2).wait_final(receipt);
+  EXPECT_EQ(verdict.at("status"), "verified") << json::serialize(verdict);
 
   // Erasure is not suppression: sent again, it is stored again, and every server has it.
   const auto again =

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct SweptRule {
   RetentionRule rule;
   std::uint64_t versions = 0;  // versions the rule lets go
   std::string erasure_id;      // the erasure removing them, when one was made
+  std::string error;           // why the rule could not be swept
 };
 
 struct RetentionSweep {
@@ -34,8 +36,11 @@ struct RetentionSweep {
   sdk::json::object to_json() const;
 };
 
-// Throws sdk::Error when the storage cannot count or erase (a plugin that cannot erase: 501).
+// Rules are cut off at the start of the sweep period `now` falls in (retention.sweep_every). A rule
+// the storage cannot count or erase (a plugin that cannot erase: 501) gets its `error`; the others
+// are swept. `stopping`, when given, is asked between rules.
 RetentionSweep sweep_retention(const HostConfig& config, const ModuleRegistry& modules,
-                               LogSink& log, sdk::Millis now, bool dry_run);
+                               LogSink& log, sdk::Millis now, bool dry_run,
+                               const std::function<bool()>& stopping = {});
 
 }  // namespace eventsvc::host

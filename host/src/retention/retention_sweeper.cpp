@@ -47,7 +47,10 @@ void RetentionSweeper::run() {
     }
     wait = every;
     try {
-      sweep_retention(config_, modules_, log_, toolkit::now_millis(), false);
+      sweep_retention(config_, modules_, log_, toolkit::now_millis(), false, [this] {
+        const std::lock_guard lock(mutex_);
+        return stopping_;
+      });
     } catch (const std::exception& error) {
       log_.log(sdk::LogLevel::warning, "host",
                std::string("retention sweep failed (tried again at the next): ") + error.what());

@@ -481,19 +481,27 @@ void PostgresLog::scrub_entries(std::string_view tenant,
                                 const EntryScrub& scrub) {
   if (receipt_ids.empty()) return;
   with_session([&](PgSession& session) {
-    const auto found = session.exec(
-        "SELECT receipt_id, write FROM eventsvc_log "
-        "WHERE tenant = $1 AND receipt_id = ANY($2::text::bytea[])",
-        {PgParam::bytes(tenant), PgParam::text(bytea_array(receipt_ids))});
-    for (int row = 0; row < found.rows(); ++row) {
-      const std::string_view receipt_id = found.bytes(row, 0);
-      const std::string_view write = found.bytes(row, 1);
-      const std::string scrubbed = scrub(receipt_id, write);
-      if (scrubbed == write) continue;
-      session.exec("UPDATE eventsvc_log SET write = $3 WHERE tenant = $1 AND receipt_id = $2",
-                   {PgParam::bytes(tenant), PgParam::bytes(receipt_id), PgParam::bytes(scrubbed)});
+    for (const auto& receipt_id : receipt_ids) {
+      const std::vector<PgParam> entry{PgParam::bytes(tenant), PgParam::bytes(receipt_id)};
+      // Another server may scrub the entry for another erasure meanwhile: the rewrite applies
+      // only to the bytes it was made from, and is made again from theirs otherwise.
+      while (true) {
+        const auto found = session.exec(
+            "SELECT write, receipt FROM eventsvc_log WHERE tenant = $1 AND receipt_id = $2", entry);
+        if (found.rows() == 0) break;  // trimmed
+        const std::string_view write = found.bytes(0, 0);
+        const std::string_view receipt = found.bytes(0, 1);
+        const ScrubbedEntry scrubbed = scrub(receipt_id, write, receipt);
+        if (scrubbed.write == write && scrubbed.receipt == receipt) break;
+        const auto updated = session.exec(
+            "UPDATE eventsvc_log SET write = $5, receipt = $6 "
+            "WHERE tenant = $1 AND receipt_id = $2 AND write = $3 AND receipt = $4",
+            {entry[0], entry[1], PgParam::bytes(write), PgParam::bytes(receipt),
+             PgParam::bytes(scrubbed.write), PgParam::bytes(scrubbed.receipt)});
+        if (updated.affected() == 1) break;
+      }
     }
-    return found.rows();
+    return 0;
   });
 }
 

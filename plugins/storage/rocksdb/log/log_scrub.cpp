@@ -15,6 +15,14 @@ std::string write_without(std::string_view write, const ErasedOfReceipt& erased)
   return encode_accepted_write(accepted);
 }
 
+std::string receipt_without(std::string_view receipt, const ErasedOfReceipt& erased) {
+  StoredReceipt stored = decode_receipt(receipt);
+  std::erase_if(stored.events, [&](const sdk::EventVersion& version) {
+    return erased.contains({version.occurred_at, version.id});
+  });
+  return encode_receipt(stored);
+}
+
 void scrub_log_entries(sdk::DurableLog& log, const std::string& tenant,
                        const std::map<std::string, ErasedOfReceipt>& by_receipt) {
   if (by_receipt.empty()) return;
@@ -22,10 +30,14 @@ void scrub_log_entries(sdk::DurableLog& log, const std::string& tenant,
   receipts.reserve(by_receipt.size());
   for (const auto& entry : by_receipt)
     receipts.push_back(entry.first);
-  log.scrub_entries(tenant, receipts, [&](std::string_view receipt_id, std::string_view write) {
-    const auto found = by_receipt.find(std::string(receipt_id));
-    return found == by_receipt.end() ? std::string(write) : write_without(write, found->second);
-  });
+  log.scrub_entries(
+      tenant, receipts,
+      [&](std::string_view receipt_id, std::string_view write,
+          std::string_view receipt) -> sdk::DurableLog::ScrubbedEntry {
+        const auto found = by_receipt.find(std::string(receipt_id));
+        if (found == by_receipt.end()) return {std::string(write), std::string(receipt)};
+        return {write_without(write, found->second), receipt_without(receipt, found->second)};
+      });
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

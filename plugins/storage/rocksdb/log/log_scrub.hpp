@@ -18,6 +18,9 @@ using ErasedOfReceipt = std::set<std::pair<sdk::Millis, std::string>>;  // (time
 
 // The log's bytes of a write (an encoded AcceptedWrite) without the events `erased` names.
 std::string write_without(std::string_view write, const ErasedOfReceipt& erased);
+// The log's bytes of a receipt (an encoded StoredReceipt) without those versions: a server that
+// copies the entry later verifies the events that are left, not the erased ones.
+std::string receipt_without(std::string_view receipt, const ErasedOfReceipt& erased);
 
 // Scrubs the entries of the receipts in `by_receipt` of `tenant` (the engine's key prefix).
 void scrub_log_entries(sdk::DurableLog& log, const std::string& tenant,

@@ -224,7 +224,7 @@ TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
             (std::vector<std::string>{"b@1", "c@1", "a@3", "m@20"}));
 }
 
-TEST(LogScrub, AWriteLosesTheErasedEventsAndKeepsTheRest) {
+TEST(LogScrub, AWriteAndItsReceiptLoseTheErasedEventsAndKeepTheRest) {
   AcceptedWrite write;
   write.tenant = {"acme", sdk::Environment::live};
   write.receipt_id = "req_0000000000000001";
@@ -245,6 +245,17 @@ TEST(LogScrub, AWriteLosesTheErasedEventsAndKeepsTheRest) {
   EXPECT_EQ(scrubbed.receipt_id, write.receipt_id);
   EXPECT_EQ(scrubbed.envelope.stream, "notes");
   EXPECT_EQ(write_without(bytes, {{kT0 + 5, "a"}}), bytes);  // nothing of it erased
+
+  StoredReceipt receipt;
+  receipt.receipt.submitted = 3;
+  for (const auto& event : write.events)
+    receipt.events.push_back(event.version);
+  const StoredReceipt left =
+      decode_receipt(receipt_without(encode_receipt(receipt), {{kT0, "a"}, {kT0, "b"}}));
+  ASSERT_EQ(left.events.size(), 1U);
+  EXPECT_EQ(left.events[0].id, "a");
+  EXPECT_EQ(left.events[0].occurred_at, kT0 + 1);
+  EXPECT_EQ(left.receipt.submitted, 3U);  // what the write was told stays
 }
 
 TEST_F(ErasureTest, AnUnknownErasureIsNone) {

@@ -107,13 +107,19 @@ class DurableLog : public Plugin {
   virtual void release_claims(const std::vector<std::string>& claims) = 0;
   // Rewrites the entries an erasure removed events from, so that the log no longer holds them:
   // for each of the tenant's `receipt_ids` whose entry the log still holds, `scrub` is given the
-  // entry's write and returns what it becomes (the storage plugin's bytes, as append() stored
-  // them). Every server that carries out the erasure calls it, with the same result; an entry
+  // entry's write and receipt and returns what they become (the storage plugin's bytes, as
+  // append() stored them), so that a server copying the entry later sees neither the erased
+  // events nor a receipt that still lists them. Every server that carries out the erasure calls
+  // it, and erasures may scrub one entry concurrently: a rewrite must not undo another's. An entry
   // trimmed already is skipped. Throws 503 while the log cannot be reached (the erasure is then
   // tried again). The default rewrites nothing: a log whose entries keep erased events until it
   // trims them, whose erasures purge_deleted() then leaves `hidden`.
-  using EntryScrub =
-      std::function<std::string(std::string_view receipt_id, std::string_view write)>;
+  struct ScrubbedEntry {
+    std::string write;
+    std::string receipt;
+  };
+  using EntryScrub = std::function<ScrubbedEntry(std::string_view receipt_id,
+                                                 std::string_view write, std::string_view receipt)>;
   virtual void scrub_entries(std::string_view tenant, const std::vector<std::string>& receipt_ids,
                              const EntryScrub& scrub) {
     (void)tenant;
@@ -121,9 +127,9 @@ class DurableLog : public Plugin {
     (void)scrub;
   }
   // Makes what the log deleted or scrubbed before this call (entries trimmed, claims released,
-  // entries rewritten) leave its files, for an erasure's purge: true once no file of the log holds
-  // those bytes any more; false when the log cannot yet (the erasures then stay `hidden` and this
-  // is asked again later). Throws Error 503 while the log cannot be reached.
+  // entries rewritten) leave its tables as the log documents it, for an erasure's purge: true once
+  // no file of the log holds those bytes any more; false when the log cannot yet (the erasures then
+  // stay `hidden` and this is asked again later). Throws Error 503 while the log cannot be reached.
   virtual bool purge_deleted() { return false; }
 
   // Why this server cannot make writes durable in the log now (its disk is full or failing), or
