@@ -31,7 +31,7 @@ RetentionBound retention_bound(const json::value& body, const Plan& plan, sdk::M
       what = "the plan's retention of stream '" + std::string(name) + "', ";
     }
   }
-  return {now - sdk::Millis{days} * 86400000, what + std::to_string(days) + " days"};
+  return {now - days_ms(days), what + std::to_string(days) + " days"};
 }
 
 Schema batch_schema(const RetentionBound& retention, sdk::Millis latest,

@@ -60,6 +60,11 @@ struct AdminConfig {
   std::uint64_t ready_max_backlog = 10000;
 };
 
+// A number of days as milliseconds: how retention is counted.
+inline sdk::Millis days_ms(int days) {
+  return sdk::Millis{days} * 86400000;
+}
+
 struct Plan {
   std::string name;
   std::array<int, kOperations.size()> requests_per_minute{};
@@ -71,7 +76,7 @@ struct Plan {
   int rate_limit(Operation operation) const {
     return requests_per_minute[static_cast<std::size_t>(operation)];
   }
-  sdk::Millis retention_ms() const { return sdk::Millis{retention_days} * 86400000; }
+  sdk::Millis retention_ms() const { return days_ms(retention_days); }
   // How many days the plan keeps the events of `stream`.
   int retention_days_of(std::string_view stream) const {
     const auto it = stream_retention_days.find(stream);

@@ -11,8 +11,6 @@ namespace eventsvc::host {
 
 namespace {
 
-constexpr sdk::Millis kDay = 86400000;
-
 using TenantKey = std::tuple<std::string, sdk::Environment>;
 
 TenantKey key_of(const sdk::Tenant& tenant) {
@@ -77,7 +75,7 @@ RetentionRules retention_rules(const HostConfig& config, const std::vector<sdk::
       for (const auto& [stream, stream_days] : plan.stream_retention_days)
         streams.insert(stream);
     }
-    const sdk::Millis cutoff = now - sdk::Millis{days} * kDay;
+    const sdk::Millis cutoff = now - days_ms(days);
     result.rules.push_back({plans.tenant, {}, days, cutoff, 0});
     for (const auto& stream : streams) {
       int stream_days = 0;
@@ -85,7 +83,7 @@ RetentionRules retention_rules(const HostConfig& config, const std::vector<sdk::
         stream_days = std::max(stream_days, config.plan(name)->retention_days_of(stream));
       if (stream_days >= days) continue;  // another plan keeps it as long as the rest
       result.rules.push_back(
-          {plans.tenant, stream, stream_days, now - sdk::Millis{stream_days} * kDay, cutoff});
+          {plans.tenant, stream, stream_days, now - days_ms(stream_days), cutoff});
     }
   }
   return result;
