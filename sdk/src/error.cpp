@@ -76,6 +76,8 @@ std::string_view status_message(int status) {
       return "Request Timeout";
     case 409:
       return "Conflict";
+    case 410:
+      return "Gone";
     case 411:
       return "Length Required";
     case 413:

@@ -53,6 +53,8 @@ class SharedLogTest : public ::testing::Test {
                 "\"\n      host_id: " + host_id +
                 "\n      host_timeout_s: 2\n      keep_entries_s: " + keep_entries_s_ + "\n");
     config.plugins = plugins;
+    // One cursor key for every server: a page read on one continues on any other.
+    config.other = "cursors:\n  secret_file: " + (keys_.path() / "cursor.key").string() + "\n";
     return config.yaml();
   }
 
@@ -149,6 +151,34 @@ TEST_F(SharedLogTest, AWriteThroughOneServerIsReadAndVerifiedOnEvery) {
   ASSERT_EQ(again.status, 202);
   EXPECT_EQ(again.json().at("duplicates"), 20);
   EXPECT_EQ(again.json().at("accepted"), 0);
+}
+
+TEST_F(SharedLogTest, APageReadOnOneServerContinuesOnAnother) {
+  for (const char* host : {"h1", "h2"})
+    add_server(host);
+  const auto accepted = client(0).ingest(batch_of("p", 50), "shared-pages-1");
+  ASSERT_EQ(accepted.status, 202) << accepted.body;
+  client(1).wait_final(std::string(accepted.json().at("receipt_id").as_string()));
+  for (const auto& [read, body] :
+       {std::pair{std::string("query"), json::object{{"limit", 10}}},
+        std::pair{std::string("search"), json::object{{"query", "written"}, {"limit", 10}}}}) {
+    std::multiset<std::string> seen;
+    std::string cursor;
+    for (std::size_t page = 0; page < 10; ++page) {
+      // Pages alternate between the servers.
+      const auto response = client(page % 2).http().post(
+          "/v1/" + read + (cursor.empty() ? "" : "?cursor=" + cursor), key_, json::value(body));
+      ASSERT_EQ(response.status, 200) << response.body;
+      const auto answer = response.json();
+      for (const auto& id : ids_of(answer))
+        seen.insert(id);
+      const auto* next = answer.as_object().if_contains("next_cursor");
+      if (next == nullptr) break;
+      cursor = std::string(next->as_string());
+    }
+    EXPECT_EQ(seen.size(), 50U) << read;
+    EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 50U) << read;
+  }
 }
 
 TEST_F(SharedLogTest, ReadsGoOnWhilePostgresIsDown) {

@@ -15,10 +15,12 @@ namespace {
 constexpr std::int64_t kMinute = 60000;
 constexpr std::int64_t kHour = 60 * kMinute;
 
+// API-SPEC 2.7's, and next_cursor when more results follow (an added field, API-SPEC 9.3).
 const std::set<std::string> kResponseProperties = {
-    "success", "execution_mode", "complete",         "scanned",   "elapsed_ms",
-    "source",  "filtered",       "matched",          "freshness", "aggregations",
-    "groups",  "relationships",  "temporal_windows", "context",   "results"};
+    "success",          "execution_mode", "complete", "scanned",
+    "elapsed_ms",       "source",         "filtered", "matched",
+    "freshness",        "aggregations",   "groups",   "relationships",
+    "temporal_windows", "context",        "results",  "next_cursor"};
 
 class AnalyzeTest : public ::testing::Test {
  protected:

@@ -109,6 +109,14 @@ json::object AnalysisEngine::run(const AnalyzeRequest& request,
   Selection selection = select_results(request, matches);
   // Only the materialised parts can be cut; aggregations never are.
   const bool complete = !matches.read || matches.stats.complete;
+  if (caller.page_end != nullptr && request.include_results && !request.context &&
+      selection.shown > 0 && (selection.kept.size() > selection.shown || !complete)) {
+    const std::size_t index = selection.kept[selection.shown - 1];
+    const sdk::Record& last = matches.records[index];
+    *caller.page_end =
+        PageEnd{{matches.ranked ? matches.scores[index] : 0, last.timestamp, last.id},
+                matches.stats.rank_statistics};
+  }
 
   // windows, context
   json::array windows;
@@ -152,7 +160,8 @@ void AnalysisEngine::audit(const AnalysisContext& caller, json::object& context)
   const auto& sink = modules_.audit();
   if (!sink) return;
   const auto trace = sink.call([&](sdk::AuditSink& audit_sink) {
-    return audit_sink.record({caller.principal, "analyze", caller.body, context, caller.now, false});
+    return audit_sink.record(
+        {caller.principal, "analyze", caller.body, context, caller.now, false});
   });
   if (trace) context["audit_trace_id"] = *trace;
 }

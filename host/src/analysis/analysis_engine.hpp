@@ -16,11 +16,19 @@
 namespace eventsvc::host {
 
 // Who asks, and when: what the analysis needs of the HTTP request.
+// Where the answer's results ended, when more matches follow them (the next page's cursor).
+struct PageEnd {
+  sdk::ReadPosition last;
+  std::shared_ptr<const sdk::RankStatistics> statistics;
+};
+
 struct AnalysisContext {
   const sdk::Principal& principal;
   sdk::Millis retention_horizon = 0;  // the earliest timestamp the key's plan may see
   sdk::Millis now = 0;
   const sdk::json::value& body;  // the request body, kept for audit traces
+  // Set when the results are cut and more matches follow (results shown, no Context Pack).
+  std::optional<PageEnd>* page_end = nullptr;
 };
 
 class AnalysisEngine {

@@ -2,6 +2,7 @@
 // stages work from. api/analyze_request_parser.hpp makes it from a request body.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -39,6 +40,10 @@ struct AnalyzeRequest {
   std::size_t scan_limit = 10000;
   std::unordered_set<std::string> excluded_ids;
   bool include_results = true;
+  // A later page (a cursor): only the matches after this position in evidence order, ranked with
+  // the first page's statistics.
+  std::optional<sdk::ReadPosition> after;
+  std::shared_ptr<const sdk::RankStatistics> rank_statistics;
 };
 
 }  // namespace eventsvc::host

@@ -38,6 +38,9 @@ sdk::RecordQuery match_query(const AnalyzeRequest& request,
   query.limit = 0;
   query.scan_limit = request.scan_limit;
   query.with_embeddings = semantic;
+  // Semantic order is the host's: a later page is cut from it after ranking.
+  if (!semantic) query.after = request.after;
+  query.rank_statistics = request.rank_statistics;
   return query;
 }
 
@@ -58,8 +61,10 @@ Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Co
   } else {
     const bool shows_results = request.include_results || request.temporal.has_value();
     if (!shows_results) return matches;  // aggregates only: nothing to materialise
-    // Excluded ids can hide any number of versions: then read on until `limit` are kept.
-    query.limit = request.excluded_ids.empty() ? request.limit : 0;
+    // Excluded ids can hide any number of versions: then read on until `limit` are kept. One
+    // more tells whether a next page exists (read even when scan_limit is `limit`).
+    query.limit = request.excluded_ids.empty() ? request.limit + 1 : 0;
+    query.scan_limit = std::max(query.scan_limit, request.limit + 1);
   }
 
   matches.read = true;
@@ -69,13 +74,23 @@ Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Co
       if (!request.excluded_ids.contains(record.id)) ++kept;
       matches.records.push_back(std::move(record));
       matches.scores.push_back(score);
-      return every_match || kept < request.limit;
+      return every_match || kept <= request.limit;
     });
   });
   matches.order.resize(matches.records.size());
   for (std::size_t i = 0; i < matches.order.size(); ++i)
     matches.order[i] = i;
   if (matches.semantic) rank_semantically(request, modules, matches);
+  if (matches.semantic && request.after) {
+    const sdk::ReadPosition& after = *request.after;
+    std::erase_if(matches.order, [&](std::size_t i) {
+      const double score = matches.scores[i];
+      const sdk::Record& record = matches.records[i];
+      if (score != after.score) return score > after.score;
+      if (record.timestamp != after.timestamp) return record.timestamp > after.timestamp;
+      return record.id <= after.id;
+    });
+  }
   return matches;
 }
 

@@ -35,18 +35,33 @@ void require_modules(const AnalyzeRequest& request, const ModuleRegistry& module
 ApiResponse AnalyzeEndpoint::handle(const ApiRequest& request) {
   const auto started = std::chrono::steady_clock::now();
   const json::value body = parse_body(request.body);
+  const ReadPaging paging = this->paging("analyze", request, body);
+  const sdk::Millis now = paging.now();
   ValidationErrors errors;
-  const ParsedAnalyzeRequest parsed = parse_analyze_request(body, request.now, errors);
+  ParsedAnalyzeRequest parsed = parse_analyze_request(body, now, errors);
   errors.throw_if_any();
-  const sdk::Millis horizon = retention_horizon(request.plan, request.now);
+  if (const auto& cursor = paging.cursor()) {
+    if (parsed.analysis.context) {
+      throw sdk::Error::bad_request(
+          "a Context Pack is built from every match and is not paged; send the request without a "
+          "cursor");
+    }
+    parsed.analysis.after = cursor->after;
+    parsed.analysis.rank_statistics = cursor->statistics;
+  }
+  const sdk::Millis horizon = retention_horizon(request.plan, now);
   if (parsed.analysis.source == sdk::Source::history) {
     require_history_bound(parsed.where, horizon, request.plan.retention_days);
   }
   require_modules(parsed.analysis, modules_);
+  std::optional<PageEnd> page_end;
   json::object answer =
-      engine_.run(parsed.analysis, {request.principal, horizon, request.now, body});
+      engine_.run(parsed.analysis, {request.principal, horizon, now, body, &page_end});
+  ApiResponse response;
+  if (page_end) paging.link_next(answer, response.headers, page_end->last, page_end->statistics);
   answer["elapsed_ms"] = elapsed_ms_since(started);
-  return json_answer(answer);
+  response.body = sdk::to_json(answer);
+  return response;
 }
 
 }  // namespace eventsvc::host

@@ -9,8 +9,8 @@ namespace eventsvc::host {
 
 class AnalyzeEndpoint final : public ReadEndpoint {
  public:
-  AnalyzeEndpoint(const HostConfig& config, ModuleRegistry& modules)
-      : ReadEndpoint(config, modules.storage()), modules_(modules), engine_(modules) {}
+  AnalyzeEndpoint(const HostConfig& config, ModuleRegistry& modules, const CursorSeal& seal)
+      : ReadEndpoint(config, modules.storage(), seal), modules_(modules), engine_(modules) {}
 
   Operation operation() const override { return Operation::analyze; }
   ApiResponse handle(const ApiRequest& request) override;

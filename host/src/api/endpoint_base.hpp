@@ -3,9 +3,10 @@
 
 #include <chrono>
 
-#include "server/endpoint.hpp"
+#include "api/read_paging.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "modules/module.hpp"
+#include "server/endpoint.hpp"
 
 namespace eventsvc::host {
 
@@ -20,15 +21,27 @@ class StorageEndpoint : public Endpoint {
 };
 
 // Search, query and analyze: scope events:read, a concurrency lease reported in the answer's
-// headers, and the configured body limit.
+// headers, the configured body limit, and paging by cursor.
 class ReadEndpoint : public StorageEndpoint {
  public:
-  using StorageEndpoint::StorageEndpoint;
+  ReadEndpoint(const HostConfig& config, const Module<sdk::Storage>& storage,
+               const CursorSeal& seal)
+      : StorageEndpoint(config, storage), seal_(seal) {}
 
   std::vector<std::string_view> scopes() const final { return {sdk::kScopeRead}; }
   bool leased() const final { return true; }
   bool reports_concurrency() const final { return true; }
   std::size_t max_body_bytes() const final { return config_.max_body_bytes; }
+
+ protected:
+  // The paging of a `read` ("search", "query", "analyze") request whose body is `body`.
+  ReadPaging paging(std::string_view read, const ApiRequest& request,
+                    const sdk::json::value& body) const {
+    return {seal_, config_.cursors.lifetime, read, request, body};
+  }
+
+ private:
+  const CursorSeal& seal_;
 };
 
 // The earliest timestamp a plan's keys may see: now minus the plan's retention.

@@ -12,15 +12,16 @@
 namespace eventsvc::host {
 
 Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetrics& metrics,
-                    ErasureLedger& ledger) {
+                    ErasureLedger& ledger, const CursorSeal& seal) {
   Router router;
   router.add("POST", "/v1/events",
              std::make_shared<IngestEndpoint>(config, modules.storage(), metrics));
   router.add("GET", "/v1/receipts/{receiptId}",
              std::make_shared<ReceiptEndpoint>(config, modules.storage()));
-  router.add("POST", "/v1/search", std::make_shared<SearchEndpoint>(config, modules.storage()));
-  router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage()));
-  router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules));
+  router.add("POST", "/v1/search",
+             std::make_shared<SearchEndpoint>(config, modules.storage(), seal));
+  router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage(), seal));
+  router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules, seal));
   router.add("POST", "/v1/erasures",
              std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit(), &ledger));
   router.add("GET", "/v1/erasures/{erasureId}",

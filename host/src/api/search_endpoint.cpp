@@ -44,8 +44,10 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   const json::object& object = body.get_object();
   ValidationErrors errors;
   search_schema().validate(body, "", errors);
-  const auto from = time_field(object, "from", "now-24h", request.now, errors);
-  const auto to = time_field(object, "to", "now", request.now, errors);
+  const ReadPaging paging = this->paging("search", request, body);
+  const sdk::Millis now = paging.now();
+  const auto from = time_field(object, "from", "now-24h", now, errors);
+  const auto to = time_field(object, "to", "now", now, errors);
   errors.throw_if_any();
   if (*from > *to) {
     throw sdk::Error::bad_request(
@@ -54,7 +56,7 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
         {{"errors",
           json::array{json::object{{"path", "/from"}, {"message", "must not be after to"}}}}});
   }
-  const sdk::Millis horizon = retention_horizon(request.plan, request.now);
+  const sdk::Millis horizon = retention_horizon(request.plan, now);
   if (*from < horizon && object.contains("from")) {
     throw sdk::Error::forbidden("from is beyond the plan's retention of " +
                                     std::to_string(request.plan.retention_days) +
@@ -73,13 +75,23 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   if (const auto* ns = object.if_contains("namespace")) {
     query.where.push_back({*sdk::FieldPath::parse("namespace"), sdk::Op::eq, *ns});
   }
-  query.limit = object.contains("limit") ? object.at("limit").to_number<std::size_t>() : 25;
+  const std::size_t limit =
+      object.contains("limit") ? object.at("limit").to_number<std::size_t>() : 25;
+  query.limit = limit + 1;  // one more tells whether a next page exists
   query.scan_limit = kSearchScanLimit;
+  paging.continue_read(query);
 
   json::array results;
+  sdk::ReadPosition last;
+  bool more = false;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
     return storage.scan(
         request.principal.tenant, query, [&](const sdk::Record& record, double score) {
+          if (results.size() == limit) {
+            more = true;
+            return false;
+          }
+          last = {score, record.timestamp, record.id};
           json::object hit;
           hit["id"] = record.id;
           hit["timestamp"] = toolkit::format_rfc3339(record.timestamp);
@@ -98,8 +110,13 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   answer["count"] = results.size();
   answer["results"] = std::move(results);
   answer["complete"] = stats.complete;
+  ApiResponse response;
+  if (more || (!stats.complete && !answer["results"].as_array().empty())) {
+    paging.link_next(answer, response.headers, last, stats.rank_statistics);
+  }
   answer["elapsed_ms"] = elapsed_ms_since(started);
-  return json_answer(answer);
+  response.body = sdk::to_json(answer);
+  return response;
 }
 
 }  // namespace eventsvc::host

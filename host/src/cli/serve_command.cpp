@@ -127,10 +127,11 @@ int run_serve(const std::vector<std::string>& args) {
             "created a self-signed certificate: " + config.server.tls.certificate.string());
   }
   ErasureLedger ledger(config.erasure_ledger);
+  const CursorSeal cursor_seal = CursorSeal::from_file(config.cursors.secret_file);
   modules->start();
   HostMetrics metrics;
-  RequestPipeline pipeline(config, *modules, log, build_routes(config, *modules, metrics, ledger),
-                           metrics);
+  RequestPipeline pipeline(config, *modules, log,
+                           build_routes(config, *modules, metrics, ledger, cursor_seal), metrics);
   HttpsServer server(config, pipeline, log);
   const OperatorPages pages({config, *modules, pipeline, metrics, server.stats(), log});
   // Before the API listener: a busy admin port stops the start before any client is served.

@@ -151,6 +151,15 @@ constexpr ConfigKey kRetention[] = {
         .defaults_to(R"("1h")"),
 };
 
+constexpr ConfigKey kCursors[] = {
+    ConfigKey::string("secret_file",
+                      "The key that signs paging cursors, created when absent; relative paths are "
+                      "inside data_dir. A cluster's servers need the same one")
+        .defaults_to(R"("cursor.key")"),
+    ConfigKey::string("lifetime", "How long a cursor stays valid after its page (duration)")
+        .defaults_to(R"("24h")"),
+};
+
 constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("server", "HTTPS listener and connection handling", kServer),
     ConfigKey::section("admin",
@@ -169,6 +178,7 @@ constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("ingest", "Ingest rules", kIngest),
     ConfigKey::mapping("plans", "Plans by name; a key names its plan"),
     ConfigKey::section("retention", "Removing events older than retention", kRetention),
+    ConfigKey::section("cursors", "Paging cursors of search, query and analyze", kCursors),
     ConfigKey::mapping("plugins", "Plugin instances by name"),
 };
 
@@ -415,6 +425,13 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
     retention.fail("sweep_every", "must be a duration such as 1h or 10m");
   }
   config.retention.sweep_every = *sweep_every;
+  const auto cursors = top.get_section("cursors");
+  const std::filesystem::path secret(cursors.get_string("secret_file"));
+  config.cursors.secret_file = secret.is_absolute() ? secret : config.data_dir / secret;
+  const auto lifetime = toolkit::parse_duration(cursors.get_string("lifetime"));
+  if (!lifetime || *lifetime <= 0)
+    cursors.fail("lifetime", "must be a duration such as 24h or 30m");
+  config.cursors.lifetime = *lifetime;
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
     for (const auto& entry : plugins->as_object())
       config.plugins.push_back(plugin_instance_of(document, entry.key(), entry.value()));

@@ -90,6 +90,12 @@ struct RetentionConfig {
   sdk::Millis sweep_every = sdk::Millis{3600000};
 };
 
+// Paging cursors (api/page_cursor.hpp).
+struct CursorConfig {
+  std::filesystem::path secret_file;  // absolute
+  sdk::Millis lifetime = sdk::Millis{24} * 3600000;
+};
+
 struct PluginInstanceConfig {
   std::string instance;
   // Which library: `library` when given, else the plugin called `plugin` (the instance's name
@@ -119,6 +125,7 @@ struct HostConfig {
   sdk::Millis max_future_skew = sdk::Millis{24} * 3600000;
   std::map<std::string, Plan, std::less<>> plans;
   RetentionConfig retention;
+  CursorConfig cursors;
   std::vector<PluginInstanceConfig> plugins;
 
   const Plan* plan(std::string_view name) const;

@@ -25,6 +25,8 @@ struct RequestHead {
   const std::string* header(std::string_view name) const;
   // How many headers are named `name`.
   std::size_t header_count(std::string_view name) const;
+  // The URL's query as (name, value) pairs in order, %-decoded; 400 for a malformed escape.
+  std::vector<std::pair<std::string, std::string>> query_parameters() const;
   // The path without the query.
   std::string_view path() const;
   // The request says a body follows (a length, even 0, or chunked).

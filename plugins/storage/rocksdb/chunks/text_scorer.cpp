@@ -11,6 +11,24 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
+std::shared_ptr<const sdk::RankStatistics> to_rank_statistics(const TextStatistics& statistics) {
+  auto stated = std::make_shared<sdk::RankStatistics>();
+  stated->documents = statistics.documents;
+  stated->length = statistics.length;
+  for (const auto& [token, documents] : statistics.frequencies)
+    stated->frequencies.emplace(token, documents);
+  return stated;
+}
+
+std::shared_ptr<const TextStatistics> from_rank_statistics(const sdk::RankStatistics& statistics) {
+  auto taken = std::make_shared<TextStatistics>();
+  taken->documents = statistics.documents;
+  taken->length = statistics.length;
+  for (const auto& [token, documents] : statistics.frequencies)
+    taken->frequencies.emplace(token, documents);
+  return taken;
+}
+
 namespace {
 
 std::uint64_t stored_counter(Database& database, const rocksdb::Snapshot* snapshot,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "chunks/column_chunk.hpp"
+#include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "store/database.hpp"
 #include "store/index_keys.hpp"
@@ -34,6 +35,10 @@ struct TextStatistics {
   // Documents holding each scored word, and each word that a prefix* term of the query matches.
   StringMap<std::uint64_t> frequencies;
 };
+
+// The same as the SDK states them to a caller paging a ranked read, and back.
+std::shared_ptr<const sdk::RankStatistics> to_rank_statistics(const TextStatistics& statistics);
+std::shared_ptr<const TextStatistics> from_rank_statistics(const sdk::RankStatistics& statistics);
 
 // The statistics of `query` over `chunks` (every chunk of the tenant) and the tenant's history
 // counters, read at `snapshot`.

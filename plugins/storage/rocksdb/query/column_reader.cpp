@@ -224,13 +224,12 @@ class AggregateSink final : public RowSink {
 };
 
 // The first `keep` matching versions in (timestamp, id) order per `order`, or when ranked the
-// best `keep` by score (ties: newer first, then by id).
+// best `keep` by score (ties: newer first, then by id); only those after `after` when set.
 class MatchSink final : public RowSink {
  public:
-  // `after`: only versions after it in `order` (when not ranked).
-  MatchSink(const ColumnPlan& plan, sdk::Order order, bool ranked, std::size_t keep,
-            const VersionRef* after = nullptr)
-      : plan_(plan), before_{order, ranked}, keep_(keep), after_(after) {}
+  MatchSink(const ColumnPlan& plan, ReadOrder order, std::size_t keep,
+            const PagePosition* after = nullptr)
+      : plan_(plan), before_{order}, keep_(keep), after_(after) {}
 
   void row(ChunkRows& rows, std::uint32_t /*row*/, double score) override {
     offer(rows.integer(plan_.timestamp), rows.string(*plan_.id), score);
@@ -240,16 +239,20 @@ class MatchSink final : public RowSink {
   }
 
   void merge(MatchSink&& other) {
+    const std::uint64_t admitted = admitted_ + other.admitted_;
     for (auto& kept : other.kept_)
       offer(kept.ref.timestamp, kept.ref.id, kept.score);
+    admitted_ = admitted;
   }
   // Whether a chunk may hold a version before the last kept one (always, until `keep` are kept).
   bool may_take(const ChunkHeader& header) const {
-    if (kept_.size() < keep_ || before_.ranked) return true;
+    if (kept_.size() < keep_ || before_.order.ranked) return true;
     const sdk::Millis last = kept_.front().ref.timestamp;
-    return before_.order == sdk::Order::desc ? header.max_timestamp >= last
-                                             : header.min_timestamp <= last;
+    return before_.order.order == sdk::Order::desc ? header.max_timestamp >= last
+                                                   : header.min_timestamp <= last;
   }
+  // Matches offered that come after `after` (every match offered without one).
+  std::uint64_t admitted() const { return admitted_; }
   void take(ColumnMatches& found) {
     std::sort_heap(kept_.begin(), kept_.end(), before_);
     for (auto& kept : kept_) {
@@ -265,22 +268,17 @@ class MatchSink final : public RowSink {
     double score = 0;
   };
   struct Before {
-    sdk::Order order;
-    bool ranked;
+    ReadOrder order;
     bool operator()(const Kept& a, const Kept& b) const {
-      if (ranked) {
-        if (a.score != b.score) return a.score > b.score;
-        if (a.ref.timestamp != b.ref.timestamp) return a.ref.timestamp > b.ref.timestamp;
-        return a.ref.id < b.ref.id;
-      }
-      return compare(a.ref, b.ref, order) < 0;
+      return order.before(a.score, a.ref, b.score, b.ref);
     }
   };
   // A heap whose top is the last of the kept versions.
   void offer(sdk::Millis timestamp, std::string_view id, double score) {
     if (keep_ == 0) return;
     Kept candidate{VersionRef{timestamp, std::string(id)}, score};
-    if (after_ != nullptr && compare(candidate.ref, *after_, before_.order) <= 0) return;
+    if (after_ != nullptr && !after_->admits(before_.order, score, candidate.ref)) return;
+    ++admitted_;
     if (kept_.size() == keep_) {
       if (!before_(candidate, kept_.front())) return;
       std::pop_heap(kept_.begin(), kept_.end(), before_);
@@ -294,8 +292,9 @@ class MatchSink final : public RowSink {
   const ColumnPlan& plan_;
   Before before_;
   std::size_t keep_;
-  const VersionRef* after_;
+  const PagePosition* after_;
   std::vector<Kept> kept_;
+  std::uint64_t admitted_ = 0;
 };
 
 // Counts matches (ChunkScanner does): keeps nothing.
@@ -500,15 +499,18 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   if (!planned) return std::nullopt;
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
-  const toolkit::TimeBounds bounds = toolkit::timestamp_bounds(where);
   const bool ranked = query.text && query.rank;
+  const ReadOrder order{query.order, ranked};
+  toolkit::TimeBounds bounds = toolkit::timestamp_bounds(where);
+  if (query.after != nullptr) query.after->narrow(order, bounds);
   // Ranking weighs words by how many documents of the whole history hold them, whatever the
   // query's time bounds: then every chunk is listed once, and narrowed to the bounds after.
   std::uint64_t rows = 0;
   auto chunks = chunks_in(snapshot.get(), tenant, ranked ? toolkit::TimeBounds{} : bounds, rows);
   std::shared_ptr<const TextStatistics> statistics;
   if (ranked) {
-    statistics = text_statistics(snapshot.get(), tenant, chunks, *query.text);
+    statistics = query.statistics ? query.statistics
+                                  : text_statistics(snapshot.get(), tenant, chunks, *query.text);
     std::erase_if(chunks, [&](const ChunkRef& chunk) { return !meets(chunk.header, bounds); });
     rows = 0;
     for (const auto& chunk : chunks)
@@ -526,7 +528,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
   for (std::size_t t = 0; t < threads; ++t)
-    sinks.emplace_back(*planned, query.order, query.rank && query.text, query.keep, query.after);
+    sinks.emplace_back(*planned, order, query.keep, query.after);
   on_threads(threads, [&](std::size_t thread) {
     // Scorers cache as they go: one per thread.
     std::optional<TextScorer> scorer;
@@ -551,7 +553,10 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
     found.matched += stats[t].matched;
   }
   if (threads == 2) sinks[0].merge(std::move(sinks[1]));
+  // A later page's matches are those after the previous page.
+  if (query.after != nullptr) found.matched = sinks[0].admitted();
   sinks[0].take(found);
+  found.statistics = std::move(statistics);
   return found;
 }
 

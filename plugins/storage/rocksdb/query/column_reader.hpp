@@ -22,6 +22,7 @@
 #include "eventsvc/toolkit/text.hpp"
 #include "query/candidate_stream.hpp"
 #include "query/chunk_scanner.hpp"
+#include "query/read_order.hpp"
 #include "store/database.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -31,8 +32,10 @@ struct MatchQuery {
   sdk::Source source = sdk::Source::current;
   const std::vector<sdk::Condition>* where = nullptr;
   const sdk::TextQuery* text = nullptr;  // must match too, when set
-  const VersionRef* after = nullptr;     // only versions after this one in `order`, when set
+  const PagePosition* after = nullptr;   // only versions after this one in delivery order
   bool rank = false;  // keep the best `keep` by BM25 score instead of the first by time
+  // Ranked: score with these instead of the tenant's statistics now (a later page of a read).
+  std::shared_ptr<const TextStatistics> statistics;
   sdk::Order order = sdk::Order::desc;
   std::size_t keep = 0;
   // Only the first `keep` matter (not ranked): chunks that cannot hold one are not read, and
@@ -56,7 +59,8 @@ struct ColumnMatches {
   std::vector<VersionRef> versions;  // the first `keep` matches, in order (or best first)
   std::vector<double> scores;        // per version: its BM25 score when ranked, else 0
   std::uint64_t scanned = 0;         // rows examined
-  std::uint64_t matched = 0;         // rows that matched, all of them
+  std::uint64_t matched = 0;         // rows that matched, all of them (after `after`, when set)
+  std::shared_ptr<const TextStatistics> statistics;  // ranked: what the scores were computed with
 };
 
 class ColumnReader {

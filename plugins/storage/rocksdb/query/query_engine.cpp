@@ -18,14 +18,6 @@ struct Ranked {
   sdk::Record record;
 };
 
-// Best first; ties: newer first, then id.
-bool ranks_before(double score_a, sdk::Millis at_a, const std::string& id_a, double score_b,
-                  sdk::Millis at_b, const std::string& id_b) {
-  if (score_a != score_b) return score_a > score_b;
-  if (at_a != at_b) return at_a > at_b;
-  return id_a < id_b;
-}
-
 // Whether a condition looks ids up (eq or in on id): the id index serves it in either scope.
 bool names_ids(const std::vector<sdk::Condition>& where) {
   return std::any_of(where.begin(), where.end(), [](const sdk::Condition& condition) {
@@ -34,9 +26,9 @@ bool names_ids(const std::vector<sdk::Condition>& where) {
   });
 }
 
-bool ranked_first(const Ranked& a, const Ranked& b) {
-  return ranks_before(a.score, a.record.timestamp, a.record.id, b.score, b.record.timestamp,
-                      b.record.id);
+// How a query delivers its matches.
+ReadOrder read_order(const sdk::RecordQuery& query) {
+  return {query.order, query.rank_by_text && query.text.has_value()};
 }
 
 }  // namespace
@@ -58,9 +50,17 @@ void QueryEngine::complete(const std::string& tenant, sdk::Record& record,
   }
 }
 
-TextScorer QueryEngine::scorer_for(const std::string& tenant, const sdk::RecordQuery& query) {
-  if (columns_.chunk_indexed())
-    return TextScorer(columns_.text_statistics(nullptr, tenant, *query.text));
+TextScorer QueryEngine::scorer_for(const std::string& tenant, const sdk::RecordQuery& query,
+                                   sdk::ScanStats& stats) {
+  if (query.rank_statistics) {
+    stats.rank_statistics = query.rank_statistics;
+    return TextScorer(from_rank_statistics(*query.rank_statistics));
+  }
+  if (columns_.chunk_indexed()) {
+    auto statistics = columns_.text_statistics(nullptr, tenant, *query.text);
+    stats.rank_statistics = to_rank_statistics(*statistics);
+    return TextScorer(std::move(statistics));
+  }
   return TextScorer(database_, tenant, scope_of(query.source));
 }
 
@@ -68,17 +68,19 @@ sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
                                               const sdk::RecordQuery& query, ScoredWordsPlan plan,
                                               const sdk::RecordVisitor& visit,
                                               const std::string& embedding_model) {
-  TextScorer scorer = scorer_for(tenant, query);
+  sdk::ScanStats stats;
+  TextScorer scorer = scorer_for(tenant, query, stats);
   struct Candidate {
     double score;
     VersionRef ref;
   };
-  auto better = [](const Candidate& a, const Candidate& b) {
-    return ranks_before(a.score, a.ref.timestamp, a.ref.id, b.score, b.ref.timestamp, b.ref.id);
+  const ReadOrder order{query.order, true};
+  const auto after = PagePosition::of(query);
+  auto better = [&order](const Candidate& a, const Candidate& b) {
+    return order.before(a.score, a.ref, b.score, b.ref);
   };
   // A heap whose top is the worst of the best `limit` so far.
   std::vector<Candidate> best;
-  sdk::ScanStats stats;
   stats.indexed = true;
   for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
     if (stats.scanned >= query.scan_limit) {
@@ -93,6 +95,7 @@ sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
       score += scorer.term(query.text->words[i], frequency, length);
     }
     Candidate candidate{score, candidates.current()};
+    if (after && !after->admits(order, candidate.score, candidate.ref)) continue;
     if (best.size() < query.limit) {
       best.push_back(std::move(candidate));
       std::push_heap(best.begin(), best.end(), better);
@@ -116,7 +119,10 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
                                  const sdk::RecordVisitor& visit,
                                  const std::string& embedding_model) {
   const std::string tenant = tenant_prefix(tenant_id);
-  const toolkit::TimeBounds bounds = toolkit::timestamp_bounds(query.where);
+  const ReadOrder order = read_order(query);
+  const auto after = PagePosition::of(query);
+  toolkit::TimeBounds bounds = toolkit::timestamp_bounds(query.where);
+  if (after) after->narrow(order, bounds);
   // Values and words are indexed in the chunks: conditions and text are answered there, unless
   // an id is looked up (the id index) or nothing but time bounds is asked (records read in time
   // order is the plan).
@@ -141,8 +147,12 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   stats.indexed = plan.indexed;
 
   std::optional<TextScorer> scorer;
-  if (query.rank_by_text && query.text) scorer.emplace(scorer_for(tenant, query));
+  if (query.rank_by_text && query.text) scorer.emplace(scorer_for(tenant, query, stats));
   std::vector<Ranked> ranked;
+  auto ranked_first = [&order](const Ranked& a, const Ranked& b) {
+    return order.before(a.score, {a.record.timestamp, a.record.id}, b.score,
+                        {b.record.timestamp, b.record.id});
+  };
 
   CandidateStream& candidates = *plan.candidates;
   for (; candidates.valid(); candidates.next()) {
@@ -151,6 +161,8 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
       break;
     }
     ++stats.scanned;
+    // Unranked, what the previous page delivered is passed over before any record is read.
+    if (after && !scorer && !after->admits(order, 0, candidates.current())) continue;
     auto record = load(tenant, candidates.current());
     if (!record || !toolkit::matches_all(*record, query.where)) continue;
     std::vector<std::string> tokens;
@@ -158,10 +170,11 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
       tokens = toolkit::record_tokens(*record);
       if (!toolkit::text_matches(*query.text, tokens)) continue;
     }
+    const double score = scorer ? scorer->score(*query.text, tokens) : 0;
+    if (scorer && after && !after->admits(order, score, {record->timestamp, record->id})) continue;
     ++stats.matched;
     complete(tenant, *record, query, embedding_model);
     if (scorer) {
-      const double score = scorer->score(*query.text, tokens);
       ranked.push_back({score, std::move(*record)});
       // Keep memory bounded by the answer size: trim to the best `limit` now and then.
       if (query.limit > 0 && ranked.size() >= query.limit * 2 + 64) {
@@ -191,10 +204,14 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
   MatchQuery match = MatchQuery::of(query, keep);
   match.first_only = query.limit > 0;
+  const auto after = PagePosition::of(query);
+  if (after) match.after = &*after;
+  if (query.rank_statistics) match.statistics = from_rank_statistics(*query.rank_statistics);
   auto found = columns_.matches(tenant_id, match);
   if (!found) return std::nullopt;
   sdk::ScanStats stats;
   stats.indexed = true;
+  if (found->statistics) stats.rank_statistics = to_rank_statistics(*found->statistics);
   stats.scanned = found->scanned;
   stats.matched = found->matched;
   // Every row was examined; only a read bounded by scan_limit can leave matches out.
@@ -230,6 +247,7 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
   const Scope scope = scope_of(source);
   const auto stream_field = *sdk::FieldPath::parse("stream");
   const VersionRef anchor_ref{anchor.timestamp, anchor.id};
+  const PagePosition anchor_position{anchor_ref, 0};
   sdk::Neighbors neighbors;
   auto walk = [&](sdk::Order order, std::size_t count, std::vector<std::string>& out) {
     if (count == 0) return;
@@ -244,7 +262,7 @@ sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source 
       MatchQuery match;
       match.source = source;
       match.where = &where;
-      match.after = &anchor_ref;
+      match.after = &anchor_position;
       match.order = order;
       match.keep = count;
       if (const auto found = columns_.matches(tenant_id, match)) {

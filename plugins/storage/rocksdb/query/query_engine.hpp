@@ -10,6 +10,7 @@
 #include "eventsvc/sdk/storage.hpp"
 #include "query/column_reader.hpp"
 #include "query/query_planner.hpp"
+#include "query/read_order.hpp"
 #include "store/database.hpp"
 #include "write/verdicts.hpp"
 
@@ -41,9 +42,11 @@ class QueryEngine {
   // Fills what a delivered record carries beyond its stored form.
   void complete(const std::string& tenant, sdk::Record& record, const sdk::RecordQuery& query,
                 const std::string& embedding_model);
-  // BM25 for a ranked text query: the chunks' statistics, or the counters of a database from
-  // before chunk indexes (text_scorer.hpp).
-  TextScorer scorer_for(const std::string& tenant, const sdk::RecordQuery& query);
+  // BM25 for a ranked text query: the query's own statistics (a later page), the chunks'
+  // statistics, or the counters of a database from before chunk indexes (text_scorer.hpp); states
+  // the statistics in `stats` when it has them.
+  TextScorer scorer_for(const std::string& tenant, const sdk::RecordQuery& query,
+                        sdk::ScanStats& stats);
   // The ScoredWordsPlan path: score every candidate from its postings, read only the best.
   sdk::ScanStats scan_scored_words(const std::string& tenant, const sdk::RecordQuery& query,
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,

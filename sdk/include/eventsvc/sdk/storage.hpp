@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -154,6 +156,25 @@ using ErasureRenderer = std::function<std::string(const ErasureStatus&)>;
 
 enum class Order : std::uint8_t { asc, desc };
 
+// Where a page of a read ended, in the read's delivery order: by (timestamp, id) per the order, or
+// when ranked by score (best first; ties newer first, then by id). The next page is the matches
+// that come strictly after it.
+struct ReadPosition {
+  double score = 0;  // ranked reads only
+  Millis timestamp = 0;
+  std::string id;
+};
+
+// The collection statistics a ranked read scored with (BM25's inputs: documents, their total
+// length in tokens, and the documents holding each scored word and each completion of a prefix*
+// term). A paged read passes the first page's to later pages, so every page ranks every record
+// exactly as the first did while ingest and erasures change the collection.
+struct RankStatistics {
+  std::uint64_t documents = 0;
+  std::uint64_t length = 0;
+  std::map<std::string, std::uint64_t, std::less<>> frequencies;
+};
+
 struct RecordQuery {
   Source source = Source::current;
   std::vector<Condition> where;    // all must match
@@ -163,6 +184,12 @@ struct RecordQuery {
   std::size_t limit = 100;         // stop after this many matches (0: no limit but scan_limit)
   std::size_t scan_limit = 10000;  // stop after reading this many candidate records
   bool with_embeddings = false;    // fill Record::embedding
+  // Only matches after this position in delivery order (keyset paging: a later page costs what
+  // the first does). Ranked positions carry the score under `rank_statistics`.
+  std::optional<ReadPosition> after;
+  // Ranked: score with these (an earlier page's ScanStats::rank_statistics) instead of the
+  // collection's statistics now. A word they lack occurs nowhere.
+  std::shared_ptr<const RankStatistics> rank_statistics;
 };
 
 struct ScanStats {
@@ -170,6 +197,9 @@ struct ScanStats {
   std::size_t matched = 0;  // of those, records that satisfied where and text
   bool complete = true;     // false: scan_limit stopped the scan with candidates left
   bool indexed = false;     // an index, not a time-range scan, chose the candidates
+  // Ranked: the statistics the scores were computed with, for later pages; null when the engine
+  // cannot state them (its pages then rank with the statistics of their own time).
+  std::shared_ptr<const RankStatistics> rank_statistics;
 };
 
 // Called for each match in delivery order; `score` is the BM25 score when ranked, else 0. Return

@@ -1,0 +1,67 @@
+// The URL query of a paged read (`?cursor=` and whatever else a client sends), through the query
+// endpoint's paging: %-decoding, the parameter rules, and opening a cursor — forged, edited,
+// truncated or well-formed but foreign. Whatever the URL, the answer is a success or a 4xx. The
+// input's first byte picks whether its rest is the URL query as sent, or a cursor this service
+// sealed with one byte of it changed.
+#include <optional>
+
+#include "api/query_endpoint.hpp"
+#include "empty_storage.hpp"
+#include "fuzz_input.hpp"
+
+using namespace eventsvc;
+
+namespace {
+
+struct Paging {
+  Paging() : storage_module{&storage, "storage plugin 'none'"} {
+    plan.name = "default";
+    principal.tenant = {"fuzz", sdk::Environment::test};
+    principal.scopes = {std::string(sdk::kScopeRead)};
+    principal.plan = "default";
+    head.method = "POST";
+    host::PageCursor cursor;
+    cursor.read = "query";
+    cursor.tenant = host::tenant_digest(principal.tenant);
+    cursor.request = host::request_digest(sdk::parse_json(kBody));
+    cursor.now = fuzz::kNow;
+    cursor.expires_at = fuzz::kNow + 1000;
+    cursor.after = {0, fuzz::kNow - 5, "evt-1"};
+    sealed = seal.seal(cursor);
+  }
+
+  static constexpr std::string_view kBody = R"({"limit": 5})";
+  fuzz::EmptyStorage storage;
+  host::Module<sdk::Storage> storage_module;
+  host::HostConfig config;
+  host::Plan plan;
+  sdk::Principal principal;
+  host::RequestHead head;
+  host::CursorSeal seal{std::string(32, 'f')};
+  host::QueryEndpoint query{config, storage_module, seal};
+  std::string sealed;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static Paging paging;
+  if (size == 0) return 0;
+  const std::string_view rest = fuzz::as_text(data + 1, size - 1);
+  if (data[0] % 2 == 0) {
+    paging.head.target = "/v1/query?" + std::string(rest);
+  } else {
+    std::string edited = paging.sealed;
+    if (!rest.empty()) edited[static_cast<unsigned char>(rest[0]) % edited.size()] = rest.back();
+    paging.head.target = "/v1/query?cursor=" + edited;
+  }
+  const host::ApiRequest request{paging.principal, paging.plan, paging.head,
+                                 Paging::kBody,    {},          fuzz::kNow};
+  try {
+    const host::ApiResponse response = paging.query.handle(request);
+    if (response.status >= 300) fuzz::defect("an answer that is not a success", response.body);
+  } catch (const sdk::Error& error) {
+    fuzz::require_client_error(error);
+  }
+  return 0;
+}

@@ -1,0 +1,57 @@
+// Paging cursors: where a page of a search, query or analyze answer ended, handed to the client
+// as an opaque string and back on the next request (`?cursor=`). A cursor is sealed with an
+// HMAC-SHA256 under the server's cursor key (shared by a cluster's servers), so a client can
+// neither forge nor edit one; it names the workspace and environment and the request body it was
+// issued for, and the first page's `now`, so every page evaluates the same request at the same
+// instant; and it expires (`cursors.lifetime`).
+//
+// Form: "c1." base64url(payload JSON) "." base64url(HMAC of "c1." + payload part).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/sdk/principal.hpp"
+#include "eventsvc/sdk/storage.hpp"
+
+namespace eventsvc::host {
+
+struct PageCursor {
+  std::string read;     // "search", "query" or "analyze"
+  std::string tenant;   // digest of the workspace and environment
+  std::string request;  // digest of the request body's canonical JSON
+  sdk::Millis now = 0;  // the first page's
+  sdk::Millis expires_at = 0;
+  sdk::ReadPosition after;  // the last record the previous page delivered
+  std::shared_ptr<const sdk::RankStatistics> statistics;  // ranked reads: the first page's
+};
+
+// The digests a cursor is bound with.
+std::string tenant_digest(const sdk::Tenant& tenant);
+std::string request_digest(const sdk::json::value& body);
+
+class CursorSeal {
+ public:
+  explicit CursorSeal(std::string key) : key_(std::move(key)) {}
+
+  // The key in `path`, created (32 random bytes, hex, mode 0600) when the file does not exist.
+  static CursorSeal from_file(const std::filesystem::path& path);
+
+  std::string seal(const PageCursor& cursor) const;
+  // The cursor `text` for a `read` of `tenant` with this body at `now`: 400 when it is not one of
+  // this server's (malformed, edited, signed with another key), or was issued for another read,
+  // workspace and environment, or request body; 410 once expired.
+  PageCursor open(std::string_view text, std::string_view read, const sdk::Tenant& tenant,
+                  std::string_view request, sdk::Millis now) const;
+
+ private:
+  std::string mac(std::string_view signed_part) const;
+
+  std::string key_;
+};
+
+}  // namespace eventsvc::host

@@ -1,0 +1,117 @@
+// Paging cursors: what a sealed cursor carries back, and every way one is refused.
+#include "api/page_cursor.hpp"
+
+#include <gtest/gtest.h>
+
+#include "eventsvc/sdk/error.hpp"
+#include "server/http_message.hpp"
+#include "support/temp_dir.hpp"
+
+namespace eventsvc::host {
+namespace {
+
+const sdk::Tenant kTenant{"acme", sdk::Environment::test};
+const std::string kKey(32, 'k');
+
+PageCursor cursor_at(sdk::Millis expires_at) {
+  PageCursor cursor;
+  cursor.read = "search";
+  cursor.tenant = tenant_digest(kTenant);
+  cursor.request = request_digest(sdk::parse_json(R"({"query":"disk"})"));
+  cursor.now = 1000;
+  cursor.expires_at = expires_at;
+  cursor.after = {1.0 / 3.0, 1700000000123, "evt-\"7\""};
+  auto statistics = std::make_shared<sdk::RankStatistics>();
+  statistics->documents = 10;
+  statistics->length = 77;
+  statistics->frequencies = {{"disk", 3}, {"ünï", 1}};
+  cursor.statistics = statistics;
+  return cursor;
+}
+
+int status_of(const std::function<void()>& open) {
+  try {
+    open();
+  } catch (const sdk::Error& error) {
+    return error.status();
+  }
+  return 200;
+}
+
+TEST(PageCursor, OpensToWhatWasSealed) {
+  const CursorSeal seal(kKey);
+  const std::string text = seal.seal(cursor_at(5000));
+  EXPECT_TRUE(text.starts_with("c1."));
+  // URL-safe as it is: no escaping needed on `?cursor=`.
+  EXPECT_EQ(
+      text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."),
+      std::string::npos);
+  // The same body in another member order and spacing is the same request.
+  const auto request = request_digest(sdk::parse_json(R"({ "query" : "disk" })"));
+  const PageCursor opened = seal.open(text, "search", kTenant, request, 4999);
+  EXPECT_EQ(opened.now, 1000);
+  EXPECT_EQ(opened.after.score, 1.0 / 3.0);  // exactly: later pages compare scores
+  EXPECT_EQ(opened.after.timestamp, 1700000000123);
+  EXPECT_EQ(opened.after.id, "evt-\"7\"");
+  ASSERT_TRUE(opened.statistics);
+  EXPECT_EQ(opened.statistics->documents, 10U);
+  EXPECT_EQ(opened.statistics->length, 77U);
+  EXPECT_EQ(opened.statistics->frequencies,
+            (std::map<std::string, std::uint64_t, std::less<>>{{"disk", 3}, {"ünï", 1}}));
+}
+
+TEST(PageCursor, RefusesEditedForeignAndExpiredCursors) {
+  const CursorSeal seal(kKey);
+  const PageCursor cursor = cursor_at(5000);
+  const std::string text = seal.seal(cursor);
+  const auto open = [&](const std::string& t, std::string_view read, const sdk::Tenant& tenant,
+                        const std::string& request, sdk::Millis now) {
+    return status_of([&] { seal.open(t, read, tenant, request, now); });
+  };
+  EXPECT_EQ(open(text, "search", kTenant, cursor.request, 4999), 200);
+  for (std::size_t i = 3; i < text.size(); i += 7) {
+    std::string edited = text;
+    edited[i] = edited[i] == 'x' ? 'y' : 'x';
+    EXPECT_EQ(open(edited, "search", kTenant, cursor.request, 4999), 400) << i;
+  }
+  EXPECT_EQ(
+      open(CursorSeal(std::string(32, 'z')).seal(cursor), "search", kTenant, cursor.request, 4999),
+      400);
+  EXPECT_EQ(open("", "search", kTenant, cursor.request, 4999), 400);
+  EXPECT_EQ(open("c1..", "search", kTenant, cursor.request, 4999), 400);
+  EXPECT_EQ(open(text, "query", kTenant, cursor.request, 4999), 400);
+  EXPECT_EQ(open(text, "search", {"acme", sdk::Environment::live}, cursor.request, 4999), 400);
+  EXPECT_EQ(open(text, "search", {"other", sdk::Environment::test}, cursor.request, 4999), 400);
+  EXPECT_EQ(open(text, "search", kTenant, "another body", 4999), 400);
+  EXPECT_EQ(open(text, "search", kTenant, cursor.request, 5000), 410);
+}
+
+TEST(PageCursor, TheKeyFileIsCreatedOnceAndKept) {
+  const testing::TempDir dir;
+  const auto path = dir.path() / "keys" / "cursor.key";
+  const std::string text = CursorSeal::from_file(path).seal(cursor_at(5000));
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_EQ((std::filesystem::status(path).permissions() & std::filesystem::perms::group_all),
+            std::filesystem::perms::none);
+  // A second start reads the same key: cursors survive restarts.
+  const PageCursor cursor = cursor_at(5000);
+  EXPECT_EQ(CursorSeal::from_file(path).open(text, "search", kTenant, cursor.request, 1).after.id,
+            cursor.after.id);
+}
+
+TEST(RequestHead, QueryParametersAreDecodedInOrder) {
+  RequestHead head;
+  head.target = "/v1/query?cursor=c1.a%2Db&x=1+2&&flag";
+  const auto parameters = head.query_parameters();
+  ASSERT_EQ(parameters.size(), 3U);
+  EXPECT_EQ(parameters[0], (std::pair<std::string, std::string>{"cursor", "c1.a-b"}));
+  EXPECT_EQ(parameters[1], (std::pair<std::string, std::string>{"x", "1 2"}));
+  EXPECT_EQ(parameters[2], (std::pair<std::string, std::string>{"flag", ""}));
+  head.target = "/v1/query?cursor=%4";
+  EXPECT_THROW(head.query_parameters(), sdk::Error);
+  head.target = "/v1/query";
+  EXPECT_TRUE(head.query_parameters().empty());
+}
+
+}  // namespace
+}  // namespace eventsvc::host
