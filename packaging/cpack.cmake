@@ -71,7 +71,7 @@ operators, Context Pack modes, embedders and audit sinks, which the server
 loads from shared libraries.")
 # The libraries the server is linked with, by the packages Debian 12 ships them in.
 set(CPACK_DEBIAN_SERVER_PACKAGE_DEPENDS
-  "libc6, libstdc++6, libgcc-s1, libpoconetssl80, libpocoutil80, libpoconet80, libpocoredis80, libpococrypto80, libpq5, libpocofoundation80, librocksdb7.8, libyaml-cpp0.7, libboost-json1.81.0, libssl3, libprometheus-cpp-core1.0, libjemalloc2, adduser, init-system-helpers (>= 1.54~)")
+  "libc6, libstdc++6, libgcc-s1, libpoconetssl80, libpocoutil80, libpoconet80, libpocoredis80, libpococrypto80, libpq5, libpocofoundation80, librocksdb7.8, libyaml-cpp0.7, libboost-json1.81.0, libssl3, libprometheus-cpp-core1.0, libjemalloc2, zlib1g, adduser, init-system-helpers (>= 1.54~)")
 set(CPACK_DEBIAN_SDK_PACKAGE_DEPENDS
   "eventsvc (= ${PROJECT_VERSION}), cmake, g++, libboost-json1.81-dev, libboost1.81-dev, libpoco-dev, libssl-dev")
 set(CPACK_DEBIAN_SERVER_PACKAGE_CONTROL_EXTRA

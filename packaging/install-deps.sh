@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ccache
   libpoco-dev librocksdb-dev libyaml-cpp-dev
   libboost-json1.81-dev libboost1.81-dev
-  libssl-dev libgtest-dev libjemalloc-dev
+  libssl-dev libgtest-dev libjemalloc-dev zlib1g-dev
   prometheus-cpp-dev python3-prometheus-client
   clang libclang-rt-14-dev
   curl

@@ -144,6 +144,11 @@ std::string RawConnection::read_until_closed(std::chrono::milliseconds timeout) 
   return read_until(timeout, [](const std::string&) { return false; });
 }
 
+std::string RawConnection::read_at_least(std::size_t bytes, std::chrono::milliseconds timeout) {
+  return read_until(timeout,
+                    [bytes](const std::string& received) { return received.size() >= bytes; });
+}
+
 std::string RawConnection::read_response(std::chrono::milliseconds timeout) {
   return read_until(timeout, [](const std::string& received) {
     const std::size_t head_end = received.find("\r\n\r\n");

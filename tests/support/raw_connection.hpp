@@ -29,6 +29,8 @@ class RawConnection {
   bool send(std::string_view bytes);
   // Reads until the server closes the connection or `timeout` passes; returns what arrived.
   std::string read_until_closed(std::chrono::milliseconds timeout);
+  // Reads until at least `bytes` arrived, the server closes or `timeout` passes.
+  std::string read_at_least(std::size_t bytes, std::chrono::milliseconds timeout);
   // Reads one HTTP response (head and Content-Length body) within `timeout`; "" when none came.
   std::string read_response(std::chrono::milliseconds timeout);
   // True when the server has closed the connection (its end of the stream or a reset arrives)

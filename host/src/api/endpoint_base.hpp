@@ -54,7 +54,7 @@ double elapsed_ms_since(std::chrono::steady_clock::time_point started);
 
 // A JSON answer with status 200.
 inline ApiResponse json_answer(const sdk::json::value& body, int status = 200) {
-  return {status, sdk::to_json(body), {}};
+  return {status, sdk::to_json(body), {}, nullptr};
 }
 
 }  // namespace eventsvc::host

@@ -123,7 +123,7 @@ ApiResponse EraseEndpoint::handle(const ApiRequest& request) {
                      accepted_at.value_or(erasure.received_at), body});
   }
   audit(request, body, erasure_id, result.replayed);
-  ApiResponse response{202, result.body, {}};
+  ApiResponse response{202, result.body, {}, nullptr};
   if (result.replayed) response.headers.emplace_back("Idempotent-Replayed", "true");
   return response;
 }

@@ -32,15 +32,20 @@ void ReadPaging::continue_read(sdk::RecordQuery& query) const {
   if (query.rank_by_text) query.rank_statistics = cursor_->statistics;
 }
 
-void ReadPaging::link_next(sdk::json::object& answer, HeaderList& headers,
-                           const sdk::ReadPosition& last,
-                           std::shared_ptr<const sdk::RankStatistics> statistics) const {
+PageCursor ReadPaging::cursor_template() const {
   PageCursor next;
   next.read = read_;
   next.tenant = tenant_;
   next.request = request_digest_;
   next.now = now();
   next.expires_at = request_.now + lifetime_;
+  return next;
+}
+
+void ReadPaging::link_next(sdk::json::object& answer, HeaderList& headers,
+                           const sdk::ReadPosition& last,
+                           std::shared_ptr<const sdk::RankStatistics> statistics) const {
+  PageCursor next = cursor_template();
   next.after = last;
   next.statistics = std::move(statistics);
   const std::string sealed = seal_.seal(next);

@@ -33,6 +33,11 @@ class ReadPaging {
   void link_next(sdk::json::object& answer, HeaderList& headers, const sdk::ReadPosition& last,
                  std::shared_ptr<const sdk::RankStatistics> statistics) const;
 
+  // The cursor of any later position of this request (its `after` left to fill in), and the seal
+  // to seal it with: for answers that give a cursor per record.
+  PageCursor cursor_template() const;
+  const CursorSeal& seal() const { return seal_; }
+
  private:
   const CursorSeal& seal_;
   sdk::Millis lifetime_;

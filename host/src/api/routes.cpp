@@ -4,6 +4,7 @@
 
 #include "api/analyze_endpoint.hpp"
 #include "api/erasure_endpoint.hpp"
+#include "api/export_endpoint.hpp"
 #include "api/ingest_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
@@ -22,6 +23,8 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetri
              std::make_shared<SearchEndpoint>(config, modules.storage(), seal));
   router.add("POST", "/v1/query", std::make_shared<QueryEndpoint>(config, modules.storage(), seal));
   router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules, seal));
+  router.add("POST", "/v1/exports",
+             std::make_shared<ExportEndpoint>(config, modules.storage(), seal));
   router.add("POST", "/v1/erasures",
              std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit(), &ledger));
   router.add("GET", "/v1/erasures/{erasureId}",

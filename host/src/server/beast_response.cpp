@@ -23,16 +23,28 @@ const char* http_date() {
   return text;
 }
 
-}  // namespace
-
-BeastResponse beast_response(Answer& answer, bool keep_alive, bool head_only) {
-  BeastResponse response{static_cast<http::status>(answer.status), 11};
+template <class Response>
+void set_head(Response& response, const Answer& answer, bool keep_alive) {
   response.set(http::field::server, "eventsvc");
   response.set(http::field::date, http_date());
   response.set(http::field::content_type, "application/json");
   for (const auto& [name, value] : answer.headers)
     response.set(name, value);
   response.keep_alive(keep_alive);
+}
+
+}  // namespace
+
+StreamedResponse streamed_response(const Answer& answer, bool keep_alive) {
+  StreamedResponse response{static_cast<http::status>(answer.status), 11};
+  set_head(response, answer, keep_alive);
+  response.chunked(true);
+  return response;
+}
+
+BeastResponse beast_response(Answer& answer, bool keep_alive, bool head_only) {
+  BeastResponse response{static_cast<http::status>(answer.status), 11};
+  set_head(response, answer, keep_alive);
   const std::size_t size = answer.body.size();
   if (head_only) {
     response.content_length(size);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +30,7 @@ struct ApiResponse {
   int status = 200;
   std::string body;  // JSON
   HeaderList headers;
+  std::shared_ptr<BodyStream> stream;  // set: the body is streamed (its Content-Type in headers)
 };
 
 class Endpoint {

@@ -327,11 +327,49 @@ class Connection {
   }
 
   asio::awaitable<bool> write(Answer& answer, bool keep_alive, bool head_only) {
+    if (answer.stream && !head_only) {
+      const bool streamed = co_await write_stream(answer, keep_alive);
+      co_return streamed;
+    }
     const std::size_t size = answer.body.size();
     BeastResponse response = beast_response(answer, keep_alive, head_only);
     lowest().expires_after(transfer_time(config().read_timeout_s, size));
     beast::error_code error;
     co_await http::async_write(stream_, response, redirect(error));
+    co_return !error;
+  }
+
+  // The head, then each chunk the stream makes once the one before is written (each with the time
+  // its size allows), then the last chunk. A stream that fails ends the connection before the
+  // last chunk: the client sees the body cut, not complete.
+  asio::awaitable<bool> write_stream(Answer& answer, bool keep_alive) {
+    StreamedResponse response = streamed_response(answer, keep_alive);
+    http::response_serializer<http::empty_body> serializer(response);
+    lowest().expires_after(std::chrono::seconds(config().read_timeout_s));
+    beast::error_code error;
+    co_await http::async_write_header(stream_, serializer, redirect(error));
+    if (error) co_return false;
+    for (;;) {
+      std::string chunk;
+      try {
+        const Counted running(host_.running);
+        chunk = answer.stream->next();
+      } catch (const std::exception& failure) {
+        host_.log.log(sdk::LogLevel::error, "http",
+                      std::string("a streamed answer stopped: ") + failure.what());
+        co_return false;
+      }
+      if (chunk.empty()) break;
+      lowest().expires_after(transfer_time(config().read_timeout_s, chunk.size()));
+      const auto framed = http::make_chunk(asio::buffer(chunk));
+      co_await asio::async_write(stream_, framed, redirect(error));
+      if (error) co_return false;
+    }
+    lowest().expires_after(std::chrono::seconds(config().read_timeout_s));
+    const auto last = http::make_chunk_last();
+    co_await asio::async_write(stream_, last, redirect(error));
+    answer.stream.reset();
+    answer.held.reset();
     co_return !error;
   }
 

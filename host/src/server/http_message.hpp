@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,12 +34,28 @@ struct RequestHead {
   bool has_body_framing() const { return content_length.has_value() || chunked; }
 };
 
+// A body produced while it is written, chunk by chunk (chunked transfer encoding): each chunk is
+// asked for once the one before has been written, so a slow reader holds its connection, not a
+// thread, and memory holds one chunk.
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // The next bytes of the body; empty at its end. Throws when the body cannot go on: the
+  // connection is then closed before the last chunk, so the client sees a cut, never a body that
+  // looks complete.
+  virtual std::string next() = 0;
+};
+
 struct Answer {
   int status = 200;
   std::string body;  // JSON
   HeaderList headers;
   // False: the connection is closed after this answer.
   bool keep_alive = true;
+  // Set: the body is this stream's, not `body`.
+  std::shared_ptr<BodyStream> stream;
+  // What the stream needs held until its last chunk is written (a concurrency lease).
+  std::shared_ptr<void> held;
 };
 
 }  // namespace eventsvc::host

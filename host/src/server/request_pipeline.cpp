@@ -111,6 +111,11 @@ void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
     for (auto& header : response.headers)
       exchange.answer.headers.push_back(std::move(header));
     exchange.answered = true;
+    if (response.stream) {
+      // A streamed answer runs until its last chunk is written: its lease goes with it.
+      exchange.answer.stream = std::move(response.stream);
+      exchange.answer.held = std::make_shared<HeldLease>(std::move(exchange.lease));
+    }
     exchange.lease.reset();
   });
 }

@@ -1,0 +1,83 @@
+#include "api/export_endpoint.hpp"
+
+#include <cctype>
+
+#include "api/query_request.hpp"
+#include "api/validation.hpp"
+#include "export/export_stream.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Whether a list header (Accept, Accept-Encoding) names `token` with a weight above zero.
+bool names(const std::string* header, std::string_view token) {
+  if (header == nullptr) return false;
+  const std::string list = lowercase(*header);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    const std::string_view item = std::string_view(list).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto semicolon = item.find(';');
+    std::string_view name = item.substr(0, semicolon);
+    while (!name.empty() && name.front() == ' ')
+      name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ')
+      name.remove_suffix(1);
+    if (name == token) {
+      const std::string_view params =
+          semicolon == std::string_view::npos ? std::string_view() : item.substr(semicolon);
+      const auto q = params.find("q=");
+      if (q == std::string_view::npos) return true;
+      return std::strtod(std::string(params.substr(q + 2)).c_str(), nullptr) > 0;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return false;
+}
+
+ExportFormat format_of(const RequestHead& head, const QueryRequest& parsed) {
+  ExportFormat format;
+  format.csv = names(head.header("Accept"), "text/csv");
+  format.gzip = names(head.header("Accept-Encoding"), "gzip");
+  if (format.csv && parsed.fields.empty()) {
+    throw sdk::Error::bad_request(
+        "CSV has one column per field: name them in fields, or accept application/x-ndjson",
+        {{"errors", json::array{json::object{{"path", "/fields"},
+                                             {"message", "is required for text/csv"}}}}});
+  }
+  return format;
+}
+
+}  // namespace
+
+ApiResponse ExportEndpoint::handle(const ApiRequest& request) {
+  const json::value body = parse_body(request.body);
+  const ReadPaging paging = this->paging("exports", request, body);
+  QueryRequest parsed = parse_query_request(body, QueryShape::export_, request.plan, paging.now());
+  paging.continue_read(parsed.read);
+  const ExportFormat format = format_of(request.http, parsed);
+
+  auto stream = std::make_shared<ExportStream>(storage_, request.principal.tenant,
+                                               std::move(parsed.read), std::move(parsed.fields),
+                                               paging.seal(), paging.cursor_template(), format);
+  stream->start();
+  ApiResponse response;
+  response.headers.emplace_back("Content-Type",
+                                format.csv ? "text/csv; charset=utf-8" : "application/x-ndjson");
+  response.headers.emplace_back("Vary", "Accept, Accept-Encoding");
+  if (format.gzip) response.headers.emplace_back("Content-Encoding", "gzip");
+  response.stream = std::move(stream);
+  return response;
+}
+
+}  // namespace eventsvc::host

@@ -1,0 +1,138 @@
+#include "export/export_stream.hpp"
+
+#include "api/field_projection.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/field_value.hpp"
+#include "eventsvc/toolkit/record_json.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+// Records per storage read and per chunk: bounded memory, whatever the export's size.
+constexpr std::size_t kPageRecords = 1000;
+// Candidates one storage read may examine before it must have found a record.
+constexpr std::size_t kPageScanLimit = 100000;
+
+// RFC 4180: quoted when it holds a separator, a quote or a line break (quotes doubled).
+void append_csv_cell(std::string_view text, std::string& out) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += text;
+    return;
+  }
+  out.push_back('"');
+  for (const char c : text) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+// A field as one CSV cell: strings as they are, other scalars and containers as JSON; absent and
+// null fields empty.
+void append_csv_value(const sdk::Record& record, const sdk::FieldPath& field, std::string& out) {
+  const toolkit::FieldValue value = toolkit::resolve(record, field);
+  if (!value.present()) return;
+  if (const auto text = value.as_string()) {
+    append_csv_cell(*text, out);
+    return;
+  }
+  const sdk::json::value json = value.to_json();
+  if (json.is_null()) return;
+  append_csv_cell(sdk::to_json(json), out);
+}
+
+}  // namespace
+
+ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tenant,
+                           sdk::RecordQuery query, std::vector<sdk::FieldPath> fields,
+                           const CursorSeal& seal, PageCursor cursor, ExportFormat format)
+    : storage_(storage),
+      tenant_(std::move(tenant)),
+      query_(std::move(query)),
+      fields_(std::move(fields)),
+      seal_(seal),
+      cursor_(std::move(cursor)),
+      format_(format) {
+  query_.limit = kPageRecords;
+  query_.scan_limit = kPageScanLimit;
+  if (format_.gzip) gzip_.emplace();
+}
+
+void ExportStream::start() {
+  std::string lines;
+  if (format_.csv) {
+    lines += "cursor";
+    for (const auto& field : fields_) {
+      lines.push_back(',');
+      append_csv_cell(field.text, lines);
+    }
+    lines += "\r\n";
+  }
+  lines += read_page();
+  first_ = std::move(lines);
+}
+
+std::string ExportStream::next() {
+  while (!ended_) {
+    std::string lines;
+    if (first_) {
+      lines = std::move(*first_);
+      first_.reset();
+    } else if (!read_all_) {
+      lines = read_page();
+    }
+    if (lines.empty() && read_all_) {
+      ended_ = true;
+      return gzip_ ? gzip_->finish() : std::string();
+    }
+    if (lines.empty()) continue;
+    return gzip_ ? gzip_->chunk(lines) : lines;
+  }
+  return {};
+}
+
+std::string ExportStream::read_page() {
+  std::string out;
+  std::size_t delivered = 0;
+  std::optional<sdk::ReadPosition> last;
+  const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
+    return storage.scan(tenant_, query_, [&](const sdk::Record& record, double) {
+      ++delivered;
+      write_line(record, out);
+      last = sdk::ReadPosition{0, record.timestamp, record.id};
+      return true;
+    });
+  });
+  if (last) query_.after = std::move(last);
+  if (delivered < kPageRecords) {
+    if (!stats.complete && delivered == 0) {
+      throw sdk::Error::internal("the export could not go on: " + std::to_string(kPageScanLimit) +
+                                 " candidates in a row did not match");
+    }
+    read_all_ = stats.complete;
+  }
+  return out;
+}
+
+void ExportStream::write_line(const sdk::Record& record, std::string& out) {
+  cursor_.after = {0, record.timestamp, record.id};
+  const std::string cursor = seal_.seal(cursor_);
+  if (format_.csv) {
+    out += cursor;
+    for (const auto& field : fields_) {
+      out.push_back(',');
+      append_csv_value(record, field, out);
+    }
+    out += "\r\n";
+    return;
+  }
+  sdk::json::object json = toolkit::record_to_json(record);
+  out += R"({"cursor":")";
+  out += cursor;
+  out += R"(","record":)";
+  out += sdk::to_json(fields_.empty() ? json : project_fields(json, fields_));
+  out += "}\n";
+}
+
+}  // namespace eventsvc::host

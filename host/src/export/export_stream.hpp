@@ -1,0 +1,56 @@
+// The body of an export (POST /v1/exports): every record a query matches, in its order, read from
+// storage a page at a time after the last record written, as NDJSON — one line per record,
+// {"cursor": "...", "record": {...}} — or as CSV with the fields as columns after a `cursor`
+// column. Each line's cursor resumes the export right after that line. Optionally gzip.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/page_cursor.hpp"
+#include "eventsvc/sdk/storage.hpp"
+#include "export/gzip_encoder.hpp"
+#include "modules/module.hpp"
+#include "server/http_message.hpp"
+
+namespace eventsvc::host {
+
+struct ExportFormat {
+  bool csv = false;   // else NDJSON
+  bool gzip = false;  // Content-Encoding: gzip
+};
+
+class ExportStream final : public BodyStream {
+ public:
+  // `query`: the export's read, its `after` set when it resumes; `cursor`: every line's cursor
+  // but its position.
+  ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tenant, sdk::RecordQuery query,
+               std::vector<sdk::FieldPath> fields, const CursorSeal& seal, PageCursor cursor,
+               ExportFormat format);
+
+  // Reads the first page now, so that a read that fails is the request's error status rather
+  // than a body cut short.
+  void start();
+  std::string next() override;
+
+ private:
+  // The next page's lines (empty once every match is written).
+  std::string read_page();
+  void write_line(const sdk::Record& record, std::string& out);
+
+  const Module<sdk::Storage>& storage_;
+  sdk::Tenant tenant_;
+  sdk::RecordQuery query_;
+  std::vector<sdk::FieldPath> fields_;
+  const CursorSeal& seal_;
+  PageCursor cursor_;
+  ExportFormat format_;
+  std::optional<GzipEncoder> gzip_;
+  std::optional<std::string> first_;  // read by start(), not yet sent
+  bool read_all_ = false;
+  bool ended_ = false;
+};
+
+}  // namespace eventsvc::host
