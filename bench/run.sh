@@ -216,6 +216,8 @@ for size in $sizes; do
       --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg" \
       ${LOAD_ONLY:+--load-only}
     compare_backups
+    /usr/bin/python3 "$here/readout.py" --eventsvc "$svc_url" --key "$svc_key" \
+      --eventsvc-pid "$(cat "$work/svc.pid")" --pg "$pg_dsn" --pg-pid "$pg_pid"
     /usr/bin/python3 "$here/erasure.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-data "$work/svc" \
       --pg "$pg_dsn" --pg-data "$work/pg"

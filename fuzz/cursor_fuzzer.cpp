@@ -14,11 +14,10 @@ using namespace eventsvc;
 namespace {
 
 struct Paging {
-  Paging() : storage_module{&storage, "storage plugin 'none'"} {
+  Paging()
+      : storage_module{&storage, "storage plugin 'none'"},
+        principal(fuzz::fuzz_principal({std::string(sdk::kScopeRead)})) {
     plan.name = "default";
-    principal.tenant = {"fuzz", sdk::Environment::test};
-    principal.scopes = {std::string(sdk::kScopeRead)};
-    principal.plan = "default";
     head.method = "POST";
     host::PageCursor cursor;
     cursor.read = "query";

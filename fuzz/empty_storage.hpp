@@ -1,9 +1,10 @@
-// A storage for fuzz targets that drive endpoints: it accepts every write and erasure (rendering
-// their answers as the real storage would) and finds nothing.
+// What fuzz targets that drive endpoints share: a storage that accepts every write and erasure
+// (rendering their answers as the real storage would) and finds nothing, and the caller.
 #pragma once
 
 #include <optional>
 
+#include "eventsvc/sdk/principal.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/toolkit/aggregate_accumulator.hpp"
 #include "eventsvc/toolkit/cells.hpp"
@@ -51,5 +52,14 @@ class EmptyStorage final : public sdk::Storage {
   }
   sdk::StorageHealth health() override { return {}; }
 };
+
+// The caller every endpoint target is: workspace "fuzz" (test) on plan "default", with `scopes`.
+inline sdk::Principal fuzz_principal(std::vector<std::string> scopes) {
+  sdk::Principal principal;
+  principal.tenant = {"fuzz", sdk::Environment::test};
+  principal.scopes = std::move(scopes);
+  principal.plan = "default";
+  return principal;
+}
 
 }  // namespace eventsvc::fuzz

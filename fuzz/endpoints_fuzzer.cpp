@@ -16,12 +16,11 @@ using namespace eventsvc;
 namespace {
 
 struct Endpoints {
-  Endpoints() : storage_module{&storage, "storage plugin 'empty'"} {
+  Endpoints()
+      : storage_module{&storage, "storage plugin 'empty'"},
+        principal(fuzz::fuzz_principal({std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite),
+                                        std::string(sdk::kScopeErase)})) {
     plan.name = "default";
-    principal.tenant = {"fuzz", sdk::Environment::test};
-    principal.scopes = {std::string(sdk::kScopeRead), std::string(sdk::kScopeWrite),
-                        std::string(sdk::kScopeErase)};
-    principal.plan = "default";
     head.method = "POST";
     head.headers = {{"Idempotency-Key", "fuzz-write-0001"}, {"Content-Type", "application/json"}};
   }

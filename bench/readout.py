@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Getting events out: export and paging, eventsvc against PostgreSQL, on what compare.py loaded.
+
+  export   every version of the last 7 days (all of the loaded data):
+             eventsvc    POST /v1/exports, NDJSON (each line its cursor and the record), read to
+                         the end and counted; once plain, once with Accept-Encoding: gzip
+             PostgreSQL  COPY (SELECT doc FROM events WHERE occurred_at >= $1
+                         ORDER BY occurred_at, id) TO STDOUT over TLS, read to the end and counted
+           events/s, and the server's resident memory before and at its largest during the export
+           (sampled every 20 ms; PostgreSQL: the sum over its processes).
+  paging   the broadest query, history newest first, 100 a page: page 1 and page 1,000 (or the
+           last page, when there are fewer), 100 runs each, interleaved:
+             eventsvc    POST /v1/query, page 1,000 with the cursor page 999 gave
+             PostgreSQL  keyset: WHERE occurred_at >= $1 [AND (occurred_at, id) < ($2, $3)]
+                         ORDER BY occurred_at DESC, id DESC LIMIT 100 (ids bytewise, as
+                         eventsvc orders them)
+Checked: both exports hold every loaded version; both page 1,000s hold the same ids.
+"""
+import argparse
+import http.client
+import json
+import os
+import ssl
+import sys
+import threading
+import time
+import zlib
+from urllib.parse import urlparse
+
+import psycopg2
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import Eventsvc, fmt_ms, percentiles, process_tree  # noqa: E402
+
+PAGE = 100
+DEEP_PAGE = 1000
+RUNS = 100
+
+
+def rss_bytes(pids):
+    total = 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+class MemoryWatch:
+    """The resident memory of a process tree, sampled every 20 ms while it lives."""
+
+    def __init__(self, root):
+        self.root = root
+        self.before = rss_bytes(process_tree(root))
+        self.largest = self.before
+        self.running = True
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        while self.running:
+            self.largest = max(self.largest, rss_bytes(process_tree(self.root)))
+            time.sleep(0.02)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
+        return self.before, self.largest
+
+
+def svc_export(url, key, body, gzip):
+    parsed = urlparse(url)
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    conn = http.client.HTTPSConnection(parsed.hostname, parsed.port, context=context, timeout=600)
+    headers = {"Authorization": "Bearer " + key, "Content-Type": "application/json"}
+    if gzip:
+        headers["Accept-Encoding"] = "gzip"
+    started = time.monotonic()
+    conn.request("POST", "/v1/exports", json.dumps(body), headers)
+    response = conn.getresponse()
+    if response.status != 200:
+        raise RuntimeError("export: %d %s" % (response.status, response.read()[:300]))
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
+    lines = 0
+    wire = 0
+    while True:
+        chunk = response.read(1 << 20)
+        if not chunk:
+            break
+        wire += len(chunk)
+        lines += (inflater.decompress(chunk) if inflater else chunk).count(b"\n")
+    conn.close()
+    return lines, time.monotonic() - started, wire
+
+
+class Counter:
+    """A file object for COPY TO: counts lines and bytes."""
+
+    def __init__(self):
+        self.lines = 0
+        self.bytes = 0
+
+    def write(self, data):
+        data = data.encode() if isinstance(data, str) else data
+        self.lines += data.count(b"\n")
+        self.bytes += len(data)
+
+
+def pg_export(dsn, since):
+    conn = psycopg2.connect(dsn)
+    sink = Counter()
+    started = time.monotonic()
+    with conn.cursor() as cursor:
+        query = cursor.mogrify("SELECT doc FROM events WHERE occurred_at >= %s "
+                               "ORDER BY occurred_at, id", (since,)).decode()
+        cursor.copy_expert("COPY (%s) TO STDOUT" % query, sink)
+    conn.close()
+    return sink.lines, time.monotonic() - started, sink.bytes
+
+
+def mib(n):
+    return "%.0f MiB" % (n / 1048576)
+
+
+def export_rows(args, since_iso, since_ts, expected):
+    rows = []
+    watch = MemoryWatch(args.pg_pid)
+    pg_lines, pg_s, pg_bytes = pg_export(args.pg, since_ts)
+    pg_before, pg_largest = watch.stop()
+    results = {}
+    for gzip in (False, True):
+        watch = MemoryWatch(args.eventsvc_pid)
+        results[gzip] = svc_export(args.eventsvc, args.key,
+                                   {"source": "history",
+                                    "where": {"timestamp": {"gte": since_iso}}}, gzip)
+        results[gzip] += watch.stop()
+    for lines, name in ((pg_lines, "PostgreSQL"), (results[False][0], "eventsvc"),
+                        (results[True][0], "eventsvc gzip")):
+        if lines != expected:
+            raise SystemExit("%s exported %d versions, expected %d" % (name, lines, expected))
+    svc_lines, svc_s, svc_bytes, svc_before, svc_largest = results[False]
+    _, gz_s, gz_bytes, gz_before, gz_largest = results[True]
+    rows.append("| export every version (%d), events/s | %.0f | %.0f | %.2f× |"
+                % (expected, pg_lines / pg_s, svc_lines / svc_s, (svc_lines / svc_s) / (pg_lines / pg_s)))
+    rows.append("| export, bytes sent | %s | %s plain, %s gzip (%.0f ev/s) | |"
+                % (mib(pg_bytes), mib(svc_bytes), mib(gz_bytes), svc_lines / gz_s))
+    rows.append("| export, server memory before → largest during | %s → %s | %s → %s (gzip: → %s) | |"
+                % (mib(pg_before), mib(pg_largest), mib(svc_before), mib(svc_largest),
+                   mib(gz_largest)))
+    return rows
+
+
+def paging_rows(args, since_iso, since_ts):
+    svc = Eventsvc(args.eventsvc, args.key)
+    body = {"source": "history", "where": {"timestamp": {"gte": since_iso}}, "limit": PAGE}
+    cursor, page, ids = None, 1, []
+    while page < DEEP_PAGE:
+        answer = svc.post("/v1/query" + ("?cursor=" + cursor if cursor else ""), body)
+        if "next_cursor" not in answer:
+            break
+        cursor, page = answer["next_cursor"], page + 1
+    deep = page
+    svc_deep = svc.post("/v1/query?cursor=" + cursor, body) if cursor else None
+    pg = psycopg2.connect(args.pg)
+
+    def pg_page(position):
+        with pg.cursor() as c:
+            if position is None:
+                c.execute("SELECT id, occurred_at FROM events WHERE occurred_at >= %s "
+                          "ORDER BY occurred_at DESC, id COLLATE \"C\" DESC LIMIT %s", (since_ts, PAGE))
+            else:
+                c.execute("SELECT id, occurred_at FROM events WHERE occurred_at >= %s "
+                          "AND (occurred_at, id COLLATE \"C\") < (%s, %s) "
+                          "ORDER BY occurred_at DESC, id COLLATE \"C\" DESC LIMIT %s",
+                          (since_ts, position[1], position[0], PAGE))
+            rows = c.fetchall()
+        pg.commit()
+        return rows
+
+    # PostgreSQL's position for page `deep`: the last row of page deep - 1.
+    position = None
+    for _ in range(deep - 1):
+        position = pg_page(position)[-1]
+    pg_deep_ids = [row[0] for row in pg_page(position)]
+    if svc_deep is not None and sorted(r["id"] for r in svc_deep["results"]) != sorted(pg_deep_ids):
+        raise SystemExit("page %d differs between eventsvc and PostgreSQL" % deep)
+
+    times = {"pg1": [], "pgN": [], "svc1": [], "svcN": []}
+    for run in range(RUNS):
+        order = (("pg", "svc") if run % 2 == 0 else ("svc", "pg"))
+        for who in order:
+            for label, arg in (("1", None), ("N", position if who == "pg" else cursor)):
+                started = time.monotonic()
+                if who == "pg":
+                    pg_page(arg)
+                else:
+                    svc.post("/v1/query" + ("?cursor=" + arg if arg else ""), body)
+                times[who + label].append(time.monotonic() - started)
+    rows = []
+    for label, name in (("1", "page 1"), ("N", "page %d" % deep)):
+        pg_p50, pg_p99 = percentiles(times["pg" + label])
+        svc_p50, svc_p99 = percentiles(times["svc" + label])
+        rows.append("| paged query, history newest first, %d a page: %s, p50 / p99 | %s / %s | "
+                    "%s / %s | %.2f× |" % (PAGE, name, fmt_ms(pg_p50), fmt_ms(pg_p99),
+                                          fmt_ms(svc_p50), fmt_ms(svc_p99), svc_p99 / pg_p99))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("eventsvc", "key", "pg"):
+        parser.add_argument("--" + name, required=True)
+    parser.add_argument("--eventsvc-pid", type=int, required=True)
+    parser.add_argument("--pg-pid", type=int, required=True)
+    args = parser.parse_args()
+
+    pg = psycopg2.connect(args.pg)
+    with pg.cursor() as c:
+        c.execute("SELECT count(*), min(occurred_at) FROM events")
+        expected, oldest = c.fetchone()
+    pg.close()
+    since_ts = oldest
+    since_iso = oldest.astimezone().isoformat()
+    print("| getting events out | PostgreSQL 15 | eventsvc | eventsvc / PostgreSQL |")
+    print("|---|---|---|---|")
+    for row in export_rows(args, since_iso, since_ts, expected):
+        print(row, flush=True)
+    for row in paging_rows(args, since_iso, since_ts):
+        print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
