@@ -16,7 +16,12 @@
 namespace eventsvc::testing {
 namespace {
 
+// Under AddressSanitizer, a fifth: the sanitizer run checks memory, not volume.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kRecords = 20000;
+#else
 constexpr int kRecords = 100000;
+#endif
 
 // The export's lines: each {"cursor":"…","record":{…}}.
 struct Line {
@@ -177,11 +182,12 @@ TEST_F(ExportTest, EveryRecordOnceInOrderEqualToWhatPagingReturns) {
   }
   EXPECT_EQ(differing, 0U);
   EXPECT_EQ(json::parse(lines.front().record).at("id"), "e-0");
-  EXPECT_EQ(json::parse(lines.back().record).at("id"), "e-99999");
+  EXPECT_EQ(json::parse(lines.back().record).at("id").as_string(),
+            "e-" + std::to_string(kRecords - 1));
 }
 
 TEST_F(ExportTest, AClientCutOffResumesFromItsLastLineAndGetsExactlyTheRest) {
-  // Read about 3 MB of the export by hand, then hang up.
+  // Read about 2 MB of the export by hand, then hang up.
   RawConnection connection(server_->port());
   ASSERT_TRUE(connection.start_tls());
   const std::string request_body = json::serialize(body());
@@ -190,7 +196,7 @@ TEST_F(ExportTest, AClientCutOffResumesFromItsLastLineAndGetsExactlyTheRest) {
                       "Bearer " +
                       *key_ + "\r\nContent-Type: application/json\r\nContent-Length: " +
                       std::to_string(request_body.size()) + "\r\n\r\n" + request_body));
-  const auto head_and_some = connection.read_at_least(3 << 20, std::chrono::seconds(60));
+  const auto head_and_some = connection.read_at_least(2 << 20, std::chrono::seconds(60));
   const auto held = lines_of(dechunked(head_and_some));
   ASSERT_GT(held.size(), 100U);
   ASSERT_LT(held.size(), static_cast<std::size_t>(kRecords));

@@ -1,5 +1,6 @@
 #include "api/page_cursor.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -216,6 +217,69 @@ PageCursor CursorSeal::open(std::string_view text, std::string_view read, const 
                      {{"expired_at", toolkit::format_rfc3339(cursor.expires_at)}});
   }
   return cursor;
+}
+
+struct PositionSealer::MacState {
+  EVP_MAC* mac = nullptr;
+  EVP_MAC_CTX* context = nullptr;
+  ~MacState() {
+    EVP_MAC_CTX_free(context);
+    EVP_MAC_free(mac);
+  }
+};
+
+PositionSealer::PositionSealer(const CursorSeal& seal, const PageCursor& common)
+    : mac_(std::make_unique<MacState>()) {
+  // The payload's members up to the position, padded with spaces (JSON whitespace) to a multiple
+  // of three bytes: its base64 is then the start of every payload's base64.
+  std::string prefix = sdk::to_json(json::object{{"r", common.read},
+                                                 {"t", common.tenant},
+                                                 {"b", common.request},
+                                                 {"n", common.now},
+                                                 {"e", common.expires_at}});
+  prefix.back() = ',';
+  while (prefix.size() % 3 != 0)
+    prefix.push_back(' ');
+  sealed_prefix_ = std::string(kVersion) + base64url(prefix);
+
+  mac_->mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  mac_->context = mac_->mac != nullptr ? EVP_MAC_CTX_new(mac_->mac) : nullptr;
+  char digest[] = "SHA256";
+  const OSSL_PARAM parameters[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_END};
+  const auto* key = reinterpret_cast<const unsigned char*>(seal.key_.data());
+  if (mac_->context == nullptr ||
+      EVP_MAC_init(mac_->context, key, seal.key_.size(), parameters) != 1 ||
+      EVP_MAC_update(mac_->context, reinterpret_cast<const unsigned char*>(sealed_prefix_.data()),
+                     sealed_prefix_.size()) != 1) {
+    throw sdk::Error::internal("cannot sign cursors");
+  }
+}
+
+PositionSealer::~PositionSealer() = default;
+
+std::string PositionSealer::seal(const sdk::ReadPosition& after) const {
+  std::string suffix = R"("s":)";
+  suffix += sdk::to_json(json::value(after.score));
+  suffix += R"(,"ts":)";
+  suffix += std::to_string(after.timestamp);
+  suffix += R"(,"id":)";
+  suffix += sdk::to_json(json::string(after.id));
+  suffix.push_back('}');
+  std::string text = sealed_prefix_ + base64url(suffix);
+
+  std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> context(EVP_MAC_CTX_dup(mac_->context),
+                                                                    &EVP_MAC_CTX_free);
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  std::size_t length = 0;
+  const auto* tail = reinterpret_cast<const unsigned char*>(text.data() + sealed_prefix_.size());
+  if (!context || EVP_MAC_update(context.get(), tail, text.size() - sealed_prefix_.size()) != 1 ||
+      EVP_MAC_final(context.get(), digest.data(), &length, digest.size()) != 1) {
+    throw sdk::Error::internal("cannot sign a cursor");
+  }
+  text.push_back('.');
+  text += base64url(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
+  return text;
 }
 
 }  // namespace eventsvc::host

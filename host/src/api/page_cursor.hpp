@@ -34,6 +34,8 @@ struct PageCursor {
 std::string tenant_digest(const sdk::Tenant& tenant);
 std::string request_digest(const sdk::json::value& body);
 
+class PositionSealer;
+
 class CursorSeal {
  public:
   explicit CursorSeal(std::string key) : key_(std::move(key)) {}
@@ -49,9 +51,28 @@ class CursorSeal {
                   std::string_view request, sdk::Millis now) const;
 
  private:
+  friend class PositionSealer;
   std::string mac(std::string_view signed_part) const;
 
   std::string key_;
+};
+
+// Seals cursors that differ only in their position (an export's, one per line) at a fraction of
+// seal()'s cost: the common part of the payload is written, encoded and taken into the MAC once.
+// What it seals, CursorSeal::open() opens.
+class PositionSealer {
+ public:
+  PositionSealer(const CursorSeal& seal, const PageCursor& common);
+  ~PositionSealer();
+  PositionSealer(const PositionSealer&) = delete;
+  PositionSealer& operator=(const PositionSealer&) = delete;
+
+  std::string seal(const sdk::ReadPosition& after) const;
+
+ private:
+  std::string sealed_prefix_;  // "c1." and the encoded common part
+  struct MacState;
+  std::unique_ptr<MacState> mac_;  // the MAC with the sealed prefix taken in
 };
 
 }  // namespace eventsvc::host

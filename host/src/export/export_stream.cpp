@@ -51,8 +51,7 @@ ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tena
       tenant_(std::move(tenant)),
       query_(std::move(query)),
       fields_(std::move(fields)),
-      seal_(seal),
-      cursor_(std::move(cursor)),
+      sealer_(seal, cursor),
       format_(format) {
   query_.limit = kPageRecords;
   query_.scan_limit = kPageScanLimit;
@@ -116,8 +115,7 @@ std::string ExportStream::read_page() {
 }
 
 void ExportStream::write_line(const sdk::Record& record, std::string& out) {
-  cursor_.after = {0, record.timestamp, record.id};
-  const std::string cursor = seal_.seal(cursor_);
+  const std::string cursor = sealer_.seal({0, record.timestamp, record.id});
   if (format_.csv) {
     out += cursor;
     for (const auto& field : fields_) {

@@ -44,8 +44,7 @@ class ExportStream final : public BodyStream {
   sdk::Tenant tenant_;
   sdk::RecordQuery query_;
   std::vector<sdk::FieldPath> fields_;
-  const CursorSeal& seal_;
-  PageCursor cursor_;
+  PositionSealer sealer_;
   ExportFormat format_;
   std::optional<GzipEncoder> gzip_;
   std::optional<std::string> first_;  // read by start(), not yet sent

@@ -86,6 +86,29 @@ TEST(PageCursor, RefusesEditedForeignAndExpiredCursors) {
   EXPECT_EQ(open(text, "search", kTenant, cursor.request, 5000), 410);
 }
 
+TEST(PageCursor, APositionSealerSealsWhatOpenOpens) {
+  const CursorSeal seal(kKey);
+  PageCursor common = cursor_at(5000);
+  common.statistics = nullptr;
+  const PositionSealer sealer(seal, common);
+  for (const auto& id : {std::string("a"), std::string("evt-\"7\"\\ünï"), std::string(200, 'x')}) {
+    const std::string text = sealer.seal({0, 1700000000123, id});
+    const PageCursor opened = seal.open(text, "search", kTenant, common.request, 4999);
+    EXPECT_EQ(opened.after.id, id);
+    EXPECT_EQ(opened.after.timestamp, 1700000000123);
+    EXPECT_EQ(opened.now, common.now);
+    EXPECT_EQ(opened.expires_at, common.expires_at);
+    std::string edited = text;
+    edited[text.size() / 2] = edited[text.size() / 2] == 'A' ? 'B' : 'A';
+    EXPECT_THROW(seal.open(edited, "search", kTenant, common.request, 4999), sdk::Error);
+  }
+  // Another key's sealer is refused.
+  const CursorSeal other(std::string(32, 'o'));
+  EXPECT_THROW(seal.open(PositionSealer(other, common).seal({0, 1, "a"}), "search", kTenant,
+                         common.request, 4999),
+               sdk::Error);
+}
+
 TEST(PageCursor, TheKeyFileIsCreatedOnceAndKept) {
   const testing::TempDir dir;
   const auto path = dir.path() / "keys" / "cursor.key";
