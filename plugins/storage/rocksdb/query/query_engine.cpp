@@ -163,7 +163,9 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     ++stats.scanned;
     // Unranked, what the previous page delivered is passed over before any record is read.
     if (after && !scorer && !after->admits(order, 0, candidates.current())) continue;
-    auto record = load(tenant, candidates.current());
+    // A walk of history stands on the record's bytes: no second read.
+    auto record = plan.walks_records ? std::optional(decode_record(candidates.value()))
+                                     : load(tenant, candidates.current());
     if (!record || !toolkit::matches_all(*record, query.where)) continue;
     std::vector<std::string> tokens;
     if (query.text) {

@@ -26,6 +26,8 @@ struct QueryPlan {
   StreamPtr candidates;
   bool indexed = false;    // false: a time-range scan
   bool selective = false;  // an index stream of fewer than a thousand entries drives it
+  // The candidates walk history itself: each one's value is its stored record.
+  bool walks_records = false;
 };
 
 // A ranked text query of plain words whose other conditions the indexes decide exactly (time
