@@ -6,6 +6,14 @@ namespace eventsvc::host {
 
 namespace {
 
+// Similarity order: the closer first; ties newer first, then by id.
+bool closer(double score_a, sdk::Millis at_a, std::string_view id_a, double score_b,
+            sdk::Millis at_b, std::string_view id_b) {
+  if (score_a != score_b) return score_a > score_b;
+  if (at_a != at_b) return at_a > at_b;
+  return id_a < id_b;
+}
+
 // Orders by similarity to the request's vector text (ties: newer, then id).
 void rank_semantically(const AnalyzeRequest& request, const ModuleRegistry& modules,
                        Matches& matches) {
@@ -17,10 +25,8 @@ void rank_semantically(const AnalyzeRequest& request, const ModuleRegistry& modu
   }
   const auto& scores = matches.scores;
   std::stable_sort(matches.order.begin(), matches.order.end(), [&](std::size_t a, std::size_t b) {
-    if (scores[a] != scores[b]) return scores[a] > scores[b];
-    if (records[a].timestamp != records[b].timestamp)
-      return records[a].timestamp > records[b].timestamp;
-    return records[a].id < records[b].id;
+    return closer(scores[a], records[a].timestamp, records[a].id, scores[b], records[b].timestamp,
+                  records[b].id);
   });
 }
 
@@ -83,12 +89,11 @@ Matches run_match_stage(const AnalyzeRequest& request, const std::vector<sdk::Co
   if (matches.semantic) rank_semantically(request, modules, matches);
   if (matches.semantic && request.after) {
     const sdk::ReadPosition& after = *request.after;
+    // What the previous page showed: everything not after its last record.
     std::erase_if(matches.order, [&](std::size_t i) {
-      const double score = matches.scores[i];
       const sdk::Record& record = matches.records[i];
-      if (score != after.score) return score > after.score;
-      if (record.timestamp != after.timestamp) return record.timestamp > after.timestamp;
-      return record.id <= after.id;
+      return !closer(after.score, after.timestamp, after.id, matches.scores[i], record.timestamp,
+                     record.id);
     });
   }
   return matches;

@@ -1,5 +1,7 @@
 #include "api/field_projection.hpp"
 
+#include "eventsvc/toolkit/record_json.hpp"
+
 namespace eventsvc::host {
 
 namespace json = sdk::json;
@@ -37,6 +39,12 @@ sdk::json::object project_fields(const json::object& record,
     if (source != nullptr) (*target)[path[depth]] = *source;
   }
   return out;
+}
+
+sdk::json::object record_answer(const sdk::Record& record,
+                                const std::vector<sdk::FieldPath>& fields) {
+  sdk::json::object json = toolkit::record_to_json(record);
+  return fields.empty() ? json : project_fields(json, fields);
 }
 
 }  // namespace eventsvc::host

@@ -4,15 +4,15 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
-#include <sys/stat.h>
 
 #include <array>
 #include <fstream>
 #include <sstream>
 
+#include "api/request_ids.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/files.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
@@ -79,6 +79,34 @@ json::object statistics_json(const sdk::RankStatistics& statistics) {
   return {{"d", statistics.documents}, {"l", statistics.length}, {"f", std::move(frequencies)}};
 }
 
+// The payload's members before the position: {"r":…,"t":…,"b":…,"n":…,"e":…, (open, ending in a
+// comma).
+std::string payload_head(const PageCursor& cursor) {
+  std::string head = sdk::to_json(json::object{{"r", cursor.read},
+                                               {"t", cursor.tenant},
+                                               {"b", cursor.request},
+                                               {"n", cursor.now},
+                                               {"e", cursor.expires_at}});
+  head.back() = ',';
+  return head;
+}
+
+// The rest: the position, the statistics when given, and the closing brace.
+std::string payload_tail(const sdk::ReadPosition& after, const sdk::RankStatistics* statistics) {
+  std::string tail = R"("s":)";
+  tail += sdk::to_json(json::value(after.score));
+  tail += R"(,"ts":)";
+  tail += std::to_string(after.timestamp);
+  tail += R"(,"id":)";
+  tail += sdk::to_json(json::string(after.id));
+  if (statistics != nullptr) {
+    tail += R"(,"st":)";
+    tail += sdk::to_json(statistics_json(*statistics));
+  }
+  tail.push_back('}');
+  return tail;
+}
+
 std::shared_ptr<const sdk::RankStatistics> statistics_of(const json::object& object) {
   auto statistics = std::make_shared<sdk::RankStatistics>();
   statistics->documents = object.at("d").to_number<std::uint64_t>();
@@ -103,25 +131,8 @@ std::string request_digest(const json::value& body) {
 CursorSeal CursorSeal::from_file(const std::filesystem::path& path) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
-    std::array<unsigned char, 32> bytes{};
-    if (RAND_bytes(bytes.data(), bytes.size()) != 1) {
-      throw sdk::Error::internal("no random bytes for the cursor key");
-    }
-    std::string hex;
-    for (const auto byte : bytes) {
-      constexpr std::string_view kDigits = "0123456789abcdef";
-      hex.push_back(kDigits[byte >> 4U]);
-      hex.push_back(kDigits[byte & 15U]);
-    }
     std::filesystem::create_directories(path.parent_path(), error);
-    const std::filesystem::path partial = path.string() + ".partial";
-    {
-      std::ofstream out(partial, std::ios::trunc);
-      out << hex << "\n";
-      if (!out.flush()) throw sdk::Error::internal("cannot write the cursor key " + path.string());
-    }
-    ::chmod(partial.c_str(), 0600);
-    std::filesystem::rename(partial, path);
+    toolkit::replace_file(path, random_hex(32) + "\n", 0600);
   }
   std::ifstream in(path);
   std::stringstream text;
@@ -148,17 +159,8 @@ std::string CursorSeal::mac(std::string_view signed_part) const {
 }
 
 std::string CursorSeal::seal(const PageCursor& cursor) const {
-  json::object payload{{"r", cursor.read},
-                       {"t", cursor.tenant},
-                       {"b", cursor.request},
-                       {"n", cursor.now},
-                       {"e", cursor.expires_at},
-                       {"s", cursor.after.score},
-                       {"ts", cursor.after.timestamp},
-                       {"id", cursor.after.id}};
-  if (cursor.statistics) payload["st"] = statistics_json(*cursor.statistics);
   std::string text(kVersion);
-  text += base64url(sdk::to_json(payload));
+  text += base64url(payload_head(cursor) + payload_tail(cursor.after, cursor.statistics.get()));
   const std::string signature = mac(text);
   text.push_back('.');
   text += base64url(signature);
@@ -232,12 +234,7 @@ PositionSealer::PositionSealer(const CursorSeal& seal, const PageCursor& common)
     : mac_(std::make_unique<MacState>()) {
   // The payload's members up to the position, padded with spaces (JSON whitespace) to a multiple
   // of three bytes: its base64 is then the start of every payload's base64.
-  std::string prefix = sdk::to_json(json::object{{"r", common.read},
-                                                 {"t", common.tenant},
-                                                 {"b", common.request},
-                                                 {"n", common.now},
-                                                 {"e", common.expires_at}});
-  prefix.back() = ',';
+  std::string prefix = payload_head(common);
   while (prefix.size() % 3 != 0)
     prefix.push_back(' ');
   sealed_prefix_ = std::string(kVersion) + base64url(prefix);
@@ -259,14 +256,7 @@ PositionSealer::PositionSealer(const CursorSeal& seal, const PageCursor& common)
 PositionSealer::~PositionSealer() = default;
 
 std::string PositionSealer::seal(const sdk::ReadPosition& after) const {
-  std::string suffix = R"("s":)";
-  suffix += sdk::to_json(json::value(after.score));
-  suffix += R"(,"ts":)";
-  suffix += std::to_string(after.timestamp);
-  suffix += R"(,"id":)";
-  suffix += sdk::to_json(json::string(after.id));
-  suffix.push_back('}');
-  std::string text = sealed_prefix_ + base64url(suffix);
+  std::string text = sealed_prefix_ + base64url(payload_tail(after, nullptr));
 
   std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> context(EVP_MAC_CTX_dup(mac_->context),
                                                                     &EVP_MAC_CTX_free);

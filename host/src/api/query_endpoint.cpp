@@ -6,7 +6,6 @@
 #include "api/field_projection.hpp"
 #include "api/query_request.hpp"
 #include "api/validation.hpp"
-#include "eventsvc/toolkit/record_json.hpp"
 
 namespace eventsvc::host {
 
@@ -23,7 +22,7 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   paging.continue_read(query);
 
   json::array results;
-  sdk::ReadPosition last;
+  std::optional<sdk::ReadPosition> last;
   bool more = false;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
     return storage.scan(request.principal.tenant, query, [&](const sdk::Record& record, double) {
@@ -31,9 +30,8 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
         more = true;
         return false;
       }
-      last = {0, record.timestamp, record.id};
-      json::object json = toolkit::record_to_json(record);
-      results.emplace_back(fields.empty() ? std::move(json) : project_fields(json, fields));
+      last = sdk::ReadPosition{0, record.timestamp, record.id};
+      results.emplace_back(record_answer(record, fields));
       return true;
     });
   });
@@ -44,9 +42,7 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   answer["complete"] = stats.complete;
   answer["scanned"] = stats.scanned;
   ApiResponse response;
-  if (more || (!stats.complete && !answer["results"].as_array().empty())) {
-    paging.link_next(answer, response.headers, last, nullptr);
-  }
+  paging.end_page(answer, response.headers, last, more, stats.complete, nullptr);
   answer["elapsed_ms"] = elapsed_ms_since(started);
   response.body = sdk::to_json(answer);
   return response;

@@ -54,3 +54,13 @@ void ReadPaging::link_next(sdk::json::object& answer, HeaderList& headers,
 }
 
 }  // namespace eventsvc::host
+
+namespace eventsvc::host {
+
+void ReadPaging::end_page(sdk::json::object& answer, HeaderList& headers,
+                          const std::optional<sdk::ReadPosition>& last, bool more, bool complete,
+                          std::shared_ptr<const sdk::RankStatistics> statistics) const {
+  if (last && (more || !complete)) link_next(answer, headers, *last, std::move(statistics));
+}
+
+}  // namespace eventsvc::host

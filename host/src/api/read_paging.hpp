@@ -32,6 +32,12 @@ class ReadPaging {
   // next_cursor and the Link header. Ranked reads pass the statistics they scored with.
   void link_next(sdk::json::object& answer, HeaderList& headers, const sdk::ReadPosition& last,
                  std::shared_ptr<const sdk::RankStatistics> statistics) const;
+  // After a page read with one match more than it shows (`more`: that one came) whose last shown
+  // record is `last` (nullopt: it showed none): links the next page when more matches follow, or
+  // when a read its scan limit cut short (`complete` false) showed some.
+  void end_page(sdk::json::object& answer, HeaderList& headers,
+                const std::optional<sdk::ReadPosition>& last, bool more, bool complete,
+                std::shared_ptr<const sdk::RankStatistics> statistics) const;
 
   // The cursor of any later position of this request (its `after` left to fill in), and the seal
   // to seal it with: for answers that give a cursor per record.

@@ -3,6 +3,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
@@ -31,17 +32,22 @@ const std::string& required_idempotency_key(const RequestHead& request) {
   return key;
 }
 
-std::string new_random_id(std::string_view prefix) {
-  unsigned char bytes[8];
-  if (RAND_bytes(bytes, sizeof bytes) != 1)
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> random(bytes);
+  if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1)
     throw sdk::Error::internal("the random number generator failed");
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(prefix);
-  for (const unsigned char byte : bytes) {
-    id.push_back(kHex[byte >> 4U]);
-    id.push_back(kHex[byte & 0xFU]);
+  std::string hex;
+  hex.reserve(bytes * 2);
+  for (const unsigned char byte : random) {
+    hex.push_back(kHex[byte >> 4U]);
+    hex.push_back(kHex[byte & 0xFU]);
   }
-  return id;
+  return hex;
+}
+
+std::string new_random_id(std::string_view prefix) {
+  return std::string(prefix) + random_hex(8);
 }
 
 bool is_random_id(std::string_view id, std::string_view prefix) {

@@ -12,6 +12,9 @@ namespace eventsvc::host {
 // The Idempotency-Key header, checked: 8 to 128 printable ASCII characters, else Error 400.
 const std::string& required_idempotency_key(const RequestHead& request);
 
+// `bytes` bytes from the CSPRNG as lowercase hex.
+std::string random_hex(std::size_t bytes);
+
 // `prefix` + 16 lowercase hex digits from the CSPRNG (req_..., era_...).
 std::string new_random_id(std::string_view prefix);
 

@@ -82,7 +82,7 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   paging.continue_read(query);
 
   json::array results;
-  sdk::ReadPosition last;
+  std::optional<sdk::ReadPosition> last;
   bool more = false;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
     return storage.scan(
@@ -91,7 +91,7 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
             more = true;
             return false;
           }
-          last = {score, record.timestamp, record.id};
+          last = sdk::ReadPosition{score, record.timestamp, record.id};
           json::object hit;
           hit["id"] = record.id;
           hit["timestamp"] = toolkit::format_rfc3339(record.timestamp);
@@ -111,9 +111,7 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
   answer["results"] = std::move(results);
   answer["complete"] = stats.complete;
   ApiResponse response;
-  if (more || (!stats.complete && !answer["results"].as_array().empty())) {
-    paging.link_next(answer, response.headers, last, stats.rank_statistics);
-  }
+  paging.end_page(answer, response.headers, last, more, stats.complete, stats.rank_statistics);
   answer["elapsed_ms"] = elapsed_ms_since(started);
   response.body = sdk::to_json(answer);
   return response;

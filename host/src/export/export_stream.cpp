@@ -1,9 +1,10 @@
 #include "export/export_stream.hpp"
 
+#include <utility>
+
 #include "api/field_projection.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/field_value.hpp"
-#include "eventsvc/toolkit/record_json.hpp"
 
 namespace eventsvc::host {
 
@@ -69,26 +70,19 @@ void ExportStream::start() {
     lines += "\r\n";
   }
   lines += read_page();
-  first_ = std::move(lines);
+  pending_ = std::move(lines);
 }
 
 std::string ExportStream::next() {
-  while (!ended_) {
-    std::string lines;
-    if (first_) {
-      lines = std::move(*first_);
-      first_.reset();
-    } else if (!read_all_) {
-      lines = read_page();
-    }
-    if (lines.empty() && read_all_) {
-      ended_ = true;
-      return gzip_ ? gzip_->finish() : std::string();
-    }
-    if (lines.empty()) continue;
-    return gzip_ ? gzip_->chunk(lines) : lines;
+  if (ended_) return {};
+  std::string lines = std::exchange(pending_, {});
+  while (lines.empty() && !read_all_)
+    lines = read_page();
+  if (lines.empty()) {
+    ended_ = true;
+    return gzip_ ? gzip_->finish() : std::string();
   }
-  return {};
+  return gzip_ ? gzip_->chunk(lines) : lines;
 }
 
 std::string ExportStream::read_page() {
@@ -125,11 +119,10 @@ void ExportStream::write_line(const sdk::Record& record, std::string& out) {
     out += "\r\n";
     return;
   }
-  sdk::json::object json = toolkit::record_to_json(record);
   out += R"({"cursor":")";
   out += cursor;
   out += R"(","record":)";
-  out += sdk::to_json(fields_.empty() ? json : project_fields(json, fields_));
+  out += sdk::to_json(record_answer(record, fields_));
   out += "}\n";
 }
 

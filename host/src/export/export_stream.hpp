@@ -47,7 +47,7 @@ class ExportStream final : public BodyStream {
   PositionSealer sealer_;
   ExportFormat format_;
   std::optional<GzipEncoder> gzip_;
-  std::optional<std::string> first_;  // read by start(), not yet sent
+  std::string pending_;  // read by start(), not yet sent
   bool read_all_ = false;
   bool ended_ = false;
 };

@@ -213,7 +213,12 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   if (!found) return std::nullopt;
   sdk::ScanStats stats;
   stats.indexed = true;
-  if (found->statistics) stats.rank_statistics = to_rank_statistics(*found->statistics);
+  // A later page's statistics go back as they came; the first page's are stated once.
+  if (query.rank_statistics) {
+    stats.rank_statistics = query.rank_statistics;
+  } else if (found->statistics) {
+    stats.rank_statistics = to_rank_statistics(*found->statistics);
+  }
   stats.scanned = found->scanned;
   stats.matched = found->matched;
   // Every row was examined; only a read bounded by scan_limit can leave matches out.
