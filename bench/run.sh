@@ -124,6 +124,7 @@ plans:
   default:
     requests_per_minute: {ingest: 100000000, receipts: 100000000, search: 100000000, query: 100000000, analyze: 100000000, erasures: 100000000}
     concurrency: 64
+    tails: 64
     retention_days: ${1:-30}
 retention:
   remove_expired: false   # retention.py sweeps, with eventsvc retention
@@ -218,6 +219,7 @@ for size in $sizes; do
     compare_backups
     /usr/bin/python3 "$here/readout.py" --eventsvc "$svc_url" --key "$svc_key" \
       --eventsvc-pid "$(cat "$work/svc.pid")" --pg "$pg_dsn" --pg-pid "$pg_pid"
+    /usr/bin/python3 "$here/tail.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
     /usr/bin/python3 "$here/erasure.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-data "$work/svc" \
       --pg "$pg_dsn" --pg-data "$work/pg"

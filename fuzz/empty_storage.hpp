@@ -51,6 +51,15 @@ class EmptyStorage final : public sdk::Storage {
     return {render(status), false};
   }
   sdk::StorageHealth health() override { return {}; }
+  // An empty change feed: every position is before the first version.
+  sdk::ChangePosition change_head(const sdk::Tenant&) override { return {}; }
+  sdk::ChangeScan changes(const sdk::Tenant&, const sdk::ChangeQuery& query,
+                          const sdk::ChangeVisitor&) override {
+    sdk::ChangeScan scan;
+    scan.last.bytes = query.after;
+    scan.at_end = true;
+    return scan;
+  }
 };
 
 // The caller every endpoint target is: workspace "fuzz" (test) on plan "default", with `scopes`.

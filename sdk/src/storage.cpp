@@ -43,6 +43,16 @@ std::optional<ErasureStatus> Storage::erasure(const Tenant& /*tenant*/,
   return std::nullopt;
 }
 
+ChangePosition Storage::change_head(const Tenant& /*tenant*/) {
+  throw Error(501, "this server's storage plugin keeps no change feed: it cannot tail");
+}
+
+ChangeScan Storage::changes(const Tenant& tenant, const ChangeQuery& /*query*/,
+                            const ChangeVisitor& /*visit*/) {
+  change_head(tenant);
+  return {};
+}
+
 // Out-of-line destructors: they anchor each class's vtable and type_info in the SDK library, so
 // host and plugins (loaded with RTLD_LOCAL) share one type_info per class and dynamic_cast and
 // exception matching work across the boundary.

@@ -21,6 +21,7 @@
 #include "support/files_holding.hpp"
 #include "support/postgres_process.hpp"
 #include "support/server_process.hpp"
+#include "support/tail_client.hpp"
 #include "support/temp_dir.hpp"
 
 namespace eventsvc::testing {
@@ -179,6 +180,37 @@ TEST_F(SharedLogTest, APageReadOnOneServerContinuesOnAnother) {
     EXPECT_EQ(seen.size(), 50U) << read;
     EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 50U) << read;
   }
+}
+
+TEST_F(SharedLogTest, ATailOnOneServerSeesWritesThroughAnotherAndResumesOnAThird) {
+  for (const char* host : {"h1", "h2", "h3"})
+    add_server(host);
+  // The ids of the events a tail received.
+  const auto ids_of_messages = [](const TailClient& tail) {
+    std::vector<std::string> ids;
+    for (const auto& event : tail.messages())
+      ids.push_back(std::string(json::parse(event.data).at("id").as_string()));
+    return ids;
+  };
+  const auto written_ids = [](const std::string& prefix, int count) {
+    std::vector<std::string> ids;
+    for (int i = 0; i < count; ++i)
+      ids.push_back(prefix + "-" + std::to_string(i));
+    return ids;
+  };
+  TailClient tail(servers_[1]->port(), key_, "fields=id");
+  ASSERT_EQ(tail.status(), 200) << tail.error_body();
+  ASSERT_EQ(client(0).ingest(batch_of("t", 30), "tail-write-1").status, 202);
+  tail.read_messages(30, 60s);
+  EXPECT_EQ(ids_of_messages(tail), written_ids("t", 30));
+  const std::string last = tail.messages().back().id;
+  tail.close();
+  // Written through the first server while the client is away; it resumes on the third.
+  ASSERT_EQ(client(0).ingest(batch_of("u", 20), "tail-write-2").status, 202);
+  TailClient resumed(servers_[2]->port(), key_, "fields=id", last);
+  ASSERT_EQ(resumed.status(), 200) << resumed.error_body();
+  resumed.read_messages(20, 60s);
+  EXPECT_EQ(ids_of_messages(resumed), written_ids("u", 20));
 }
 
 TEST_F(SharedLogTest, ReadsGoOnWhilePostgresIsDown) {

@@ -5,6 +5,7 @@
 #include "api/query_request.hpp"
 #include "api/validation.hpp"
 #include "export/export_stream.hpp"
+#include "tail/tail_request.hpp"
 
 namespace eventsvc::host {
 
@@ -67,9 +68,20 @@ ApiResponse ExportEndpoint::handle(const ApiRequest& request) {
   paging.continue_read(parsed.read);
   const ExportFormat format = format_of(request.http, parsed);
 
+  PageCursor lines = paging.cursor_template();
+  std::optional<std::pair<std::string, std::string>> span;
+  if (paging.cursor() && !paging.cursor()->feed_until.empty()) {
+    // A live tail's missed span (tail/tail_stream.hpp): the cursor is sealed, so these parse.
+    auto after = tail_position(paging.cursor()->after.id);
+    auto until = tail_position(paging.cursor()->feed_until);
+    if (!after || !until) throw sdk::Error::internal("a sealed feed span does not parse");
+    span.emplace(std::move(*after), std::move(*until));
+    lines.feed_until = paging.cursor()->feed_until;
+  }
   auto stream = std::make_shared<ExportStream>(storage_, request.principal.tenant,
                                                std::move(parsed.read), std::move(parsed.fields),
-                                               paging.seal(), paging.cursor_template(), format);
+                                               paging.seal(), std::move(lines), format);
+  if (span) stream->read_feed_span(std::move(span->first), std::move(span->second));
   stream->start();
   ApiResponse response;
   response.headers.emplace_back("Content-Type",

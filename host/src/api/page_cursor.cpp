@@ -82,11 +82,13 @@ json::object statistics_json(const sdk::RankStatistics& statistics) {
 // The payload's members before the position: {"r":…,"t":…,"b":…,"n":…,"e":…, (open, ending in a
 // comma).
 std::string payload_head(const PageCursor& cursor) {
-  std::string head = sdk::to_json(json::object{{"r", cursor.read},
-                                               {"t", cursor.tenant},
-                                               {"b", cursor.request},
-                                               {"n", cursor.now},
-                                               {"e", cursor.expires_at}});
+  json::object members{{"r", cursor.read},
+                       {"t", cursor.tenant},
+                       {"b", cursor.request},
+                       {"n", cursor.now},
+                       {"e", cursor.expires_at}};
+  if (!cursor.feed_until.empty()) members["fu"] = cursor.feed_until;
+  std::string head = sdk::to_json(members);
   head.back() = ',';
   return head;
 }
@@ -195,6 +197,7 @@ PageCursor CursorSeal::open(std::string_view text, std::string_view read, const 
     cursor.after.score = object.at("s").to_number<double>();
     cursor.after.timestamp = object.at("ts").to_number<sdk::Millis>();
     cursor.after.id = object.at("id").as_string();
+    if (const auto* until = object.if_contains("fu")) cursor.feed_until = until->as_string();
     if (const auto* statistics = object.if_contains("st")) {
       cursor.statistics = statistics_of(statistics->as_object());
     }

@@ -27,6 +27,10 @@ struct PageCursor {
   sdk::Millis now = 0;  // the first page's
   sdk::Millis expires_at = 0;
   sdk::ReadPosition after;  // the last record the previous page delivered
+  // Set: an export of a span of the change feed (what a live tail that fell behind missed), up to
+  // and including this position, in hex; `after.id` is then the feed position (hex) it goes on
+  // after.
+  std::string feed_until;
   std::shared_ptr<const sdk::RankStatistics> statistics;  // ranked reads: the first page's
 };
 

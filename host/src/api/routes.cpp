@@ -9,6 +9,7 @@
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
 #include "api/search_endpoint.hpp"
+#include "api/tail_endpoint.hpp"
 
 namespace eventsvc::host {
 
@@ -25,6 +26,7 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetri
   router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules, seal));
   router.add("POST", "/v1/exports",
              std::make_shared<ExportEndpoint>(config, modules.storage(), seal));
+  router.add("GET", "/v1/tail", std::make_shared<TailEndpoint>(config, modules.storage(), seal));
   router.add("POST", "/v1/erasures",
              std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit(), &ledger));
   router.add("GET", "/v1/erasures/{erasureId}",

@@ -160,6 +160,19 @@ constexpr ConfigKey kCursors[] = {
         .defaults_to(R"("24h")"),
 };
 
+constexpr ConfigKey kTail[] = {
+    ConfigKey::string("heartbeat",
+                      "How often an idle live tail sends a comment, so proxies keep it open "
+                      "(duration)")
+        .defaults_to(R"("15s")"),
+    ConfigKey::integer("max_lag",
+                       "Events a live tail may trail the newest by before it is told `lagged` "
+                       "and skips to the newest (the missed ones are fetched by export)")
+        .defaults_to("100000")
+        .at_least(1)
+        .at_most(1000000000),
+};
+
 constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("server", "HTTPS listener and connection handling", kServer),
     ConfigKey::section("admin",
@@ -179,6 +192,7 @@ constexpr ConfigKey kTopLevel[] = {
     ConfigKey::mapping("plans", "Plans by name; a key names its plan"),
     ConfigKey::section("retention", "Removing events older than retention", kRetention),
     ConfigKey::section("cursors", "Paging cursors of search, query and analyze", kCursors),
+    ConfigKey::section("tail", "Live tails (GET /v1/tail)", kTail),
     ConfigKey::mapping("plugins", "Plugin instances by name"),
 };
 
@@ -202,6 +216,10 @@ constexpr ConfigKey kPlan[] = {
                        "Concurrent search, query, analyze and receipt requests per workspace and "
                        "environment")
         .defaults_to("8")
+        .at_least(1)
+        .at_most(100000),
+    ConfigKey::integer("tails", "Live tails open at once per key")
+        .defaults_to("4")
         .at_least(1)
         .at_most(100000),
     ConfigKey::integer("retention_days", "How long events are kept and may be queried")
@@ -256,6 +274,7 @@ Plan plan_from(std::string name, const sdk::ConfigSection& section) {
         static_cast<int>(rates.get_int(operation_name(operation)));
   }
   plan.concurrency = static_cast<int>(section.get_int("concurrency"));
+  plan.tails = static_cast<int>(section.get_int("tails"));
   plan.retention_days = static_cast<int>(section.get_int("retention_days"));
   if (const auto* streams = section.values().if_contains("retention_streams");
       streams != nullptr && !streams->is_null()) {
@@ -432,6 +451,12 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
   if (!lifetime || *lifetime <= 0)
     cursors.fail("lifetime", "must be a duration such as 24h or 30m");
   config.cursors.lifetime = *lifetime;
+  const auto tail = top.get_section("tail");
+  const auto heartbeat = toolkit::parse_duration(tail.get_string("heartbeat"));
+  if (!heartbeat || *heartbeat < 1000)
+    tail.fail("heartbeat", "must be a duration of at least 1s, such as 15s");
+  config.tail.heartbeat = *heartbeat;
+  config.tail.max_lag = static_cast<std::uint64_t>(tail.get_int("max_lag"));
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
     for (const auto& entry : plugins->as_object())
       config.plugins.push_back(plugin_instance_of(document, entry.key(), entry.value()));

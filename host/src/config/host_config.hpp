@@ -70,6 +70,7 @@ struct Plan {
   std::array<int, kOperations.size()> requests_per_minute{};
   int concurrency = 8;
   int retention_days = 30;
+  int tails = 4;  // live tails open at once per key
   // Streams whose events are kept for fewer days than retention_days (Loki's retention_stream).
   std::map<std::string, int, std::less<>> stream_retention_days;
 
@@ -91,6 +92,12 @@ struct RetentionConfig {
 };
 
 // Paging cursors (api/page_cursor.hpp).
+// Live tails (api/tail_endpoint.hpp).
+struct TailConfig {
+  sdk::Millis heartbeat = 15000;
+  std::uint64_t max_lag = 100000;  // events behind the newest before `lagged`
+};
+
 struct CursorConfig {
   std::filesystem::path secret_file;  // absolute
   sdk::Millis lifetime = sdk::Millis{24} * 3600000;
@@ -126,6 +133,7 @@ struct HostConfig {
   std::map<std::string, Plan, std::less<>> plans;
   RetentionConfig retention;
   CursorConfig cursors;
+  TailConfig tail;
   std::vector<PluginInstanceConfig> plugins;
 
   const Plan* plan(std::string_view name) const;

@@ -5,6 +5,7 @@
 #include "api/field_projection.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/field_value.hpp"
+#include "tail/tail_request.hpp"
 
 namespace eventsvc::host {
 
@@ -59,6 +60,16 @@ ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tena
   if (format_.gzip) gzip_.emplace();
 }
 
+void ExportStream::read_feed_span(std::string after, std::string until) {
+  sdk::ChangeQuery span;
+  span.after = std::move(after);
+  span.until = std::move(until);
+  span.where = query_.where;
+  span.limit = kPageRecords;
+  span.scan_limit = kPageScanLimit;
+  feed_span_ = std::move(span);
+}
+
 void ExportStream::start() {
   std::string lines;
   if (format_.csv) {
@@ -85,15 +96,30 @@ std::string ExportStream::next() {
   return gzip_ ? gzip_->chunk(lines) : lines;
 }
 
+std::string ExportStream::read_feed_page() {
+  std::string out;
+  const sdk::ChangeScan scan = storage_.call([&](sdk::Storage& storage) {
+    return storage.changes(tenant_, *feed_span_,
+                           [&](const sdk::ChangePosition& position, const sdk::Record& record) {
+                             write_line(record, {0, 0, tail_event_id(position.bytes)}, out);
+                             return true;
+                           });
+  });
+  feed_span_->after = scan.last.bytes;
+  read_all_ = scan.at_end;
+  return out;
+}
+
 std::string ExportStream::read_page() {
+  if (feed_span_) return read_feed_page();
   std::string out;
   std::size_t delivered = 0;
   std::optional<sdk::ReadPosition> last;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
     return storage.scan(tenant_, query_, [&](const sdk::Record& record, double) {
       ++delivered;
-      write_line(record, out);
       last = sdk::ReadPosition{0, record.timestamp, record.id};
+      write_line(record, *last, out);
       return true;
     });
   });
@@ -108,8 +134,9 @@ std::string ExportStream::read_page() {
   return out;
 }
 
-void ExportStream::write_line(const sdk::Record& record, std::string& out) {
-  const std::string cursor = sealer_.seal({0, record.timestamp, record.id});
+void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition& position,
+                              std::string& out) {
+  const std::string cursor = sealer_.seal(position);
   if (format_.csv) {
     out += cursor;
     for (const auto& field : fields_) {

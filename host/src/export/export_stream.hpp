@@ -30,6 +30,10 @@ class ExportStream final : public BodyStream {
                std::vector<sdk::FieldPath> fields, const CursorSeal& seal, PageCursor cursor,
                ExportFormat format);
 
+  // Makes the export one of a span of the change feed, after `after` up to and including `until`
+  // (what a live tail that fell behind missed), in feed order; each line's cursor is then the
+  // position of its record. Before start().
+  void read_feed_span(std::string after, std::string until);
   // Reads the first page now, so that a read that fails is the request's error status rather
   // than a body cut short.
   void start();
@@ -38,11 +42,13 @@ class ExportStream final : public BodyStream {
  private:
   // The next page's lines (empty once every match is written).
   std::string read_page();
-  void write_line(const sdk::Record& record, std::string& out);
+  std::string read_feed_page();
+  void write_line(const sdk::Record& record, const sdk::ReadPosition& position, std::string& out);
 
   const Module<sdk::Storage>& storage_;
   sdk::Tenant tenant_;
   sdk::RecordQuery query_;
+  std::optional<sdk::ChangeQuery> feed_span_;
   std::vector<sdk::FieldPath> fields_;
   PositionSealer sealer_;
   ExportFormat format_;

@@ -42,6 +42,8 @@ class Endpoint {
   virtual std::vector<std::string_view> scopes() const = 0;
   // Holds a concurrency lease while it runs.
   virtual bool leased() const = 0;
+  // Its lease is one of the key's live tails (the plan's `tails`), not of the plan's concurrency.
+  virtual bool leases_a_tail() const { return false; }
   // Reports X-Concurrency-Limit / X-Concurrency-Active.
   virtual bool reports_concurrency() const = 0;
   // Largest body accepted; 0 for endpoints that take none.

@@ -1,10 +1,14 @@
 #include "server/http_connection.hpp"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -55,6 +59,14 @@ constexpr std::size_t kLingerBytes = std::size_t{8} << 20;
 constexpr auto kLingerTime = 2s;
 constexpr auto kLingerPause = 200ms;
 constexpr auto kCloseNotifyTime = 500ms;
+// A live stream waiting for more looks at least this often whether the server is stopping.
+constexpr auto kStopCheck = std::chrono::milliseconds(200);
+
+struct StreamWaiter {
+  explicit StreamWaiter(const asio::any_io_executor& executor) : timer(executor) {}
+  asio::steady_timer timer;
+  std::atomic<bool> woken{false};
+};
 
 std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
   return std::chrono::seconds(base_seconds) +
@@ -111,6 +123,13 @@ class Connection {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
   beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+  // The client closed its side or the connection failed: a poll that does not wait.
+  bool peer_closed() {
+    pollfd watched{lowest().socket().native_handle(), POLLRDHUP, 0};
+    return ::poll(&watched, 1, 0) > 0 &&
+           (watched.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+  }
 
   // A deadline for a stage after which the client is still answered (408). The stream's own
   // expiry closes the socket, so here a timer cancels the pending read instead.
@@ -349,21 +368,52 @@ class Connection {
     beast::error_code error;
     co_await http::async_write_header(stream_, serializer, redirect(error));
     if (error) co_return false;
+    // A live stream's wake-up: it cancels the wait on this connection's strand; a wake-up that
+    // comes before the wait begins is kept in `woken`.
+    const asio::any_io_executor executor = co_await asio::this_coro::executor;
+    const auto waiter = std::make_shared<StreamWaiter>(executor);
+    answer.stream->on_more([weak = std::weak_ptr<StreamWaiter>(waiter)] {
+      const auto waiting = weak.lock();
+      if (!waiting) return;
+      waiting->woken = true;
+      asio::post(waiting->timer.get_executor(), [weak] {
+        if (const auto alive = weak.lock()) alive->timer.cancel();
+      });
+    });
     for (;;) {
       std::string chunk;
+      bool closing = false;
       try {
         const Counted running(host_.running);
-        chunk = answer.stream->next();
+        std::optional<std::string> last;
+        if (host_.stopping.load()) last = answer.stream->closing();
+        closing = last.has_value();
+        chunk = closing ? std::move(*last) : answer.stream->next();
       } catch (const std::exception& failure) {
         host_.log.log(sdk::LogLevel::error, "http",
                       std::string("a streamed answer stopped: ") + failure.what());
         co_return false;
       }
-      if (chunk.empty()) break;
-      lowest().expires_after(transfer_time(config().read_timeout_s, chunk.size()));
-      const auto framed = http::make_chunk(asio::buffer(chunk));
-      co_await asio::async_write(stream_, framed, redirect(error));
-      if (error) co_return false;
+      if (chunk.empty() && !closing) {
+        const auto wait = answer.stream->waiting();
+        if (!wait) break;
+        // Nothing is written while a live stream waits, so a client that went away would go
+        // unnoticed (holding its lease) until the next heartbeat.
+        if (peer_closed()) co_return false;
+        if (!waiter->woken.exchange(false)) {
+          // Bounded, so that a server that stops is seen at once.
+          waiter->timer.expires_after(std::min<std::chrono::milliseconds>(*wait, kStopCheck));
+          co_await waiter->timer.async_wait(redirect(error));
+        }
+        continue;
+      }
+      if (!chunk.empty()) {
+        lowest().expires_after(transfer_time(config().read_timeout_s, chunk.size()));
+        const auto framed = http::make_chunk(asio::buffer(chunk));
+        co_await asio::async_write(stream_, framed, redirect(error));
+        if (error) co_return false;
+      }
+      if (closing) break;
     }
     lowest().expires_after(std::chrono::seconds(config().read_timeout_s));
     const auto last = http::make_chunk_last();

@@ -2,7 +2,9 @@
 // arrived, and an answer to write. Independent of the HTTP library that parses and writes them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,13 +39,25 @@ struct RequestHead {
 // A body produced while it is written, chunk by chunk (chunked transfer encoding): each chunk is
 // asked for once the one before has been written, so a slow reader holds its connection, not a
 // thread, and memory holds one chunk.
+//
+// A live stream (a tail) may have nothing to send yet: its next() then returns nothing and
+// waiting() says for how long the connection may wait before asking again; the stream cuts the
+// wait short by calling the wake-up it was given, from any thread. While the server stops, the
+// connection asks for closing() instead and ends the body with it.
 class BodyStream {
  public:
   virtual ~BodyStream() = default;
-  // The next bytes of the body; empty at its end. Throws when the body cannot go on: the
-  // connection is then closed before the last chunk, so the client sees a cut, never a body that
-  // looks complete.
+  // The next bytes of the body; empty at its end (or, for a live stream, when waiting() says so:
+  // nothing yet). Throws when the body cannot go on: the connection is then closed before the last
+  // chunk, so the client sees a cut, never a body that looks complete.
   virtual std::string next() = 0;
+  // After next() gave nothing: how long to wait before asking again; nullopt: the body has ended.
+  virtual std::optional<std::chrono::milliseconds> waiting() { return std::nullopt; }
+  // Given once, before the first next(): what a live stream calls when it has more to send.
+  virtual void on_more(std::function<void()> wake) { (void)wake; }
+  // While the server stops: the last bytes of a live body, which then ends; nullopt for a body that
+  // goes on to its end (within the shutdown grace).
+  virtual std::optional<std::string> closing() { return std::nullopt; }
 };
 
 struct Answer {

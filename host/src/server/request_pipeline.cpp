@@ -15,6 +15,8 @@ namespace {
 
 // Endpoints that take no body accept (and ignore) one up to this size.
 constexpr std::size_t kIgnoredBodyBytes = std::size_t{64} * 1024;
+// A tail that is closed frees its place at once; a client retrying sooner finds it taken.
+constexpr int kTailRetryAfter = 5;
 
 std::string tenant_key(const sdk::Tenant& tenant) {
   std::string key = tenant.workspace;
@@ -281,6 +283,21 @@ void RequestPipeline::refuse_over_rate(const Exchange& exchange,
 void RequestPipeline::take_lease(Exchange& exchange, const std::string& tenant) {
   const Plan& plan = *exchange.plan;
   HeaderList& headers = exchange.answer.headers;
+  if (exchange.endpoint->leases_a_tail()) {
+    // Per key: one client's tails do not take another's.
+    auto lease = modules_.limits().call([&](sdk::Limits& limits) {
+      return limits.acquire(tenant + "/tails/" + exchange.principal->key_id, plan.tails);
+    });
+    if (!lease) {
+      metrics_.refused(Refusal::concurrency);
+      throw sdk::Error::too_many_requests(
+          "this key has " + std::to_string(plan.tails) +
+              " live tails open, as many as its plan allows: close one first",
+          kTailRetryAfter, {{"retry_after", kTailRetryAfter}, {"tails_limit", plan.tails}});
+    }
+    exchange.lease = HeldLease(*modules_.limits().plugin, std::move(*lease));
+    return;
+  }
   const bool reports = exchange.endpoint->reports_concurrency();
   auto lease = modules_.limits().call(
       [&](sdk::Limits& limits) { return limits.acquire(tenant, plan.concurrency); });

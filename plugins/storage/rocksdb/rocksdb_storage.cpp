@@ -185,6 +185,15 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
   projector_options.version_indexes = !columns_->chunk_indexed();
   projector_ =
       std::make_unique<Projector>(*database_, *sequence_, backlog_, logger_, projector_options);
+  feed_ = std::make_unique<ChangeFeed>(*database_, *verdicts_);
+  projector_->use_feed(feed_.get(), [this] {
+    std::shared_ptr<const std::function<void()>> changed;
+    {
+      const std::lock_guard lock(changed_mutex_);
+      changed = changed_;
+    }
+    if (changed && *changed) (*changed)();
+  });
   projector_->on_checkpoint([this] { record_catalogue(); });
   record_catalogue();
   ingest_ = std::make_unique<IngestWriter>(
@@ -437,6 +446,20 @@ bool RocksdbStorage::verified_everywhere(const std::string& tenant_key,
 sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                                     const sdk::RecordVisitor& visit) {
   return queries_->scan(tenant, query, visit, embedding_model_);
+}
+
+sdk::ChangePosition RocksdbStorage::change_head(const sdk::Tenant& tenant) {
+  return feed_->head(tenant_prefix(tenant));
+}
+
+void RocksdbStorage::watch_changes(std::function<void()> changed) {
+  const std::lock_guard lock(changed_mutex_);
+  changed_ = std::make_shared<const std::function<void()>>(std::move(changed));
+}
+
+sdk::ChangeScan RocksdbStorage::changes(const sdk::Tenant& tenant, const sdk::ChangeQuery& query,
+                                        const sdk::ChangeVisitor& visit) {
+  return feed_->read(tenant_prefix(tenant), query, visit);
 }
 
 sdk::AggregateResult RocksdbStorage::aggregate(const sdk::Tenant& tenant,

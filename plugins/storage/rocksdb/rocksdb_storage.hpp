@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "eventsvc/sdk/durable_log.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "eventsvc/toolkit/append_sequence.hpp"
+#include "feed/change_feed.hpp"
 #include "log/log_follower.hpp"
 #include "projection/projector.hpp"
 #include "query/column_reader.hpp"
@@ -55,6 +57,10 @@ class RocksdbStorage final : public sdk::Storage {
                           const sdk::ErasureRenderer& render) override;
   std::optional<sdk::ErasureStatus> erasure(const sdk::Tenant& tenant,
                                             std::string_view erasure_id) override;
+  sdk::ChangePosition change_head(const sdk::Tenant& tenant) override;
+  sdk::ChangeScan changes(const sdk::Tenant& tenant, const sdk::ChangeQuery& query,
+                          const sdk::ChangeVisitor& visit) override;
+  void watch_changes(std::function<void()> changed) override;
   // The projector's progress and RocksDB's own figures (storage_metrics.cpp).
   void report_metrics(sdk::MetricsSink& sink) override;
 
@@ -94,6 +100,9 @@ class RocksdbStorage final : public sdk::Storage {
   std::atomic<std::uint64_t> refused_for_lag_{0};
   std::unique_ptr<toolkit::AppendSequence> sequence_;
   std::unique_ptr<Verdicts> verdicts_;
+  std::unique_ptr<ChangeFeed> feed_;
+  std::mutex changed_mutex_;
+  std::shared_ptr<const std::function<void()>> changed_;  // watch_changes()
   std::unique_ptr<Projector> projector_;
   std::unique_ptr<IngestWriter> ingest_;
   // With a durable log plugin (scale-out): accepted there, copied here.

@@ -97,6 +97,15 @@ void LogFollower::set_problem(const std::string& problem) {
   }
 }
 
+std::optional<sdk::LogPosition> LogFollower::position_of(Database& database, std::uint64_t sequence,
+                                                         std::string_view tenant,
+                                                         std::string_view receipt_id) {
+  const auto marker = database.get(database.meta, pending_key(sequence));
+  const std::size_t suffix = tenant.size() + receipt_id.size();
+  if (!marker || marker->size() <= suffix) return std::nullopt;
+  return marker->substr(0, marker->size() - suffix);
+}
+
 std::size_t LogFollower::follow_once() {
   const sdk::LogPosition from = applied();
   const auto entries = log_.read_after(from, batch_);

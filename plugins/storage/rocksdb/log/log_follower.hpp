@@ -12,7 +12,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "eventsvc/sdk/durable_log.hpp"
@@ -38,6 +40,11 @@ class LogFollower {
 
   // Whether this database has copied entries of a durable log plugin.
   static bool followed_a_log(Database& database);
+  // The log position of the entry copied into the inbox as `sequence`, while its receipt is not
+  // final here; nullopt for a write this server's own inbox accepted.
+  static std::optional<sdk::LogPosition> position_of(Database& database, std::uint64_t sequence,
+                                                     std::string_view tenant,
+                                                     std::string_view receipt_id);
 
   // The copy has reached the end of the log at least once since start.
   bool caught_up() const { return caught_up_.load(); }

@@ -199,8 +199,15 @@ std::size_t Projector::project_once() {
   // number again only if this batch never committed.
   Overlay overlay(entries.front().sequence);
   const sdk::Millis now = toolkit::now_millis();
+  std::optional<ChangeFeed::Round> feed;
+  if (feed_ != nullptr) feed.emplace(*feed_, now);
   for (const auto& entry : entries) {
-    project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
+    const auto stored = project_write(records, overlay, entry.tenant, entry.sequence, entry.write);
+    if (feed) {
+      feed->add(batch, entry.tenant,
+                feed_->place_of(entry.sequence, entry.tenant, entry.write.receipt_id),
+                entry.write.receipt_id, stored);
+    }
     queue_for_verification(batch, entry, now);
   }
   const bool wrote_chunks = !overlay.chunks.empty();
@@ -216,6 +223,7 @@ std::size_t Projector::project_once() {
   for (const auto& entry : entries)
     backlog_.projected(entry.tenant, entry.sequence);
   if (wrote_chunks) merges_.wake();
+  if (feed && !feed->empty() && changed_) changed_();
   ++stats_.rounds;
   stats_.writes += entries.size();
   stats_.events += events;
@@ -257,8 +265,11 @@ void Projector::mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& ov
   }
 }
 
-void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
-                              std::uint64_t sequence, const AcceptedWrite& write) {
+std::vector<VersionId> Projector::project_write(OrderedBatch& batch, Overlay& overlay,
+                                                const std::string& tenant, std::uint64_t sequence,
+                                                const AcceptedWrite& write) {
+  std::vector<VersionId> stored;
+  stored.reserve(write.events.size());
   std::uint64_t index = 0;
   for (const auto& event : write.events) {
     auto made = std::make_shared<sdk::Record>(record_of(event.event, event.version, write));
@@ -271,6 +282,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
       continue;  // the first version of (id, occurred_at) stays; verification reports a conflict
     }
     batch.put(database_.history, key, encode_record(record));
+    stored.emplace_back(record.timestamp, record.id);
     overlay.versions.emplace(key, record.proof_digest);
     const auto counted = std::make_shared<const TokenCounts>(TokenCounts::of(record));
     const TokenCounts& tokens = *counted;
@@ -322,6 +334,7 @@ void Projector::project_write(OrderedBatch& batch, Overlay& overlay, const std::
     overlay.current.insert_or_assign(id_key, shared);
     overlay.current_rows.insert_or_assign(id_key, row);
   }
+  return stored;
 }
 
 std::size_t Projector::erase_once(const InboxEntry& entry) {
@@ -345,6 +358,7 @@ std::size_t Projector::erase_once(const InboxEntry& entry) {
     const ErasedVersions erased =
         erase_versions(database_, indexer_, records, batch, entry.tenant, order, find_versions_);
     if (on_erased_) on_erased_(entry.tenant, erased);
+    if (feed_ != nullptr) feed_->scrub(batch, entry.tenant, erased.by_receipt);
     status.erased_versions = erased.count;
     status.state = sdk::ErasureState::hidden;
     status.hidden_at = now;

@@ -35,6 +35,7 @@
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/metrics.hpp"
 #include "eventsvc/toolkit/append_sequence.hpp"
+#include "feed/change_feed.hpp"
 #include "merge/chunk_merger.hpp"
 #include "merge/merge_thread.hpp"
 #include "projection/erasure_round.hpp"
@@ -83,6 +84,12 @@ class Projector {
   // start().
   void on_erased(std::function<void(const std::string& tenant, const ErasedVersions&)> erased) {
     on_erased_ = std::move(erased);
+  }
+  // Where each round records the versions it made searchable, and whom it tells after writing
+  // them (a hint, called without locks held); set before start().
+  void use_feed(ChangeFeed* feed, std::function<void()> changed) {
+    feed_ = feed;
+    changed_ = std::move(changed);
   }
   // Called on the projector's thread at most every kCheckpointEvery, after it projected
   // something: the storage records its catalogue then.
@@ -134,8 +141,10 @@ class Projector {
                               sdk::Millis now) const;
   // The rows the round replaced, marked in their chunks' bitmaps.
   void mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& overlay) const;
-  void project_write(OrderedBatch& batch, Overlay& overlay, const std::string& tenant,
-                     std::uint64_t sequence, const AcceptedWrite& write);
+  // Returns the versions the write stored (not those history had already).
+  std::vector<VersionId> project_write(OrderedBatch& batch, Overlay& overlay,
+                                       const std::string& tenant, std::uint64_t sequence,
+                                       const AcceptedWrite& write);
   // A round of one erasure (erasure_round.hpp): hidden, or failed with the reason.
   std::size_t erase_once(const InboxEntry& entry);
 
@@ -155,6 +164,8 @@ class Projector {
   VersionFinder find_versions_;
   std::function<void(const std::string& tenant, const ErasedVersions&)> on_erased_;
   std::function<void()> checkpoint_;
+  ChangeFeed* feed_ = nullptr;
+  std::function<void()> changed_;
   static constexpr std::chrono::seconds kCheckpointEvery{10};
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
   bool projected_since_checkpoint_ = false;

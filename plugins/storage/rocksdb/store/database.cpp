@@ -79,6 +79,7 @@ const Family kFamilies[] = {
     {"verify_queue", FamilyKind::ordered, &Database::verify_queue},
     {"vectors", FamilyKind::point, &Database::vectors},
     {"columns", FamilyKind::ordered, &Database::columns},
+    {"changes", FamilyKind::ordered, &Database::changes},
 };
 
 // Where memtable inserts resume: keys of one tenant (<len:1><workspace><env:1>), and of one

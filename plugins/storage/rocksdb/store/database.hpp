@@ -17,6 +17,8 @@
 //   columns      history in column chunks, one per projection round (column_chunk.hpp), with
 //                each chunk's word and value postings (chunk_postings.hpp) and term filter
 //                (term_filter.hpp), and the catalogue of chunk headers
+//   changes      the change feed: per tenant, the versions each projected write made searchable,
+//                by log position (change_feed.hpp)
 #pragma once
 
 #include <rocksdb/db.h>
@@ -84,6 +86,7 @@ class Database {
   rocksdb::ColumnFamilyHandle* verify_queue = nullptr;
   rocksdb::ColumnFamilyHandle* vectors = nullptr;
   rocksdb::ColumnFamilyHandle* columns = nullptr;
+  rocksdb::ColumnFamilyHandle* changes = nullptr;
 
   // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
   // sync). Throws sdk::Error 503 when the write fails.

@@ -238,6 +238,42 @@ struct StorageHealth {
   bool caught_up = true;
 };
 
+// ---- the change feed ----------------------------------------------------------------------------
+
+// Every version a projection made searchable, per tenant, in log order: the durable log's order
+// when one is loaded (every server of a cluster has the same positions), acceptance order
+// otherwise. What a live tail reads (docs/api.md#tail). A position is opaque bytes that sort
+// bytewise in feed order, one per version; the empty position is before the first.
+struct ChangePosition {
+  std::string bytes;
+  // The tenant's count of versions in the feed up to and including this one: the distance between
+  // two positions in versions, whatever matches a filter.
+  std::uint64_t ordinal = 0;
+};
+
+struct ChangeQuery {
+  // Only versions after this position (empty: from the first)...
+  std::string after;
+  // ...or, when set, from the first version made searchable at or after this instant.
+  std::optional<Millis> since;
+  // Up to and including this position (empty: to the end of the feed).
+  std::string until;
+  std::vector<Condition> where;    // all must match
+  std::size_t limit = 1000;        // stop after this many matches
+  std::size_t scan_limit = 10000;  // stop after reading this many versions
+};
+
+// What a read of the feed covered: the next read goes on after `last` (matched or not).
+struct ChangeScan {
+  ChangePosition last;   // the last position read; its bytes are `after`'s when none was
+  std::size_t read = 0;  // versions read (erased ones count)
+  bool at_end = false;   // the read reached the end of the feed (or `until`)
+};
+
+// Called for each match in feed order with its position; return false to stop (the read then
+// ends right after this one).
+using ChangeVisitor = std::function<bool(const ChangePosition& position, Record& record)>;
+
 class Storage : public Plugin {
  public:
   static constexpr PluginKind kKind = PluginKind::storage;
@@ -291,6 +327,18 @@ class Storage : public Plugin {
   virtual AcceptResult erase(const ErasureRequest& request, const ErasureRenderer& render);
   // The erasure's state; nullopt when this tenant has none of that id.
   virtual std::optional<ErasureStatus> erasure(const Tenant& tenant, std::string_view erasure_id);
+
+  // The change feed (a storage plugin without one answers 501, the default). The tenant's last
+  // position now: where a tail that starts now begins.
+  virtual ChangePosition change_head(const Tenant& tenant);
+  // Reads the feed; a version erased since it was projected is read (it counts) but not visited.
+  virtual ChangeScan changes(const Tenant& tenant, const ChangeQuery& query,
+                             const ChangeVisitor& visit);
+  // `changed` is called, from any thread and without locks held, after versions were added to the
+  // feed of any tenant (a hint: a reader reads on from its position); it replaces the one given
+  // before, and an empty one stops the calls (once this returns, the old one is not called again
+  // but by a call already under way).
+  virtual void watch_changes(std::function<void()> changed) { (void)changed; }
 };
 
 }  // namespace eventsvc::sdk

@@ -1,0 +1,174 @@
+#include "tail/tail_request.hpp"
+
+#include <map>
+#include <set>
+
+#include "api/endpoint_base.hpp"
+#include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/time.hpp"
+
+namespace eventsvc::host {
+
+namespace {
+
+namespace json = sdk::json;
+
+// Positions are at least a place tag, 8 bytes and an index: shorter hex is no id.
+constexpr std::size_t kMinIdDigits = 2 * (1 + 8 + 4);
+constexpr std::size_t kMaxIdDigits = 512;
+constexpr std::size_t kMaxFields = 100;
+
+sdk::Error bad_parameter(const std::string& name, const std::string& message) {
+  return sdk::Error::bad_request(
+      "the " + name + " parameter " + message,
+      {{"errors", json::array{json::object{{"path", name}, {"message", message}}}}});
+}
+
+json::array fields_of(const std::string& list) {
+  json::array fields;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    const std::string name =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty()) throw bad_parameter("fields", "has an empty field name");
+    fields.emplace_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (fields.size() > kMaxFields) {
+    throw bad_parameter("fields", "names more than " + std::to_string(kMaxFields) + " fields");
+  }
+  return fields;
+}
+
+// The where object of the URL with stream and namespace in it, and a lower time bound (history
+// reads need one) at the retention horizon when it gives none.
+json::object where_of(const std::map<std::string, std::string>& parameters, sdk::Millis horizon) {
+  json::object where;
+  if (const auto it = parameters.find("where"); it != parameters.end()) {
+    json::value parsed;
+    try {
+      parsed = sdk::parse_json(it->second);
+    } catch (const std::exception&) {
+      throw bad_parameter("where", "is not JSON: give a where object, URL-encoded");
+    }
+    if (!parsed.is_object()) throw bad_parameter("where", "must be a JSON object");
+    where = std::move(parsed.as_object());
+  }
+  for (const char* name : {"stream", "namespace"}) {
+    const auto it = parameters.find(name);
+    if (it == parameters.end()) continue;
+    if (where.contains(name)) {
+      throw bad_parameter(name, std::string("is given twice: as a parameter and in where"));
+    }
+    where[name] = it->second;
+  }
+  const auto* timestamp = where.if_contains("timestamp");
+  const bool bounded =
+      timestamp != nullptr && timestamp->is_object() &&
+      (timestamp->as_object().contains("gte") || timestamp->as_object().contains("gt"));
+  if (!bounded) {
+    json::object bound{{"gte", toolkit::format_rfc3339(horizon)}};
+    if (timestamp != nullptr && timestamp->is_object()) {
+      for (const auto& [op, operand] : timestamp->as_object())
+        bound[op] = operand;
+    } else if (timestamp != nullptr) {
+      bound["eq"] = *timestamp;
+    }
+    where["timestamp"] = std::move(bound);
+  }
+  return where;
+}
+
+}  // namespace
+
+std::string tail_event_id(std::string_view position) {
+  if (position.empty()) return "0";
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(position.size() * 2);
+  for (const char byte : position) {
+    const auto value = static_cast<unsigned char>(byte);
+    out += kDigits[value >> 4U];
+    out += kDigits[value & 0x0FU];
+  }
+  return out;
+}
+
+std::optional<std::string> tail_position(std::string_view event_id) {
+  if (event_id == "0") return std::string();
+  if (event_id.size() < kMinIdDigits || event_id.size() > kMaxIdDigits || event_id.size() % 2 != 0)
+    return std::nullopt;
+  std::string out;
+  out.reserve(event_id.size() / 2);
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < event_id.size(); i += 2) {
+    const int high = digit(event_id[i]);
+    const int low = digit(event_id[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out += static_cast<char>((high << 4) | low);
+  }
+  return out;
+}
+
+TailRequest parse_tail_request(const RequestHead& head, const Plan& plan, sdk::Millis now) {
+  static const std::set<std::string, std::less<>> kNames = {"where", "stream", "namespace",
+                                                            "fields", "since"};
+  std::map<std::string, std::string> parameters;
+  for (auto& [name, value] : head.query_parameters()) {
+    if (!kNames.contains(name)) {
+      throw bad_parameter(name, "is not one of a tail's: where, stream, namespace, fields, since");
+    }
+    if (!parameters.emplace(name, std::move(value)).second)
+      throw bad_parameter(name, "is given more than once");
+  }
+
+  const sdk::Millis horizon = retention_horizon(plan, now);
+  json::object body{{"source", "history"}, {"where", where_of(parameters, horizon)}};
+  if (const auto it = parameters.find("fields"); it != parameters.end())
+    body["fields"] = fields_of(it->second);
+
+  TailRequest request;
+  request.body = std::move(body);
+  request.filter = parse_query_request(request.body, QueryShape::export_, plan, now);
+
+  std::string since = "now";
+  if (const auto it = parameters.find("since"); it != parameters.end()) since = it->second;
+  if (const std::string* last = head.header("Last-Event-ID"); last != nullptr) {
+    request.after = tail_position(*last);
+    if (!request.after) {
+      throw sdk::Error::bad_request(
+          "Last-Event-ID is not the id of an event of this tail",
+          {{"errors", json::array{json::object{{"path", "Last-Event-ID"},
+                                               {"message", "is not an event id"}}}}});
+    }
+    return request;
+  }
+  if (since == "now") return request;
+  if (auto position = tail_position(since)) {
+    request.after = std::move(position);
+    return request;
+  }
+  const auto instant = toolkit::parse_time_expression(since, now);
+  if (!instant) {
+    throw bad_parameter("since",
+                        "must be now, an event's id, or a time (RFC 3339 or a time expression "
+                        "such as now-1h)");
+  }
+  if (*instant < horizon) {
+    throw sdk::Error::forbidden(
+        "since " + toolkit::format_rfc3339(*instant) + " is beyond the plan's retention of " +
+            std::to_string(plan.retention_days) +
+            " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
+        {{"retention_days", plan.retention_days}, {"earliest", toolkit::format_rfc3339(horizon)}});
+  }
+  request.since = *instant;
+  return request;
+}
+
+}  // namespace eventsvc::host
