@@ -199,11 +199,18 @@ def svc_side(url, key, tails, rate, seconds):
 def main():
     parser = argparse.ArgumentParser()
     for name in ("eventsvc", "key", "pg"):
-        parser.add_argument("--" + name, required=True)
+        parser.add_argument("--" + name, required=name != "pg")
     parser.add_argument("--tails", type=int, default=50)
     parser.add_argument("--rate", type=int, default=10000)
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--only", choices=("eventsvc",), help="run eventsvc's side alone (to profile it)")
     args = parser.parse_args()
+    if args.only:
+        run, elapsed, written = svc_side(args.eventsvc, args.key, args.tails, args.rate, args.seconds)
+        p50, p99 = percentiles(run.latencies())
+        print("eventsvc: %.0f events/s written, %d of %d received, p50 %s, p99 %s"
+              % (written / elapsed, len(run.arrived), written, fmt_ms(p50), fmt_ms(p99)))
+        return
 
     results = {}
     for name, side in (("PostgreSQL", lambda: pg_side(args.pg, args.tails, args.rate, args.seconds)),

@@ -130,11 +130,12 @@ std::string TailStream::read_events() {
   }
   std::string out;
   const sdk::ChangeScan scan = storage_.call([&](sdk::Storage& s) {
-    return s.changes(tenant_, query, [&](const sdk::ChangePosition& position, sdk::Record& record) {
-      append_event(out, {}, tail_event_id(position.bytes),
-                   sdk::to_json(record_answer(record, request_.filter.fields)));
-      return true;
-    });
+    return s.changes(tenant_, query,
+                     [&](const sdk::ChangePosition& position, const sdk::Record& record) {
+                       append_event(out, {}, tail_event_id(position.bytes),
+                                    sdk::to_json(record_answer(record, request_.filter.fields)));
+                       return true;
+                     });
   });
   if (scan.read > 0) {
     position_ = scan.last.bytes;
@@ -149,7 +150,8 @@ std::string TailStream::read_events() {
   at_end_ = scan.at_end;
   if (at_end_) seen_generation_ = generation;
 
-  if (ordinal_) {
+  // Caught up: nothing after the position, so no lag (and no read of the head).
+  if (ordinal_ && !at_end_) {
     const sdk::ChangePosition head =
         storage_.call([&](sdk::Storage& s) { return s.change_head(tenant_); });
     if (head.ordinal > *ordinal_ + config_.max_lag) {
@@ -168,7 +170,7 @@ std::string TailStream::count_missed() {
   query.limit = std::numeric_limits<std::size_t>::max();
   query.scan_limit = kCountVersions;
   const sdk::ChangeScan scan = storage_.call([&](sdk::Storage& s) {
-    return s.changes(tenant_, query, [&](const sdk::ChangePosition&, sdk::Record&) {
+    return s.changes(tenant_, query, [&](const sdk::ChangePosition&, const sdk::Record&) {
       ++lag.missed;
       return true;
     });

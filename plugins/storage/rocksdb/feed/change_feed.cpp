@@ -1,5 +1,6 @@
 #include "feed/change_feed.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "eventsvc/sdk/error.hpp"
@@ -128,23 +129,38 @@ std::string ChangeFeed::place_of(std::uint64_t sequence, const std::string& tena
 
 void ChangeFeed::Round::add(rocksdb::WriteBatch& batch, const std::string& tenant,
                             const std::string& place, const std::string& receipt_id,
-                            const std::vector<VersionId>& versions) {
-  if (versions.empty()) return;
-  auto next = next_ordinal_.find(tenant);
-  if (next == next_ordinal_.end())
-    next = next_ordinal_.emplace(tenant, feed_.head(tenant).ordinal + 1).first;
+                            const std::vector<std::shared_ptr<const sdk::Record>>& records) {
+  if (records.empty()) return;
+  auto next = next_.find(tenant);
+  if (next == next_.end()) {
+    const sdk::ChangePosition head = feed_.head(tenant);
+    const std::string start =
+        head.bytes.empty() ? std::string() : head.bytes.substr(0, head.bytes.size() - kIndexBytes);
+    next = next_.emplace(tenant, Next{head.ordinal + 1, start}).first;
+  }
   FeedEntry entry;
-  entry.first_ordinal = next->second;
+  entry.first_ordinal = next->second.ordinal;
   entry.projected_at = projected_at_;
   entry.receipt_id = receipt_id;
-  entry.versions.assign(versions.begin(), versions.end());
-  next->second += versions.size();
+  entry.versions.reserve(records.size());
+  for (const auto& record : records)
+    entry.versions.emplace_back(VersionId{record->timestamp, record->id});
+  next->second.ordinal += records.size();
   batch.Put(feed_.database_.changes, entries_prefix(tenant) + place, encode_entry(entry));
   batch.Put(feed_.database_.changes, receipt_key(tenant, receipt_id), place);
+  entries_.emplace_back(tenant, RecentEntry{place, entry.first_ordinal, receipt_id, records});
+}
+
+void ChangeFeed::Round::commit() {
+  for (auto& [tenant, entry] : entries_)
+    feed_.recent_.append(tenant, next_.at(tenant).start, std::move(entry));
+  entries_.clear();
 }
 
 void ChangeFeed::scrub(rocksdb::WriteBatch& batch, const std::string& tenant,
                        const std::map<std::string, std::set<VersionId>>& by_receipt) {
+  recent_.forget(tenant);
+  const std::string newest = newest_place(tenant);
   for (const auto& [receipt_id, erased] : by_receipt) {
     const auto place = database_.get(database_.changes, receipt_key(tenant, receipt_id));
     if (!place) continue;  // projected before the feed existed
@@ -152,11 +168,25 @@ void ChangeFeed::scrub(rocksdb::WriteBatch& batch, const std::string& tenant,
     const auto stored = database_.get(database_.changes, key);
     if (!stored) continue;
     FeedEntry entry = decode_entry(*stored);
+    bool any_left = false;
     for (auto& version : entry.versions) {
       if (version && erased.contains(*version)) version.reset();
+      any_left = any_left || version.has_value();
+    }
+    // An entry with nothing left goes (retention's erasures empty the oldest), but for the
+    // tenant's newest: the ordinals of later entries continue from it.
+    if (!any_left && *place != newest) {
+      batch.Delete(database_.changes, key);
+      batch.Delete(database_.changes, receipt_key(tenant, receipt_id));
+      continue;
     }
     batch.Put(database_.changes, key, encode_entry(entry));
   }
+}
+
+std::string ChangeFeed::newest_place(const std::string& tenant) {
+  const std::string head_bytes = head(tenant).bytes;
+  return head_bytes.empty() ? std::string() : head_bytes.substr(0, head_bytes.size() - kIndexBytes);
 }
 
 sdk::ChangePosition ChangeFeed::head(const std::string& tenant) {
@@ -175,8 +205,60 @@ sdk::ChangePosition ChangeFeed::head(const std::string& tenant) {
   return head;
 }
 
+std::optional<sdk::ChangeScan> ChangeFeed::read_recent(const std::string& tenant,
+                                                       const sdk::ChangeQuery& query,
+                                                       const sdk::ChangeVisitor& visit) {
+  std::optional<PlaceAndIndex> after;
+  if (!query.after.empty()) after = split_position(query.after);
+  const auto span =
+      recent_.after(tenant, after ? after->place : std::string(), query.scan_limit + 1);
+  if (!span) return std::nullopt;
+  std::optional<PlaceAndIndex> until;
+  if (!query.until.empty()) until = split_position(query.until);
+
+  sdk::ChangeScan scan;
+  scan.last.bytes = query.after;
+  std::size_t matched = 0;
+  for (auto entry : span->entries) {
+    if (until && entry->place > until->place) {
+      scan.at_end = true;
+      return scan;
+    }
+    std::size_t index = after && entry->place == after->place ? after->index + 1 : 0;
+    const bool last_entry = until && entry->place == until->place;
+    const std::size_t end =
+        last_entry ? std::min(until->index + 1, entry->records.size()) : entry->records.size();
+    if (index >= end && !last_entry) continue;
+    // One verdict per write, and the entry's records carry it from then on.
+    const sdk::Verification verification = verdicts_.of(tenant, entry->receipt_id);
+    if (std::any_of(entry->records.begin(), entry->records.end(), [&](const auto& record) {
+          return record && record->verification != verification;
+        })) {
+      entry = recent_.update_verification(tenant, entry, verification);
+    }
+    for (; index < end; ++index) {
+      if (scan.read >= query.scan_limit || matched >= query.limit) return scan;
+      ++scan.read;
+      scan.last = {version_position(entry->place, index), entry->first_ordinal + index};
+      const sdk::Record& record = *entry->records[index];
+      if (!toolkit::matches_all(record, query.where)) continue;
+      ++matched;
+      if (!visit(scan.last, record)) return scan;
+    }
+    if (last_entry) {
+      scan.at_end = true;
+      return scan;
+    }
+  }
+  scan.at_end = span->to_the_end;
+  return scan;
+}
+
 sdk::ChangeScan ChangeFeed::read(const std::string& tenant, const sdk::ChangeQuery& query,
                                  const sdk::ChangeVisitor& visit) {
+  if (!query.since) {
+    if (auto recent = read_recent(tenant, query, visit)) return std::move(*recent);
+  }
   const std::string prefix = entries_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);

@@ -18,12 +18,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "eventsvc/sdk/storage.hpp"
+#include "feed/recent_feed.hpp"
 #include "store/database.hpp"
 #include "write/verdicts.hpp"
 
@@ -36,25 +39,38 @@ class ChangeFeed {
  public:
   ChangeFeed(Database& database, Verdicts& verdicts) : database_(database), verdicts_(verdicts) {}
 
+  // Versions the recent entries hold, every tenant together.
+  static constexpr std::size_t kRecentVersions = 65536;
+
   // The place of an inbox entry: its durable log position when the log follower copied it.
   std::string place_of(std::uint64_t sequence, const std::string& tenant,
                        const std::string& receipt_id);
 
-  // The entries of one projection round: ordinals continue from each tenant's last.
+  // The entries of one projection round: ordinals continue from each tenant's last. Once the
+  // round's batch is written, commit() hands them to the recent entries live tails read.
   class Round {
    public:
     Round(ChangeFeed& feed, sdk::Millis projected_at) : feed_(feed), projected_at_(projected_at) {}
+    // `records`: the versions the write stored, as the projector made them.
     void add(rocksdb::WriteBatch& batch, const std::string& tenant, const std::string& place,
-             const std::string& receipt_id, const std::vector<VersionId>& versions);
-    bool empty() const { return next_ordinal_.empty(); }
+             const std::string& receipt_id,
+             const std::vector<std::shared_ptr<const sdk::Record>>& records);
+    bool empty() const { return next_.empty(); }
+    void commit();
 
    private:
+    struct Next {
+      std::uint64_t ordinal = 0;
+      std::string start;  // the tenant's newest place before the round
+    };
     ChangeFeed& feed_;
     sdk::Millis projected_at_;
-    std::map<std::string, std::uint64_t> next_ordinal_;
+    std::map<std::string, Next> next_;
+    std::vector<std::pair<std::string, RecentEntry>> entries_;
   };
 
-  // Marks the erased versions of each receipt's entry (an erasure's round).
+  // Marks the erased versions of each receipt's entry (an erasure's round); an entry left with
+  // none goes, unless it is the tenant's newest. Drops the tenant's recent entries at once.
   void scrub(rocksdb::WriteBatch& batch, const std::string& tenant,
              const std::map<std::string, std::set<VersionId>>& by_receipt);
 
@@ -63,8 +79,15 @@ class ChangeFeed {
                        const sdk::ChangeVisitor& visit);
 
  private:
+  std::string newest_place(const std::string& tenant);
+  // A read served by the recent entries; nullopt when they do not reach back to its position.
+  std::optional<sdk::ChangeScan> read_recent(const std::string& tenant,
+                                             const sdk::ChangeQuery& query,
+                                             const sdk::ChangeVisitor& visit);
+
   Database& database_;
   Verdicts& verdicts_;
+  RecentFeed recent_{kRecentVersions};
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -223,7 +223,10 @@ std::size_t Projector::project_once() {
   for (const auto& entry : entries)
     backlog_.projected(entry.tenant, entry.sequence);
   if (wrote_chunks) merges_.wake();
-  if (feed && !feed->empty() && changed_) changed_();
+  if (feed && !feed->empty()) {
+    feed->commit();
+    if (changed_) changed_();
+  }
   ++stats_.rounds;
   stats_.writes += entries.size();
   stats_.events += events;
@@ -265,10 +268,10 @@ void Projector::mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& ov
   }
 }
 
-std::vector<VersionId> Projector::project_write(OrderedBatch& batch, Overlay& overlay,
-                                                const std::string& tenant, std::uint64_t sequence,
-                                                const AcceptedWrite& write) {
-  std::vector<VersionId> stored;
+std::vector<std::shared_ptr<const sdk::Record>> Projector::project_write(
+    OrderedBatch& batch, Overlay& overlay, const std::string& tenant, std::uint64_t sequence,
+    const AcceptedWrite& write) {
+  std::vector<std::shared_ptr<const sdk::Record>> stored;
   stored.reserve(write.events.size());
   std::uint64_t index = 0;
   for (const auto& event : write.events) {
@@ -282,7 +285,7 @@ std::vector<VersionId> Projector::project_write(OrderedBatch& batch, Overlay& ov
       continue;  // the first version of (id, occurred_at) stays; verification reports a conflict
     }
     batch.put(database_.history, key, encode_record(record));
-    stored.emplace_back(record.timestamp, record.id);
+    stored.push_back(shared);
     overlay.versions.emplace(key, record.proof_digest);
     const auto counted = std::make_shared<const TokenCounts>(TokenCounts::of(record));
     const TokenCounts& tokens = *counted;

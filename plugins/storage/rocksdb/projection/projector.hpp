@@ -142,9 +142,11 @@ class Projector {
   // The rows the round replaced, marked in their chunks' bitmaps.
   void mark_replaced_rows(rocksdb::WriteBatch& batch, const Overlay& overlay) const;
   // Returns the versions the write stored (not those history had already).
-  std::vector<VersionId> project_write(OrderedBatch& batch, Overlay& overlay,
-                                       const std::string& tenant, std::uint64_t sequence,
-                                       const AcceptedWrite& write);
+  std::vector<std::shared_ptr<const sdk::Record>> project_write(OrderedBatch& batch,
+                                                                Overlay& overlay,
+                                                                const std::string& tenant,
+                                                                std::uint64_t sequence,
+                                                                const AcceptedWrite& write);
   // A round of one erasure (erasure_round.hpp): hidden, or failed with the reason.
   std::size_t erase_once(const InboxEntry& entry);
 

@@ -30,12 +30,12 @@ class ChangeFeedTest : public StorageFixture {
   };
   Read read(sdk::ChangeQuery query) {
     Read out;
-    out.scan = storage_->changes(kTenant, query,
-                                 [&](const sdk::ChangePosition& position, sdk::Record& record) {
-                                   out.ids.push_back(record.id);
-                                   out.positions.push_back(position);
-                                   return true;
-                                 });
+    out.scan = storage_->changes(
+        kTenant, query, [&](const sdk::ChangePosition& position, const sdk::Record& record) {
+          out.ids.push_back(record.id);
+          out.positions.push_back(position);
+          return true;
+        });
     return out;
   }
 };
@@ -86,6 +86,18 @@ TEST_F(ChangeFeedTest, VersionsInAcceptanceOrderResumeRightAfterEachPosition) {
   EXPECT_EQ(only_a.ids, (std::vector<std::string>{"a", "a"}));
   EXPECT_EQ(only_a.scan.read, 5U);
 
+  // Read from the database (a reopened storage holds no recent entries in memory): the same.
+  open();
+  const Read reread = read({});
+  EXPECT_EQ(reread.ids, all.ids);
+  ASSERT_EQ(reread.positions.size(), all.positions.size());
+  for (std::size_t i = 0; i < all.positions.size(); ++i) {
+    EXPECT_EQ(reread.positions[i].bytes, all.positions[i].bytes);
+    EXPECT_EQ(reread.positions[i].ordinal, all.positions[i].ordinal);
+  }
+  EXPECT_EQ(read(span).ids, middle.ids);
+  EXPECT_EQ(read(named_a).ids, only_a.ids);
+
   // Another tenant's feed is its own.
   const sdk::Tenant other{"other", sdk::Environment::live};
   EXPECT_EQ(storage_->change_head(other).bytes, "");
@@ -97,20 +109,24 @@ TEST_F(ChangeFeedTest, VersionsInAcceptanceOrderResumeRightAfterEachPosition) {
 }
 
 TEST_F(ChangeFeedTest, AnErasedVersionIsReadButNotDeliveredAndTheFeedSurvivesAReopen) {
+  write("k0", {"solo"});
   write("k1", {"keep", "gone"});
   write("k2", {"later"});
   project();
-  storage_->erase(erasure_of("erase-1", {"gone"}), kRenderErasure);
+  storage_->erase(erasure_of("erase-1", {"gone", "solo"}), kRenderErasure);
   project();
+  // The write whose every version was erased leaves the feed; the other keeps its place.
   const Read after_erasure = read({});
   EXPECT_EQ(after_erasure.ids, (std::vector<std::string>{"keep", "later"}));
   EXPECT_EQ(after_erasure.scan.read, 3U);
-  EXPECT_EQ(after_erasure.positions.back().ordinal, 3U);
+  EXPECT_EQ(after_erasure.positions.back().ordinal, 4U);
   {  // The feed no longer names the erased version.
     Database& database = storage_->database();
     auto it = database.iterator(database.changes);
-    for (it->SeekToFirst(); it->Valid(); it->Next())
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
       EXPECT_EQ(it->value().ToString().find("gone"), std::string::npos);
+      EXPECT_EQ(it->value().ToString().find("solo"), std::string::npos);
+    }
   }
 
   open();
@@ -120,7 +136,7 @@ TEST_F(ChangeFeedTest, AnErasedVersionIsReadButNotDeliveredAndTheFeedSurvivesARe
   project();
   const Read reopened = read({});
   EXPECT_EQ(reopened.ids, (std::vector<std::string>{"keep", "later", "new"}));
-  EXPECT_EQ(reopened.positions.back().ordinal, 4U);  // ordinals go on, never reused
+  EXPECT_EQ(reopened.positions.back().ordinal, 5U);  // ordinals go on, never reused
 }
 
 TEST_F(ChangeFeedTest, ReadsFromAnInstantAndTellsTheWatcherAfterEachRound) {

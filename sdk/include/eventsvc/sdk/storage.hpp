@@ -271,8 +271,8 @@ struct ChangeScan {
 };
 
 // Called for each match in feed order with its position; return false to stop (the read then
-// ends right after this one).
-using ChangeVisitor = std::function<bool(const ChangePosition& position, Record& record)>;
+// ends right after this one). The record may be shared with other readers: copy what is kept.
+using ChangeVisitor = std::function<bool(const ChangePosition& position, const Record& record)>;
 
 class Storage : public Plugin {
  public:
