@@ -6,38 +6,28 @@
 #include <optional>
 
 #include "api/query_endpoint.hpp"
-#include "empty_storage.hpp"
 #include "fuzz_input.hpp"
+#include "read_caller.hpp"
 
 using namespace eventsvc;
 
 namespace {
 
 struct Paging {
-  Paging()
-      : storage_module{&storage, "storage plugin 'none'"},
-        principal(fuzz::fuzz_principal({std::string(sdk::kScopeRead)})) {
-    plan.name = "default";
-    head.method = "POST";
+  Paging() {
     host::PageCursor cursor;
     cursor.read = "query";
-    cursor.tenant = host::tenant_digest(principal.tenant);
+    cursor.tenant = host::tenant_digest(caller.principal.tenant);
     cursor.request = host::request_digest(sdk::parse_json(kBody));
     cursor.now = fuzz::kNow;
     cursor.expires_at = fuzz::kNow + 1000;
     cursor.after = {0, fuzz::kNow - 5, "evt-1"};
-    sealed = seal.seal(cursor);
+    sealed = caller.seal.seal(cursor);
   }
 
   static constexpr std::string_view kBody = R"({"limit": 5})";
-  fuzz::EmptyStorage storage;
-  host::Module<sdk::Storage> storage_module;
-  host::HostConfig config;
-  host::Plan plan;
-  sdk::Principal principal;
-  host::RequestHead head;
-  host::CursorSeal seal{std::string(32, 'f')};
-  host::QueryEndpoint query{config, storage_module, seal};
+  fuzz::ReadCaller caller{"POST"};
+  host::QueryEndpoint query{caller.config, caller.storage_module, caller.seal};
   std::string sealed;
 };
 
@@ -48,14 +38,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string_view rest = fuzz::as_text(data + 1, size - 1);
   if (data[0] % 2 == 0) {
-    paging.head.target = "/v1/query?" + std::string(rest);
+    paging.caller.head.target = "/v1/query?" + std::string(rest);
   } else {
     std::string edited = paging.sealed;
     if (!rest.empty()) edited[static_cast<unsigned char>(rest[0]) % edited.size()] = rest.back();
-    paging.head.target = "/v1/query?cursor=" + edited;
+    paging.caller.head.target = "/v1/query?cursor=" + edited;
   }
-  const host::ApiRequest request{paging.principal, paging.plan, paging.head,
-                                 Paging::kBody,    {},          fuzz::kNow};
+  const host::ApiRequest request{paging.caller.principal,
+                                 paging.caller.plan,
+                                 paging.caller.head,
+                                 Paging::kBody,
+                                 {},
+                                 fuzz::kNow};
   try {
     const host::ApiResponse response = paging.query.handle(request);
     if (response.status >= 300) fuzz::defect("an answer that is not a success", response.body);

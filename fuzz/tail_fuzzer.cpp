@@ -4,29 +4,16 @@
 // whose first events can be made, or a 4xx. The input's first byte picks whether its rest is the
 // URL query or the Last-Event-ID header (the query then empty).
 #include "api/tail_endpoint.hpp"
-#include "empty_storage.hpp"
 #include "fuzz_input.hpp"
+#include "read_caller.hpp"
 
 using namespace eventsvc;
 
 namespace {
 
 struct Tailing {
-  Tailing()
-      : storage_module{&storage, "storage plugin 'none'"},
-        principal(fuzz::fuzz_principal({std::string(sdk::kScopeRead)})) {
-    plan.name = "default";
-    head.method = "GET";
-  }
-
-  fuzz::EmptyStorage storage;
-  host::Module<sdk::Storage> storage_module;
-  host::HostConfig config;
-  host::Plan plan;
-  sdk::Principal principal;
-  host::RequestHead head;
-  host::CursorSeal seal{std::string(32, 'f')};
-  host::TailEndpoint tail{config, storage_module, seal};
+  fuzz::ReadCaller caller{"GET"};
+  host::TailEndpoint tail{caller.config, caller.storage_module, caller.seal};
 };
 
 }  // namespace
@@ -35,14 +22,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static Tailing tailing;
   if (size == 0) return 0;
   const std::string rest(fuzz::as_text(data + 1, size - 1));
-  tailing.head.headers.clear();
+  tailing.caller.head.headers.clear();
   if (data[0] % 2 == 0) {
-    tailing.head.target = "/v1/tail?" + rest;
+    tailing.caller.head.target = "/v1/tail?" + rest;
   } else {
-    tailing.head.target = "/v1/tail";
-    tailing.head.headers.emplace_back("Last-Event-ID", rest);
+    tailing.caller.head.target = "/v1/tail";
+    tailing.caller.head.headers.emplace_back("Last-Event-ID", rest);
   }
-  const host::ApiRequest request{tailing.principal, tailing.plan, tailing.head, {}, {}, fuzz::kNow};
+  const host::ApiRequest request{
+      tailing.caller.principal, tailing.caller.plan, tailing.caller.head, {}, {}, fuzz::kNow};
   try {
     const host::ApiResponse response = tailing.tail.handle(request);
     if (response.status >= 300 || !response.stream)

@@ -302,4 +302,25 @@ std::string to_json(const json::value& value) {
   return out;
 }
 
+void append_json(std::string& out, const json::value& value) {
+  append_value(out, value, false);
+}
+
+void append_json(std::string& out, const json::object& object) {
+  out.push_back('{');
+  bool first = true;
+  for (const auto& member : object) {
+    if (!first) out.push_back(',');
+    first = false;
+    append_string(out, member.key());
+    out.push_back(':');
+    append_value(out, member.value(), false);
+  }
+  out.push_back('}');
+}
+
+void append_json(std::string& out, std::string_view text) {
+  append_string(out, text);
+}
+
 }  // namespace eventsvc::sdk

@@ -20,8 +20,10 @@ constexpr auto kWait = std::chrono::seconds(60);
 
 // Writes `count` events, `per_batch` a write, alternating streams "orders" and "sensors"; returns
 // their ids in the order written.
+// `searchable`: each write's receipt is awaited, so its events are searchable on return.
 std::vector<std::string> write_events(ApiClient& api, const std::string& prefix, int count,
-                                      int per_batch = 25, std::size_t padding = 0) {
+                                      int per_batch = 25, std::size_t padding = 0,
+                                      bool searchable = false) {
   std::vector<std::string> ids;
   const std::int64_t base = now_ms();
   for (int start = 0; start < count; start += per_batch) {
@@ -36,8 +38,12 @@ std::vector<std::string> write_events(ApiClient& api, const std::string& prefix,
         ids.push_back(id);
       }
       if (events.empty()) continue;
-      const auto answer = api.ingest(make_batch(stream, std::move(events)),
-                                     prefix + "-write-" + stream + std::to_string(start));
+      const std::string key = prefix + "-write-" + stream + std::to_string(start);
+      if (searchable) {
+        api.ingest_verified(make_batch(stream, std::move(events)), key);
+        continue;
+      }
+      const auto answer = api.ingest(make_batch(stream, std::move(events)), key);
       EXPECT_EQ(answer.status, 202) << answer.body;
     }
   }
@@ -137,7 +143,8 @@ TEST_F(TailTest, ThreeClientsGetEveryMatchOnceInOrderAndACutClientResumesExactly
 
 TEST_F(TailTest, AClientCutBeforeAnyEventResumesFromTheOpenEvent) {
   start();
-  write_events(*api_, "old", 10);
+  // Searchable before the tail opens: since=now starts after them.
+  write_events(*api_, "old", 10, 25, 0, true);
   TailClient first(server_->port(), key_, "fields=id");
   ASSERT_EQ(first.status(), 200);
   first.read_until([](const auto& events) { return !events.empty(); }, kWait);

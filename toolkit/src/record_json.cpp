@@ -36,6 +36,18 @@ json::object record_to_json(const Record& record) {
   return out;
 }
 
+void append_record_json(std::string& out, const Record& record) {
+  char separator = '{';
+  for_each_member(record, [&](std::string_view key, const auto& value) {
+    out.push_back(separator);
+    separator = ',';
+    sdk::append_json(out, key);
+    out.push_back(':');
+    sdk::append_json(out, value);
+  });
+  out.push_back('}');
+}
+
 std::size_t record_json_size(const Record& record) {
   std::size_t size = 1;  // {
   for_each_member(record, [&](std::string_view key, const auto& value) {

@@ -47,4 +47,13 @@ sdk::json::object record_answer(const sdk::Record& record,
   return fields.empty() ? json : project_fields(json, fields);
 }
 
+void append_record_answer(std::string& out, const sdk::Record& record,
+                          const std::vector<sdk::FieldPath>& fields) {
+  if (fields.empty()) {
+    toolkit::append_record_json(out, record);
+    return;
+  }
+  sdk::append_json(out, project_fields(toolkit::record_to_json(record), fields));
+}
+
 }  // namespace eventsvc::host

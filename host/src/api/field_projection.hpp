@@ -16,5 +16,9 @@ sdk::json::object project_fields(const sdk::json::object& record,
 // A record as query and export answer it: whole, or trimmed to `fields` when any are named.
 sdk::json::object record_answer(const sdk::Record& record,
                                 const std::vector<sdk::FieldPath>& fields);
+// Appends the bytes of to_json(record_answer(record, fields)) to `out`; a whole record without
+// building its object.
+void append_record_answer(std::string& out, const sdk::Record& record,
+                          const std::vector<sdk::FieldPath>& fields);
 
 }  // namespace eventsvc::host

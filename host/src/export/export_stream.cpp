@@ -149,7 +149,7 @@ void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition
   out += R"({"cursor":")";
   out += cursor;
   out += R"(","record":)";
-  out += sdk::to_json(record_answer(record, fields_));
+  append_record_answer(out, record, fields_);
   out += "}\n";
 }
 

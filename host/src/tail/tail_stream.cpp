@@ -103,7 +103,7 @@ std::string TailStream::next() {
   }
   if (lag_) return count_missed();
   const bool news = hub_.generation() != seen_generation_;
-  if (news || !at_end_ || Clock::now() - last_sent_ >= kPollEvery) out = read_events();
+  if (news || !at_end_ || Clock::now() - last_read_ >= kPollEvery) out = read_events();
   if (lag_ || !out.empty()) {
     if (!out.empty()) last_sent_ = Clock::now();
     return out;
@@ -116,6 +116,7 @@ std::string TailStream::next() {
 }
 
 std::string TailStream::read_events() {
+  last_read_ = Clock::now();
   const std::uint64_t generation = hub_.generation();
   sdk::ChangeQuery query;
   query.where = request_.filter.read.where;
@@ -132,8 +133,11 @@ std::string TailStream::read_events() {
   const sdk::ChangeScan scan = storage_.call([&](sdk::Storage& s) {
     return s.changes(tenant_, query,
                      [&](const sdk::ChangePosition& position, const sdk::Record& record) {
-                       append_event(out, {}, tail_event_id(position.bytes),
-                                    sdk::to_json(record_answer(record, request_.filter.fields)));
+                       out += "id: ";
+                       out += tail_event_id(position.bytes);
+                       out += "\ndata: ";
+                       append_record_answer(out, record, request_.filter.fields);
+                       out += "\n\n";
                        return true;
                      });
   });

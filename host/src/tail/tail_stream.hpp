@@ -65,6 +65,7 @@ class TailStream final : public BodyStream {
   bool at_end_ = false;                // the last read reached the end of the feed
   std::uint64_t seen_generation_ = 0;  // the hub's generation before that read
   Clock::time_point last_sent_ = Clock::now();
+  Clock::time_point last_read_ = Clock::now();
 
   // A lag being counted: the span (position_, lag_to_] skipped.
   struct Lag {

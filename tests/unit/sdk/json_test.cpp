@@ -113,6 +113,9 @@ TEST(JsonSize, OfARecordIsTheSizeOfItsAnswerText) {
   record.payload = parse_json(R"({"sensor":"s-01","temp":21.5,"tags":["a","b"]})");
   record.proof_digest = "sha256-jcs:00";
   EXPECT_EQ(toolkit::record_json_size(record), to_json(toolkit::record_to_json(record)).size());
+  std::string appended = "before ";
+  toolkit::append_record_json(appended, record);
+  EXPECT_EQ(appended, "before " + to_json(toolkit::record_to_json(record)));
   record.namespace_name = "ns";
   record.site_id = "site-1";
   record.source_id = "src";
@@ -120,7 +123,11 @@ TEST(JsonSize, OfARecordIsTheSizeOfItsAnswerText) {
   record.attributes["extra"] = "x";
   record.envelope["batch"] = 3;
   record.verification = Verification::verified;
+  record.payload = parse_json(R"({"text":"quote \" and \u0001 and é","n":-0.5,"big":1e300})");
   EXPECT_EQ(toolkit::record_json_size(record), to_json(toolkit::record_to_json(record)).size());
+  std::string whole;
+  toolkit::append_record_json(whole, record);
+  EXPECT_EQ(whole, to_json(toolkit::record_to_json(record)));
 }
 
 TEST(JsonPointer, EscapesTokens) {

@@ -74,6 +74,10 @@ class ChangeFeed {
   void scrub(rocksdb::WriteBatch& batch, const std::string& tenant,
              const std::map<std::string, std::set<VersionId>>& by_receipt);
 
+  // After a round whose write failed (it may yet have been applied): the recent entries could now
+  // miss one, so reads go to the database until rounds refill them.
+  void forget_recent() { recent_.forget_all(); }
+
   sdk::ChangePosition head(const std::string& tenant);
   sdk::ChangeScan read(const std::string& tenant, const sdk::ChangeQuery& query,
                        const sdk::ChangeVisitor& visit);

@@ -24,6 +24,13 @@ void RecentFeed::forget(const std::string& tenant) {
   // Their places in `order_` stay; trim() skips a tenant whose window is shorter than it expects.
 }
 
+void RecentFeed::forget_all() {
+  const std::lock_guard lock(mutex_);
+  windows_.clear();
+  order_.clear();
+  versions_ = 0;
+}
+
 void RecentFeed::trim() {
   while (versions_ > capacity_ && !order_.empty()) {
     const std::string tenant = std::move(order_.front());

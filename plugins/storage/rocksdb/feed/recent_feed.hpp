@@ -42,6 +42,8 @@ class RecentFeed {
   void append(const std::string& tenant, const std::string& start, RecentEntry entry);
   // Drops the tenant's window.
   void forget(const std::string& tenant);
+  // Drops every window.
+  void forget_all();
 
   struct Span {
     std::vector<std::shared_ptr<const RecentEntry>> entries;

@@ -218,7 +218,12 @@ std::size_t Projector::project_once() {
     batch.Put(database_.columns, key, value);
   const std::uint64_t next = entries.back().sequence + 1;
   batch.Put(database_.meta, kCursorKey, sequence_key(next));
-  database_.write(batch, false);
+  try {
+    database_.write(batch, false);
+  } catch (...) {
+    if (feed_ != nullptr) feed_->forget_recent();
+    throw;
+  }
   cursor_ = next;
   for (const auto& entry : entries)
     backlog_.projected(entry.tenant, entry.sequence);

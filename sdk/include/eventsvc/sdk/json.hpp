@@ -24,6 +24,11 @@ json::value parse_json(std::string_view text, std::size_t max_depth = kMaxJsonDe
 // Compact serialisation in member order, numbers formatted as ECMAScript does (1.5, 1e+21, 0.001;
 // never 1.5E0), strings escaped minimally as RFC 8785 does. Every answer is written with this.
 std::string to_json(const json::value& value);
+// The same bytes appended to `out`, for writers of many values into one buffer: of a value, an
+// object, and a string (quoted and escaped).
+void append_json(std::string& out, const json::value& value);
+void append_json(std::string& out, const json::object& object);
+void append_json(std::string& out, std::string_view text);
 
 // RFC 8785 canonical form: no whitespace, object members sorted by the UTF-16 code units of their
 // names, strings with the minimal JSON escapes, numbers formatted as ECMAScript does for an IEEE
