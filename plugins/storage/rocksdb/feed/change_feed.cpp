@@ -108,6 +108,24 @@ PlaceAndIndex split_position(std::string_view position) {
   return out;
 }
 
+// The versions of the entry at `place` (of `size` versions) that a read after `after` up to
+// `until` covers: [begin, end); `last` when the entry is `until`'s.
+struct EntrySpan {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  bool last = false;
+};
+
+EntrySpan entry_span(std::string_view place, std::size_t size,
+                     const std::optional<PlaceAndIndex>& after,
+                     const std::optional<PlaceAndIndex>& until) {
+  EntrySpan span;
+  span.begin = after && place == after->place ? after->index + 1 : 0;
+  span.last = until && place == until->place;
+  span.end = span.last ? std::min(until->index + 1, size) : size;
+  return span;
+}
+
 std::string_view place_of_key(const rocksdb::Iterator& it, std::size_t prefix_size) {
   return {it.key().data() + prefix_size, it.key().size() - prefix_size};
 }
@@ -224,11 +242,8 @@ std::optional<sdk::ChangeScan> ChangeFeed::read_recent(const std::string& tenant
       scan.at_end = true;
       return scan;
     }
-    std::size_t index = after && entry->place == after->place ? after->index + 1 : 0;
-    const bool last_entry = until && entry->place == until->place;
-    const std::size_t end =
-        last_entry ? std::min(until->index + 1, entry->records.size()) : entry->records.size();
-    if (index >= end && !last_entry) continue;
+    const EntrySpan versions = entry_span(entry->place, entry->records.size(), after, until);
+    if (versions.begin >= versions.end && !versions.last) continue;
     // One verdict per write, and the entry's records carry it from then on.
     const sdk::Verification verification = verdicts_.of(tenant, entry->receipt_id);
     if (std::any_of(entry->records.begin(), entry->records.end(), [&](const auto& record) {
@@ -236,7 +251,7 @@ std::optional<sdk::ChangeScan> ChangeFeed::read_recent(const std::string& tenant
         })) {
       entry = recent_.update_verification(tenant, entry, verification);
     }
-    for (; index < end; ++index) {
+    for (std::size_t index = versions.begin; index < versions.end; ++index) {
       if (scan.read >= query.scan_limit || matched >= query.limit) return scan;
       ++scan.read;
       scan.last = {version_position(entry->place, index), entry->first_ordinal + index};
@@ -245,7 +260,7 @@ std::optional<sdk::ChangeScan> ChangeFeed::read_recent(const std::string& tenant
       ++matched;
       if (!visit(scan.last, record)) return scan;
     }
-    if (last_entry) {
+    if (versions.last) {
       scan.at_end = true;
       return scan;
     }
@@ -283,12 +298,10 @@ sdk::ChangeScan ChangeFeed::read(const std::string& tenant, const sdk::ChangeQue
     const std::string_view value(it->value().data(), it->value().size());
     if (query.since && read_instant(value.substr(8)) < *query.since) continue;
     const FeedEntry entry = decode_entry(value);
-    std::size_t index = 0;
-    if (after && place == after->place) index = after->index + 1;
-    const std::size_t end = until && place == until->place
-                                ? std::min(until->index + 1, entry.versions.size())
-                                : entry.versions.size();
-    for (; index < end; ++index) {
+    const EntrySpan versions = entry_span(place, entry.versions.size(), after, until);
+    // One verdict per write.
+    std::optional<sdk::Verification> verification;
+    for (std::size_t index = versions.begin; index < versions.end; ++index) {
       if (scan.read >= query.scan_limit || matched >= query.limit) {
         stopped = true;
         break;
@@ -305,14 +318,15 @@ sdk::ChangeScan ChangeFeed::read(const std::string& tenant, const sdk::ChangeQue
       if (!stored) continue;  // erased since
       sdk::Record record = decode_record(*stored);
       if (!toolkit::matches_all(record, query.where)) continue;
-      record.verification = verdicts_.of(tenant, record.receipt_id);
+      if (!verification) verification = verdicts_.of(tenant, entry.receipt_id);
+      record.verification = *verification;
       ++matched;
       if (!visit(position, record)) {
         stopped = true;
         break;
       }
     }
-    if (until && place == until->place && !stopped) {
+    if (versions.last && !stopped) {
       scan.at_end = true;
       return scan;
     }
