@@ -108,6 +108,11 @@ PlaceAndIndex split_position(std::string_view position) {
   return out;
 }
 
+// The place of the entry a version's position is in ("" for the empty position).
+std::string entry_place(const std::string& position) {
+  return position.empty() ? std::string() : position.substr(0, position.size() - kIndexBytes);
+}
+
 // The versions of the entry at `place` (of `size` versions) that a read after `after` up to
 // `until` covers: [begin, end); `last` when the entry is `until`'s.
 struct EntrySpan {
@@ -152,9 +157,7 @@ void ChangeFeed::Round::add(rocksdb::WriteBatch& batch, const std::string& tenan
   auto next = next_.find(tenant);
   if (next == next_.end()) {
     const sdk::ChangePosition head = feed_.head(tenant);
-    const std::string start =
-        head.bytes.empty() ? std::string() : head.bytes.substr(0, head.bytes.size() - kIndexBytes);
-    next = next_.emplace(tenant, Next{head.ordinal + 1, start}).first;
+    next = next_.emplace(tenant, Next{head.ordinal + 1, entry_place(head.bytes)}).first;
   }
   FeedEntry entry;
   entry.first_ordinal = next->second.ordinal;
@@ -203,8 +206,7 @@ void ChangeFeed::scrub(rocksdb::WriteBatch& batch, const std::string& tenant,
 }
 
 std::string ChangeFeed::newest_place(const std::string& tenant) {
-  const std::string head_bytes = head(tenant).bytes;
-  return head_bytes.empty() ? std::string() : head_bytes.substr(0, head_bytes.size() - kIndexBytes);
+  return entry_place(head(tenant).bytes);
 }
 
 sdk::ChangePosition ChangeFeed::head(const std::string& tenant) {
