@@ -11,6 +11,8 @@
 
 namespace eventsvc::testing {
 
+inline constexpr sdk::Millis kT0 = 1795336200000;  // 2026-11-22T08:30:00Z
+
 // Records are kept alive here; ContextInput points into them.
 class RecordSet {
  public:

@@ -15,7 +15,7 @@ namespace eventsvc::testing {
 
 namespace {
 
-SSL_CTX* client_context() {
+SSL_CTX* raw_client_context() {
   static SSL_CTX* const context = [] {
     SSL_CTX* made = SSL_CTX_new(TLS_client_method());
     SSL_CTX_set_verify(made, SSL_VERIFY_NONE, nullptr);  // the server's cert is self-signed
@@ -78,7 +78,7 @@ RawConnection& RawConnection::operator=(RawConnection&& other) noexcept {
 
 bool RawConnection::start_tls(std::chrono::milliseconds timeout) {
   set_timeout(fd_, timeout);
-  ssl_ = SSL_new(client_context());
+  ssl_ = SSL_new(raw_client_context());
   SSL_set_fd(ssl_, fd_);
   return SSL_connect(ssl_) == 1;
 }

@@ -11,7 +11,7 @@ namespace eventsvc::host {
 namespace {
 
 constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
-constexpr std::size_t kMaxIdLength = 1024;   // event ids (as excluded_document_ids allow)
+constexpr std::size_t kMaxEventIdLength = 1024;   // event ids (as excluded_document_ids allow)
 
 // The retention an event of the batch must lie within: its stream's when the plan keeps that
 // stream for fewer days (an older event would only be removed by the next sweep).
@@ -49,7 +49,7 @@ Schema batch_schema(const RetentionBound& retention, sdk::Millis latest,
         }
       });
   Schema event = Schema::object()
-                     .property("id", Schema::string().length(1, kMaxIdLength), true)
+                     .property("id", Schema::string().length(1, kMaxEventIdLength), true)
                      .property("type", Schema::string().length(1, kMaxNameLength), true)
                      .property("occurred_at", std::move(occurred_at), true)
                      .property("data", Schema::any(), true);

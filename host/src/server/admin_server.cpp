@@ -33,7 +33,7 @@ namespace {
 // Scrapers and load balancers: a handful at a time. More are closed at accept.
 constexpr int kMaxConnections = 32;
 constexpr auto kExchangeTime = std::chrono::seconds(10);
-constexpr std::uint32_t kHeadLimit = 8 * 1024;
+constexpr std::uint32_t kAdminHeadLimit = 8 * 1024;
 
 }  // namespace
 
@@ -72,7 +72,7 @@ struct AdminServer::State {
     while (keep_alive) {
       stream.expires_after(kExchangeTime);
       http::request_parser<http::empty_body> parser;
-      parser.header_limit(kHeadLimit);
+      parser.header_limit(kAdminHeadLimit);
       beast::error_code error;
       co_await http::async_read(stream, buffer, parser,
                                 asio::redirect_error(asio::use_awaitable, error));

@@ -5,14 +5,14 @@
 namespace eventsvc::host {
 namespace {
 
-using Refusal = ConnectionTable::Refusal;
+using TableRefusal = ConnectionTable::Refusal;
 
 TEST(ConnectionTable, RefusesPastTheShareOfOneAddress) {
   ConnectionTable table(100, 2);
-  EXPECT_EQ(table.admit("10.0.0.1").refusal, Refusal::none);
-  EXPECT_EQ(table.admit("10.0.0.1").refusal, Refusal::none);
-  EXPECT_EQ(table.admit("10.0.0.1").refusal, Refusal::address_cap);
-  EXPECT_EQ(table.admit("10.0.0.2").refusal, Refusal::none);
+  EXPECT_EQ(table.admit("10.0.0.1").refusal, TableRefusal::none);
+  EXPECT_EQ(table.admit("10.0.0.1").refusal, TableRefusal::none);
+  EXPECT_EQ(table.admit("10.0.0.1").refusal, TableRefusal::address_cap);
+  EXPECT_EQ(table.admit("10.0.0.2").refusal, TableRefusal::none);
   EXPECT_EQ(table.open(), 3U);
   EXPECT_EQ(table.open_from("10.0.0.1"), 2U);
 }
@@ -20,10 +20,10 @@ TEST(ConnectionTable, RefusesPastTheShareOfOneAddress) {
 TEST(ConnectionTable, AClosedConnectionFreesItsSlot) {
   ConnectionTable table(100, 1);
   const auto first = table.admit("10.0.0.1");
-  EXPECT_EQ(table.admit("10.0.0.1").refusal, Refusal::address_cap);
+  EXPECT_EQ(table.admit("10.0.0.1").refusal, TableRefusal::address_cap);
   table.remove(first.id);
   EXPECT_EQ(table.open_from("10.0.0.1"), 0U);
-  EXPECT_EQ(table.admit("10.0.0.1").refusal, Refusal::none);
+  EXPECT_EQ(table.admit("10.0.0.1").refusal, TableRefusal::none);
   table.remove(first.id);  // twice: ignored
   EXPECT_EQ(table.open(), 1U);
 }
@@ -34,13 +34,13 @@ TEST(ConnectionTable, AtTheTotalCapTheLongestIdleMakesRoom) {
   const auto b = table.admit("10.0.0.2");
   const auto c = table.admit("10.0.0.3");
   // Nobody idle: refused.
-  EXPECT_EQ(table.admit("10.0.0.4").refusal, Refusal::total_cap);
+  EXPECT_EQ(table.admit("10.0.0.4").refusal, TableRefusal::total_cap);
   table.set_idle(b.id, true);
   table.set_idle(a.id, true);
   table.set_idle(c.id, true);
   table.set_idle(c.id, false);  // busy again
   const auto d = table.admit("10.0.0.4");
-  EXPECT_EQ(d.refusal, Refusal::none);
+  EXPECT_EQ(d.refusal, TableRefusal::none);
   ASSERT_TRUE(d.evicted.has_value());
   EXPECT_EQ(*d.evicted, b.id);  // idle the longest
   EXPECT_EQ(table.open(), 3U);
@@ -49,7 +49,7 @@ TEST(ConnectionTable, AtTheTotalCapTheLongestIdleMakesRoom) {
   const auto e = table.admit("10.0.0.5");
   ASSERT_TRUE(e.evicted.has_value());
   EXPECT_EQ(*e.evicted, a.id);
-  EXPECT_EQ(table.admit("10.0.0.6").refusal, Refusal::total_cap);
+  EXPECT_EQ(table.admit("10.0.0.6").refusal, TableRefusal::total_cap);
   // The evicted connection's own close later is ignored.
   table.remove(a.id);
   EXPECT_EQ(table.open(), 3U);

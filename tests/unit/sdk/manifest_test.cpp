@@ -7,11 +7,11 @@
 namespace eventsvc::sdk {
 namespace {
 
-constexpr std::string_view kModes[] = {"fast", "safe"};
+constexpr std::string_view kManifestModes[] = {"fast", "safe"};
 constexpr ConfigKey kInner[] = {ConfigKey::boolean("enabled", "On or off").defaults_to("true")};
 constexpr ConfigKey kConfig[] = {
     ConfigKey::integer("cache_mb", "Cache").defaults_to("64").at_least(8).at_most(1024),
-    ConfigKey::string("mode", "Mode").defaults_to(R"("safe")").allowed(kModes),
+    ConfigKey::string("mode", "Mode").defaults_to(R"("safe")").allowed(kManifestModes),
     ConfigKey::string("secret", "Secret").mandatory(),
     ConfigKey::section("inner", "Inner", kInner)};
 constexpr PluginInfo kInfo{"2.1.0", "A store", kConfig};

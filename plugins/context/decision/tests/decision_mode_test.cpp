@@ -15,10 +15,10 @@ namespace eventsvc::plugins::context {
 namespace {
 
 using testing::fields;
+using testing::kT0;
 using testing::RecordSet;
 namespace json = sdk::json;
 
-constexpr sdk::Millis kT0 = 1795336200000;  // 2026-11-22T08:30:00Z
 constexpr sdk::Millis kSecond = 1000;
 
 sdk::ContextRequest decision(std::size_t budget = 4000) {

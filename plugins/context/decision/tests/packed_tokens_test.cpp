@@ -17,8 +17,8 @@ namespace eventsvc::plugins::context {
 namespace {
 
 namespace json = sdk::json;
+using testing::kT0;
 
-constexpr sdk::Millis kT0 = 1795336200000;  // 2026-11-22T08:30:00Z
 
 std::size_t packed_tokens(const json::object& context) {
   return context.at("compaction").at("packed_tokens").to_number<std::size_t>();

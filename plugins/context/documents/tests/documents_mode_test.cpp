@@ -9,9 +9,9 @@
 namespace eventsvc::plugins::context {
 namespace {
 
+using testing::kT0;
 using testing::RecordSet;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 sdk::ContextRequest documents(std::size_t budget) {
   sdk::ContextRequest request;

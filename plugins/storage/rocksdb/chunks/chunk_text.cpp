@@ -18,7 +18,7 @@ std::vector<std::uint32_t> rows_of(const std::vector<Posting>& postings) {
   return rows;
 }
 
-sdk::Error damaged(std::uint64_t chunk) {
+sdk::Error postings_damaged(std::uint64_t chunk) {
   return sdk::Error::internal("the postings of chunk " + std::to_string(chunk) + " are damaged");
 }
 
@@ -48,7 +48,7 @@ ChunkText::ChunkText(Database& database, const rocksdb::Snapshot* snapshot,
 ChunkText::Rows ChunkText::postings(const ChunkRef& chunk, std::string_view token) {
   Rows out;
   const auto bytes = words_.find(chunk, token);
-  if (bytes && !decode_postings(*bytes, out)) throw damaged(chunk.number);
+  if (bytes && !decode_postings(*bytes, out)) throw postings_damaged(chunk.number);
   return out;
 }
 
@@ -57,7 +57,7 @@ std::vector<std::pair<std::string, ChunkText::Rows>> ChunkText::expansions(
   std::vector<std::pair<std::string, Rows>> out;
   words_.with_prefix(chunk, prefix, [&](std::string_view token, std::string_view bytes) {
     Rows rows;
-    if (!decode_postings(bytes, rows)) throw damaged(chunk);
+    if (!decode_postings(bytes, rows)) throw postings_damaged(chunk);
     out.emplace_back(std::string(token), std::move(rows));
   });
   return out;
@@ -124,7 +124,7 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, co
   if (auto bytes = database_.get_pinned(
           database_.columns, chunk_column_key(tenant_, chunk, kTokenCountColumn), snapshot_)) {
     const auto view = ColumnView::decode(std::move(bytes), chunk_rows);
-    if (!view) throw damaged(chunk);
+    if (!view) throw postings_damaged(chunk);
     // Only the candidates' lengths: the cursor steps over the rows between them undecoded.
     ColumnView::Cursor cursor(*view);
     std::uint32_t position = 0;

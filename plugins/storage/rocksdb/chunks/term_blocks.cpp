@@ -14,7 +14,7 @@ std::string_view as_view(const rocksdb::Slice& slice) {
   return {slice.data(), slice.size()};
 }
 
-sdk::Error damaged(std::uint64_t chunk) {
+sdk::Error term_blocks_damaged(std::uint64_t chunk) {
   return sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk) + " are damaged");
 }
 
@@ -108,7 +108,7 @@ void append_block_terms(std::uint64_t chunk, std::string_view block,
     into.emplace_back(term, postings);
     return true;
   });
-  if (!intact) throw damaged(chunk);
+  if (!intact) throw term_blocks_damaged(chunk);
 }
 
 ChunkTerms::ChunkTerms(Database& database, const rocksdb::Snapshot* snapshot,
@@ -162,7 +162,7 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
                                       if (candidate == term) found.emplace(postings);
                                       return false;
                                     });
-  if (!intact) throw damaged(chunk);
+  if (!intact) throw term_blocks_damaged(chunk);
   return found;
 }
 
@@ -192,7 +192,7 @@ void ChunkTerms::with_prefix(std::uint64_t chunk, std::string_view prefix,
           }
           return !past;
         });
-    if (!intact) throw damaged(chunk);
+    if (!intact) throw term_blocks_damaged(chunk);
   }
   check(it.status(), "term blocks scan");
 }

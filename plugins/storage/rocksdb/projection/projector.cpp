@@ -303,37 +303,42 @@ std::vector<std::shared_ptr<const sdk::Record>> Projector::project_write(
 
     // Current: the version with the greatest occurred_at per id.
     const std::string id_key = tenant + record.id;
-    std::optional<sdk::Millis> previous_at;
+    // A plain instant and a flag, not an optional: GCC 12 -O2 wrongly finds an optional<Millis>
+    // read uninitialized here.
+    bool has_previous = false;
+    sdk::Millis previous_at = 0;
     std::shared_ptr<const sdk::Record> previous;  // read only when removing it needs its tokens
     std::optional<RowRef> previous_row;
     if (const auto it = overlay.current.find(id_key); it != overlay.current.end()) {
       previous = it->second;
+      has_previous = true;
       previous_at = previous->timestamp;
       previous_row = overlay.current_rows.at(id_key);
     } else if (const auto stored_current = database_.get(database_.current_ids, id_key)) {
+      has_previous = true;
       previous_at = read_instant(*stored_current);
       if (indexer_.removal_needs_tokens()) {
         const auto stored =
-            database_.get(database_.history, version_key(tenant, *previous_at, record.id));
+            database_.get(database_.history, version_key(tenant, previous_at, record.id));
         if (stored) {
           previous = std::make_shared<const sdk::Record>(decode_record(*stored));
         } else {
-          previous_at.reset();
+          has_previous = false;
         }
       }
       previous_row = decode_current_row(*stored_current);
     }
-    if (previous_at && *previous_at >= record.timestamp) {
+    if (has_previous && previous_at >= record.timestamp) {
       overlay.replaced[{tenant, row.chunk}].push_back(row.row);  // never current
       continue;
     }
     if (previous_row) overlay.replaced[{tenant, previous_row->chunk}].push_back(previous_row->row);
-    if (previous_at) {
-      batch.remove(database_.current, version_key(tenant, *previous_at, record.id));
+    if (has_previous) {
+      batch.remove(database_.current, version_key(tenant, previous_at, record.id));
       if (indexer_.removal_needs_tokens()) {
         indexer_.remove(batch, tenant, Scope::current, *previous, TokenCounts::of(*previous));
       } else {
-        indexer_.remove_id(batch, tenant, Scope::current, record.id, *previous_at);
+        indexer_.remove_id(batch, tenant, Scope::current, record.id, previous_at);
       }
     }
     batch.put(database_.current, key, {});

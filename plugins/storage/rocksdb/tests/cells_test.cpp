@@ -15,7 +15,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 // Every row as text: its verification, size and every present cell, keyed by id and timestamp.
 using Rows = std::map<std::string, std::string>;

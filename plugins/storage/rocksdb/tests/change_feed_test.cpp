@@ -11,7 +11,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 class ChangeFeedTest : public StorageFixture {
  protected:

@@ -18,7 +18,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 sdk::Condition where(std::string_view field, sdk::Op op, json::value operand) {
   return {*sdk::FieldPath::parse(field), op, std::move(operand)};

@@ -31,7 +31,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 // Seeds from kProductionSeeds on generate the production-like shape besides the small one:
 // unique ids next to re-reported ones, high-cardinality strings (addresses, user ids, SKUs in an

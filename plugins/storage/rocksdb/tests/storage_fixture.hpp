@@ -15,6 +15,7 @@ namespace eventsvc::plugins::rocksdb_storage::testing_support {
 namespace json = sdk::json;
 
 inline const sdk::Tenant kTenant{"acme", sdk::Environment::test};
+inline constexpr sdk::Millis kT0 = 1795336200000;  // 2026-11-22T08:30:00Z
 
 inline sdk::IncomingEvent event(std::string id, sdk::Millis at, json::value data,
                                 json::object extra = {}) {

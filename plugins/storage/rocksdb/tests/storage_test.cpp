@@ -18,7 +18,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
   std::vector<std::string> ids;

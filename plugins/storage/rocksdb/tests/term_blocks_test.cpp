@@ -18,7 +18,6 @@ namespace {
 
 using namespace testing_support;
 
-constexpr sdk::Millis kT0 = 1795336200000;
 
 std::vector<std::pair<std::string, std::string>> unblocked(
     const std::vector<std::pair<std::string, std::string>>& blocks) {

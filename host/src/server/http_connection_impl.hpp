@@ -1,4 +1,7 @@
-#include "server/http_connection.hpp"
+// The connection's coroutines, compiled once per stream type (http_connection_plain.cpp,
+// http_connection_tls.cpp): GCC takes minutes over both in one translation unit, half that
+// over each, and the two compile side by side.
+#pragma once
 
 #include <poll.h>
 
@@ -21,6 +24,7 @@
 
 #include "server/beast_response.hpp"
 #include "server/client_gone.hpp"
+#include "server/http_connection.hpp"
 #include "server/http_response.hpp"
 
 namespace eventsvc::host {
@@ -35,12 +39,15 @@ namespace eventsvc::host {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+
+// Named, not anonymous: both stream types' translation units include this, and a coroutine frame
+// of serve_connection may not hold a type of internal linkage.
+namespace connection_detail {
+
 using namespace std::chrono_literals;
 
-namespace {
-
 // Completion token: errors are returned in `error`, not thrown.
-auto redirect(beast::error_code& error) {
+inline auto redirect(beast::error_code& error) {
   return asio::redirect_error(asio::use_awaitable, error);
 }
 
@@ -68,12 +75,12 @@ struct StreamWaiter {
   std::atomic<bool> woken{false};
 };
 
-std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
+inline std::chrono::seconds transfer_time(int base_seconds, std::uint64_t bytes) {
   return std::chrono::seconds(base_seconds) +
          std::chrono::seconds(static_cast<std::int64_t>(bytes / kMinBytesPerSecond));
 }
 
-std::string seconds_text(int seconds) {
+inline std::string seconds_text(int seconds) {
   return std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
 }
 
@@ -472,18 +479,13 @@ class Connection {
   std::shared_ptr<ConnectionHandle> handle_;
 };
 
-}  // namespace
+}  // namespace connection_detail
 
 template <class Stream>
 asio::awaitable<void> serve_connection(ConnectionHost& host, Stream stream, ConnectionTable::Id id,
                                        std::string address) {
-  Connection<Stream> connection(host, stream, id, address);
+  connection_detail::Connection<Stream> connection(host, stream, id, address);
   co_await connection.run();
 }
-
-template asio::awaitable<void> serve_connection<PlainStream>(ConnectionHost&, PlainStream,
-                                                             ConnectionTable::Id, std::string);
-template asio::awaitable<void> serve_connection<TlsStream>(ConnectionHost&, TlsStream,
-                                                           ConnectionTable::Id, std::string);
 
 }  // namespace eventsvc::host

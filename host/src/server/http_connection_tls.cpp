@@ -1,0 +1,8 @@
+#include "server/http_connection_impl.hpp"
+
+namespace eventsvc::host {
+
+template boost::asio::awaitable<void> serve_connection<TlsStream>(ConnectionHost&, TlsStream,
+                                                                  ConnectionTable::Id, std::string);
+
+}  // namespace eventsvc::host
