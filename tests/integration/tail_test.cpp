@@ -6,6 +6,7 @@
 // durable log: tail_integration_test_on_local_log.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <thread>
 #include <utility>
@@ -171,13 +172,14 @@ TEST_F(TailTest, AClientThatStopsReadingIsToldLaggedWithWhatItMissedAndAnExportO
   // longer than its write timeout (a slow machine may take that long to accept the writes): the
   // client then reconnects with the id of the last event it received, as EventSource does.
   std::vector<SseEvent> events;
+  std::string last_id;  // of the last event received, on whichever connection
   const auto seen = [&](const std::vector<SseEvent>& more) {
     std::size_t count = 0;
     for (const std::vector<SseEvent>* list : {&std::as_const(events), &more}) {
       for (const auto& event : *list) {
         if (event.event.empty()) ++count;
         if (event.event == "lagged")
-          count += boost::json::parse(event.data).at("missed").template to_number<std::size_t>();
+          count += boost::json::parse(event.data).at("missed").to_number<std::size_t>();
       }
     }
     return count;
@@ -185,11 +187,9 @@ TEST_F(TailTest, AClientThatStopsReadingIsToldLaggedWithWhatItMissedAndAnExportO
   for (int connection = 0; connection < 10; ++connection) {
     slow->read_until([&](const auto& more) { return seen(more) >= expected.size(); }, kWait);
     const bool done = seen(slow->events()) >= expected.size();
-    std::string last_id;
     for (const auto& event : slow->events()) {
-      if (event.event != "open") events.push_back(event);
-    }
-    for (const auto& event : events) {
+      if (event.event == "open") continue;
+      events.push_back(event);
       if (!event.id.empty()) last_id = event.id;
     }
     if (done || !slow->closed()) break;
@@ -227,17 +227,13 @@ TEST_F(TailTest, AClientThatStopsReadingIsToldLaggedWithWhatItMissedAndAnExportO
     EXPECT_EQ(exported, missed);
   }
   EXPECT_GE(lags, 1U) << received << " events received, no lag";
-  std::size_t first_difference = 0;
-  while (first_difference < std::min(union_.size(), expected.size()) &&
-         union_[first_difference] == expected[first_difference])
-    ++first_difference;
+  const auto [got, want] =
+      std::mismatch(union_.begin(), union_.end(), expected.begin(), expected.end());
   EXPECT_EQ(union_, expected) << union_.size() << " delivered or exported, " << expected.size()
                               << " expected, " << received << " received, " << lags
-                              << " lags; first difference at " << first_difference << ": "
-                              << (first_difference < union_.size() ? union_[first_difference] : "-")
-                              << " for "
-                              << (first_difference < expected.size() ? expected[first_difference]
-                                                                     : "-");
+                              << " lags; first difference at " << (got - union_.begin()) << ": "
+                              << (got != union_.end() ? *got : "-") << " for "
+                              << (want != expected.end() ? *want : "-");
 }
 
 TEST_F(TailTest, ThePlanCapsTailsPerKeyWith429BeforeAnyStream) {

@@ -79,7 +79,7 @@ Schema analyze_schema() {
       .property("limit", Schema::integer().range(1, 1000))
       .property("scan_limit", Schema::integer().range(1, 50000))
       .property("excluded_document_ids",
-                Schema::array(Schema::string().length(1, 1024)).items(0, 4096))
+                Schema::array(Schema::string().length(1, kMaxEventIdLength)).items(0, 4096))
       .property("include_results", Schema::boolean())
       .closed();
 }

@@ -11,12 +11,11 @@ namespace eventsvc::host {
 
 namespace {
 
-constexpr std::size_t kMaxErasedIdLength = 1024;  // as event ids are accepted
-
 Schema erasure_schema() {
   return Schema::object()
-      .property("ids",
-                Schema::array(Schema::string().length(1, kMaxErasedIdLength)).items(1, kMaxErasureIds))
+      .property(
+          "ids",
+          Schema::array(Schema::string().length(1, kMaxEventIdLength)).items(1, kMaxErasureIds))
       .property("where", Schema::any())
       .property("source", Schema::string().one_of({"current", "history"}))
       .closed()

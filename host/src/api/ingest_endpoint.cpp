@@ -11,7 +11,6 @@ namespace eventsvc::host {
 namespace {
 
 constexpr std::size_t kMaxNameLength = 256;  // type, stream, namespace, site_id, source_id
-constexpr std::size_t kMaxEventIdLength = 1024;   // event ids (as excluded_document_ids allow)
 
 // The retention an event of the batch must lie within: its stream's when the plan keeps that
 // stream for fewer days (an older event would only be removed by the next sweep).

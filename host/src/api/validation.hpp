@@ -2,6 +2,7 @@
 // one 400 listing them all in data.errors: [{path, message}].
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,6 +27,10 @@ class ValidationErrors {
  private:
   std::vector<std::pair<std::string, std::string>> errors_;
 };
+
+// The longest event id the API takes, wherever an id is given: an event's `id` at ingest, the
+// ids of an erasure, analyze's `excluded_document_ids`.
+inline constexpr std::size_t kMaxEventIdLength = 1024;
 
 // A JSON schema subset, built in code.
 class Schema {
