@@ -43,6 +43,11 @@ std::optional<ErasureStatus> Storage::erasure(const Tenant& /*tenant*/,
   return std::nullopt;
 }
 
+std::optional<ScanStats> Storage::scan_json(const Tenant& /*tenant*/, const RecordQuery& /*query*/,
+                                            const RecordJsonVisitor& /*visit*/) {
+  return std::nullopt;
+}
+
 ChangePosition Storage::change_head(const Tenant& /*tenant*/) {
   throw Error(501, "this server's storage plugin keeps no change feed: it cannot tail");
 }

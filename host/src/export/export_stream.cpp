@@ -85,15 +85,76 @@ void ExportStream::start() {
 }
 
 std::string ExportStream::next() {
-  if (ended_) return {};
-  std::string lines = std::exchange(pending_, {});
-  while (lines.empty() && !read_all_)
-    lines = read_page();
-  if (lines.empty()) {
-    ended_ = true;
-    return gzip_ ? gzip_->finish() : std::string();
+  for (;;) {
+    if (ended_) return {};
+    std::string lines = std::exchange(pending_, {});
+    if (lines.empty() && reading_) {
+      auto taken = take_read_ahead();
+      if (!taken) return {};
+      lines = std::move(*taken);
+    }
+    // read_all_ is the reading thread's while a page is read ahead: asked only when none is.
+    if (lines.empty() && !reading_ && read_all_) {
+      ended_ = true;
+      return gzip_ ? gzip_->finish() : std::string();
+    }
+    // The page after this one is read while this one is written.
+    if (!reading_ && !read_all_) read_ahead();
+    if (!lines.empty()) return gzip_ ? gzip_->chunk(lines) : lines;
   }
-  return gzip_ ? gzip_->chunk(lines) : lines;
+}
+
+std::optional<std::chrono::milliseconds> ExportStream::waiting() {
+  if (ended_ || !reading_) return std::nullopt;
+  // Woken when the page is read; the bound only keeps a lost wake-up from stalling the export.
+  return std::chrono::milliseconds(200);
+}
+
+void ExportStream::on_more(std::function<void()> wake) {
+  // The first page read ahead may end before the connection gives this.
+  const std::lock_guard lock(ahead_mutex_);
+  wake_ = std::move(wake);
+}
+
+void ExportStream::count_work_in(std::atomic<int>& running) {
+  running_ = &running;
+}
+
+void ExportStream::read_ahead() {
+  if (reader_.joinable()) reader_.join();
+  reading_ = true;
+  std::atomic<int>* const counted = running_;
+  if (counted != nullptr) counted->fetch_add(1);
+  reader_ = std::jthread([this, counted] {
+    std::string lines;
+    std::exception_ptr failure;
+    try {
+      lines = read_page();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    std::function<void()> wake;
+    {
+      const std::lock_guard lock(ahead_mutex_);
+      ahead_lines_ = std::move(lines);
+      ahead_failure_ = failure;
+      ahead_done_ = true;
+      wake = wake_;
+    }
+    ahead_ready_.notify_one();
+    if (wake) wake();
+    if (counted != nullptr) counted->fetch_sub(1);
+  });
+}
+
+std::optional<std::string> ExportStream::take_read_ahead() {
+  std::unique_lock lock(ahead_mutex_);
+  if (!wake_) ahead_ready_.wait(lock, [this] { return ahead_done_; });
+  if (!ahead_done_) return std::nullopt;
+  ahead_done_ = false;
+  reading_ = false;
+  if (ahead_failure_) std::rethrow_exception(std::exchange(ahead_failure_, nullptr));
+  return std::exchange(ahead_lines_, {});
 }
 
 std::string ExportStream::read_feed_page() {
@@ -113,9 +174,20 @@ std::string ExportStream::read_feed_page() {
 std::string ExportStream::read_page() {
   if (feed_span_) return read_feed_page();
   std::string out;
+  out.reserve(page_bytes_ + page_bytes_ / 8);
   std::size_t delivered = 0;
   std::optional<sdk::ReadPosition> last;
   const sdk::ScanStats stats = storage_.call([&](sdk::Storage& storage) {
+    // Whole records as NDJSON: the engine's own bytes when it has them (Storage::scan_json).
+    if (fields_.empty() && !format_.csv) {
+      auto spliced = storage.scan_json(tenant_, query_, [&](const sdk::RecordJson& record) {
+        ++delivered;
+        last = sdk::ReadPosition{0, record.timestamp, std::string(record.id)};
+        write_ndjson_line(sealer_.seal(*last), record.json, out);
+        return true;
+      });
+      if (spliced) return *spliced;
+    }
     return storage.scan(tenant_, query_, [&](const sdk::Record& record, double) {
       ++delivered;
       last = sdk::ReadPosition{0, record.timestamp, record.id};
@@ -131,6 +203,7 @@ std::string ExportStream::read_page() {
     }
     read_all_ = stats.complete;
   }
+  page_bytes_ = out.size();
   return out;
 }
 
@@ -146,10 +219,17 @@ void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition
     out += "\r\n";
     return;
   }
+  std::string json;
+  append_record_answer(json, record, fields_);
+  write_ndjson_line(cursor, json, out);
+}
+
+void ExportStream::write_ndjson_line(std::string_view cursor, std::string_view record,
+                                     std::string& out) {
   out += R"({"cursor":")";
   out += cursor;
   out += R"(","record":)";
-  append_record_answer(out, record, fields_);
+  out += record;
   out += "}\n";
 }
 

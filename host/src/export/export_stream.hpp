@@ -4,9 +4,16 @@
 // column. Each line's cursor resumes the export right after that line. Optionally gzip.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/page_cursor.hpp"
@@ -37,13 +44,23 @@ class ExportStream final : public BodyStream {
   // Reads the first page now, so that a read that fails is the request's error status rather
   // than a body cut short.
   void start();
+  // A page's lines; while the next page is read (on a thread of its own, as this one is written),
+  // nothing, and waiting() says to wait for the wake-up.
   std::string next() override;
+  std::optional<std::chrono::milliseconds> waiting() override;
+  void on_more(std::function<void()> wake) override;
+  void count_work_in(std::atomic<int>& running) override;
 
  private:
+  // Starts reading the next page on a thread of its own.
+  void read_ahead();
+  // The page read ahead; nullopt while it is still read (it waits instead when nobody wakes it).
+  std::optional<std::string> take_read_ahead();
   // The next page's lines (empty once every match is written).
   std::string read_page();
   std::string read_feed_page();
   void write_line(const sdk::Record& record, const sdk::ReadPosition& position, std::string& out);
+  static void write_ndjson_line(std::string_view cursor, std::string_view record, std::string& out);
 
   const Module<sdk::Storage>& storage_;
   sdk::Tenant tenant_;
@@ -53,9 +70,21 @@ class ExportStream final : public BodyStream {
   PositionSealer sealer_;
   ExportFormat format_;
   std::optional<GzipEncoder> gzip_;
-  std::string pending_;  // read by start(), not yet sent
+  std::string pending_;         // read by start(), not yet sent
+  std::size_t page_bytes_ = 0;  // the last page's size: the next one's first guess
+  // Written by the reading thread, then read by next() once `ahead_done_` says so (under the lock).
   bool read_all_ = false;
   bool ended_ = false;
+
+  std::atomic<int>* running_ = nullptr;  // counts a page read ahead while it is read
+  bool reading_ = false;                 // a page is read ahead and not yet taken
+  std::mutex ahead_mutex_;
+  std::function<void()> wake_;  // the connection's, under the lock
+  std::condition_variable ahead_ready_;
+  bool ahead_done_ = false;
+  std::string ahead_lines_;
+  std::exception_ptr ahead_failure_;
+  std::jthread reader_;  // last: joined before anything it uses goes
 };
 
 }  // namespace eventsvc::host

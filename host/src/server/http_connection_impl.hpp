@@ -379,6 +379,7 @@ class Connection {
     // comes before the wait begins is kept in `woken`.
     const asio::any_io_executor executor = co_await asio::this_coro::executor;
     const auto waiter = std::make_shared<StreamWaiter>(executor);
+    answer.stream->count_work_in(host_.running);
     answer.stream->on_more([weak = std::weak_ptr<StreamWaiter>(waiter)] {
       const auto waiting = weak.lock();
       if (!waiting) return;

@@ -2,6 +2,7 @@
 // arrived, and an answer to write. Independent of the HTTP library that parses and writes them.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -55,6 +56,10 @@ class BodyStream {
   virtual std::optional<std::chrono::milliseconds> waiting() { return std::nullopt; }
   // Given once, before the first next(): what a live stream calls when it has more to send.
   virtual void on_more(std::function<void()> wake) { (void)wake; }
+  // Given once, before the first next(): what a stream that reads on a thread of its own counts
+  // that work in while it runs, so that a server that stops waits for it before it stops the
+  // plugins the work calls.
+  virtual void count_work_in(std::atomic<int>& running) { (void)running; }
   // While the server stops: the last bytes of a live body, which then ends; nullopt for a body that
   // goes on to its end (within the shutdown grace).
   virtual std::optional<std::string> closing() { return std::nullopt; }

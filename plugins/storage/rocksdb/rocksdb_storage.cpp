@@ -448,6 +448,12 @@ sdk::ScanStats RocksdbStorage::scan(const sdk::Tenant& tenant, const sdk::Record
   return queries_->scan(tenant, query, visit, embedding_model_);
 }
 
+std::optional<sdk::ScanStats> RocksdbStorage::scan_json(const sdk::Tenant& tenant,
+                                                        const sdk::RecordQuery& query,
+                                                        const sdk::RecordJsonVisitor& visit) {
+  return queries_->scan_json(tenant, query, visit);
+}
+
 sdk::ChangePosition RocksdbStorage::change_head(const sdk::Tenant& tenant) {
   return feed_->head(tenant_prefix(tenant));
 }

@@ -45,6 +45,8 @@ class RocksdbStorage final : public sdk::Storage {
                                       std::string_view receipt_id) override;
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit) override;
+  std::optional<sdk::ScanStats> scan_json(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                                          const sdk::RecordJsonVisitor& visit) override;
   sdk::AggregateResult aggregate(const sdk::Tenant& tenant,
                                  const sdk::AggregateRequest& request) override;
   sdk::ScanStats scan_cells(const sdk::Tenant& tenant, const sdk::CellQuery& query,

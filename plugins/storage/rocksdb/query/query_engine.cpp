@@ -7,6 +7,7 @@
 #include "eventsvc/toolkit/condition.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "store/key_codec.hpp"
+#include "store/record_text.hpp"
 #include "store/stored_formats.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -23,6 +24,17 @@ bool names_ids(const std::vector<sdk::Condition>& where) {
   return std::any_of(where.begin(), where.end(), [](const sdk::Condition& condition) {
     return condition.field.is_canonical(sdk::CanonicalField::id) &&
            (condition.op == sdk::Op::eq || condition.op == sdk::Op::in);
+  });
+}
+
+// Whether every condition is a time bound that timestamp_bounds() captures exactly.
+bool only_time_bounds(const std::vector<sdk::Condition>& where) {
+  return std::all_of(where.begin(), where.end(), [](const sdk::Condition& condition) {
+    return condition.field.is_canonical(sdk::CanonicalField::timestamp) &&
+           condition.operand.is_int64() &&
+           (condition.op == sdk::Op::eq || condition.op == sdk::Op::gt ||
+            condition.op == sdk::Op::gte || condition.op == sdk::Op::lt ||
+            condition.op == sdk::Op::lte);
   });
 }
 
@@ -130,7 +142,9 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     return !c.field.is_canonical(sdk::CanonicalField::timestamp);
   });
   if (columns_.chunk_indexed() && (query.text || (conditions > 0 && !names_ids(query.where)))) {
-    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+    if (auto answered =
+            scan_columns(tenant_id, query, decoding(tenant, query, visit, embedding_model)))
+      return *answered;
   }
   if (query.limit > 0) {
     if (auto scored = planner_.plan_scored_words(tenant, query, bounds)) {
@@ -141,7 +155,9 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   // Several conditions and no selective index stream: intersecting long streams seek by seek, or
   // reading records in time order, costs more than evaluating the named columns.
   if (!query.text && !plan.selective && conditions >= 2) {
-    if (auto answered = scan_columns(tenant_id, query, visit, embedding_model)) return *answered;
+    if (auto answered =
+            scan_columns(tenant_id, query, decoding(tenant, query, visit, embedding_model)))
+      return *answered;
   }
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
@@ -201,8 +217,7 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
 
 std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenant_id,
                                                         const sdk::RecordQuery& query,
-                                                        const sdk::RecordVisitor& visit,
-                                                        const std::string& embedding_model) {
+                                                        const StoredVisitor& deliver) {
   const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
   MatchQuery match = MatchQuery::of(query, keep);
   match.first_only = query.limit > 0;
@@ -239,10 +254,72 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
     database_.get_many(database_.history, keys, values, present);
     for (std::size_t i = first; i < last; ++i) {
       if (!present[i - first]) continue;
-      sdk::Record record = decode_record(values[i - first].ToStringView());
-      complete(tenant, record, query, embedding_model);
-      if (!visit(record, found->scores[i])) return stats;
+      if (!deliver(values[i - first].ToStringView(), found->scores[i])) return stats;
     }
+  }
+  return stats;
+}
+
+QueryEngine::StoredVisitor QueryEngine::decoding(const std::string& tenant,
+                                                 const sdk::RecordQuery& query,
+                                                 const sdk::RecordVisitor& visit,
+                                                 const std::string& embedding_model) {
+  return [this, &tenant, &query, &visit, &embedding_model](std::string_view stored, double score) {
+    sdk::Record record = decode_record(stored);
+    complete(tenant, record, query, embedding_model);
+    return visit(record, score);
+  };
+}
+
+QueryEngine::StoredVisitor QueryEngine::splicing(const std::string& tenant,
+                                                 const sdk::RecordJsonVisitor& visit) {
+  return [this, &tenant, &visit, json = std::string()](std::string_view stored, double) mutable {
+    const StoredRecordText record = read_record_text(stored);
+    const std::string id = json_string_value(record.id);
+    json.clear();
+    append_record_answer_json(json, record,
+                              verdicts_.of(tenant, json_string_value(record.receipt_id)));
+    return visit({id, record.timestamp, json});
+  };
+}
+
+std::optional<sdk::ScanStats> QueryEngine::scan_json(const sdk::Tenant& tenant_id,
+                                                     const sdk::RecordQuery& query,
+                                                     const sdk::RecordJsonVisitor& visit) {
+  if (query.text || query.rank_by_text || query.with_embeddings) return std::nullopt;
+  const std::string tenant = tenant_prefix(tenant_id);
+  const StoredVisitor deliver = splicing(tenant, visit);
+  if (!only_time_bounds(query.where)) {
+    // Other conditions are answered by the chunks' columns, which confirm every one of them.
+    if (!columns_.chunk_indexed() || names_ids(query.where)) return std::nullopt;
+    return scan_columns(tenant_id, query, deliver);
+  }
+  // Nothing but time bounds: versions in time order, the bounds checked on their keys.
+  const ReadOrder order = read_order(query);
+  const auto after = PagePosition::of(query);
+  const toolkit::TimeBounds asked = toolkit::timestamp_bounds(query.where);
+  toolkit::TimeBounds bounds = asked;
+  if (after) after->narrow(order, bounds);
+  QueryPlan plan = planner_.plan(tenant, query, bounds);
+  sdk::ScanStats stats;
+  stats.indexed = plan.indexed;
+  for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    const VersionRef& ref = candidates.current();
+    if (ref.timestamp < asked.lower || ref.timestamp > asked.upper) continue;
+    if (after && !after->admits(order, 0, ref)) continue;
+    std::optional<std::string> loaded;
+    if (!plan.walks_records) {
+      loaded = database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
+      if (!loaded) continue;
+    }
+    ++stats.matched;
+    if (!deliver(loaded ? std::string_view(*loaded) : candidates.value(), 0.0)) return stats;
+    if (query.limit > 0 && stats.matched >= query.limit) return stats;
   }
   return stats;
 }

@@ -3,6 +3,7 @@
 // matches in time order or, for ranked text queries, by BM25 score.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -29,6 +30,12 @@ class QueryEngine {
   sdk::ScanStats scan(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
                       const sdk::RecordVisitor& visit, const std::string& embedding_model);
 
+  // scan()'s matches as answer bytes spliced from the stored records (Storage::scan_json); nullopt
+  // for what scan() alone answers: text, embeddings, and conditions on ids or, without chunk
+  // indexes, on anything but time.
+  std::optional<sdk::ScanStats> scan_json(const sdk::Tenant& tenant, const sdk::RecordQuery& query,
+                                          const sdk::RecordJsonVisitor& visit);
+
   // None older than `not_before`.
   sdk::Neighbors neighbors(const sdk::Tenant& tenant, sdk::Source source, const sdk::Record& anchor,
                            std::size_t before, std::size_t after, sdk::Millis not_before);
@@ -52,12 +59,19 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
+  // Called with each match's stored record (stored_formats.hpp) and score; false stops the read.
+  using StoredVisitor = std::function<bool(std::string_view stored, double score)>;
+  // Hands scan()'s visitor the decoded, completed record.
+  StoredVisitor decoding(const std::string& tenant, const sdk::RecordQuery& query,
+                         const sdk::RecordVisitor& visit, const std::string& embedding_model);
+  // Hands scan_json()'s visitor the record's answer bytes.
+  StoredVisitor splicing(const std::string& tenant, const sdk::RecordJsonVisitor& visit);
+
   // Conditions that no index narrows, and text queries, answered from the column chunks and their
   // postings; nullopt when the columns cannot answer.
   std::optional<sdk::ScanStats> scan_columns(const sdk::Tenant& tenant,
                                              const sdk::RecordQuery& query,
-                                             const sdk::RecordVisitor& visit,
-                                             const std::string& embedding_model);
+                                             const StoredVisitor& deliver);
 
   Database& database_;
   Verdicts& verdicts_;

@@ -207,6 +207,18 @@ struct ScanStats {
 // from it (a visitor keeping tens of thousands of records then copies none).
 using RecordVisitor = std::function<bool(Record& record, double score)>;
 
+// A match as the bytes of its answer: the record's JSON exactly as toolkit::append_record_json
+// writes it (verification included; no embedding), with its position in delivery order.
+struct RecordJson {
+  std::string_view id;
+  Millis timestamp = 0;
+  std::string_view json;
+};
+
+// Called for each match in delivery order; return false to stop. The views are valid only during
+// the call.
+using RecordJsonVisitor = std::function<bool(const RecordJson& record)>;
+
 // What scan_cells() reads: the records `records` matches, every one up to scan_limit (its `limit`
 // is not used), field by field.
 struct CellQuery {
@@ -298,6 +310,14 @@ class Storage : public Plugin {
 
   virtual ScanStats scan(const Tenant& tenant, const RecordQuery& query,
                          const RecordVisitor& visit) = 0;
+
+  // What scan() delivers, as each record's answer bytes: for reads that hand records on whole
+  // (exports), so that an engine keeping records as JSON splices them instead of decoding each
+  // and writing it out again. nullopt, before visiting anything, when the engine does not for
+  // this query (the default: never); the caller then reads with scan(). Never asked for ranked
+  // queries or embeddings.
+  virtual std::optional<ScanStats> scan_json(const Tenant& tenant, const RecordQuery& query,
+                                             const RecordJsonVisitor& visit);
 
   // Every match of the request, aggregated: exact, never bounded by a scan limit. An engine with
   // columns aggregates column spans per partition and thread; one without answers with the

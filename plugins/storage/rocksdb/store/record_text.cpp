@@ -1,0 +1,160 @@
+#include "store/record_text.hpp"
+
+#include <charconv>
+
+#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/time.hpp"
+#include "store/stored_formats.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+namespace {
+
+[[noreturn]] void damaged_record() {
+  damaged_value("record");
+}
+
+// The end of the string whose opening quote is at `at`.
+std::size_t string_end(std::string_view text, std::size_t at) {
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i + 1;
+    }
+  }
+  damaged_record();
+}
+
+// The end of the value that starts at `at`. The text is the compact JSON the writer made (no
+// white space), so a scalar ends at the next separator.
+std::size_t value_end(std::string_view text, std::size_t at) {
+  if (at >= text.size()) damaged_record();
+  const char first = text[at];
+  if (first == '"') return string_end(text, at);
+  if (first != '{' && first != '[') {
+    std::size_t i = at;
+    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']')
+      ++i;
+    return i;
+  }
+  std::size_t depth = 0;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      i = string_end(text, i) - 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  damaged_record();
+}
+
+sdk::Millis instant_of(std::string_view text) {
+  sdk::Millis instant = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), instant);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) damaged_record();
+  return instant;
+}
+
+// Where a stored member's value goes (stored_formats.cpp's encode_record names them).
+std::string_view* slot_of(StoredRecordText& record, std::string_view key,
+                          std::string_view& timestamp, std::string_view& ingested_at) {
+  if (key == "id") return &record.id;
+  if (key == "type") return &record.type;
+  if (key == "stream") return &record.stream;
+  if (key == "ns") return &record.namespace_name;
+  if (key == "site") return &record.site_id;
+  if (key == "src") return &record.source_id;
+  if (key == "ts") return &timestamp;
+  if (key == "ing") return &ingested_at;
+  if (key == "rcpt") return &record.receipt_id;
+  if (key == "payload") return &record.payload;
+  if (key == "metrics") return &record.metrics;
+  if (key == "attrs") return &record.attributes;
+  if (key == "env") return &record.envelope;
+  return nullptr;  // "seq": not answered
+}
+
+void append_member(std::string& out, std::string_view key, std::string_view json) {
+  out.push_back(',');
+  out.push_back('"');
+  out += key;
+  out += "\":";
+  out += json;
+}
+
+void append_instant(std::string& out, std::string_view key, sdk::Millis instant) {
+  out.push_back(',');
+  out.push_back('"');
+  out += key;
+  out += "\":";
+  sdk::append_json(out, std::string_view(toolkit::format_rfc3339(instant)));
+}
+
+}  // namespace
+
+StoredRecordText read_record_text(std::string_view value) {
+  StoredRecordText record;
+  record.digest = record_digest(value);
+  const std::string_view text = value.substr(1 + record.digest.size());
+  if (text.size() < 2 || text.front() != '{') damaged_record();
+  std::string_view timestamp;
+  std::string_view ingested_at;
+  std::size_t at = 1;
+  while (at < text.size() && text[at] != '}') {
+    if (text[at] == ',') ++at;
+    if (at >= text.size() || text[at] != '"') damaged_record();
+    const std::size_t key_end = string_end(text, at);
+    if (key_end >= text.size() || text[key_end] != ':') damaged_record();
+    const std::string_view key = text.substr(at + 1, key_end - at - 2);
+    const std::size_t end = value_end(text, key_end + 1);
+    if (auto* slot = slot_of(record, key, timestamp, ingested_at))
+      *slot = text.substr(key_end + 1, end - key_end - 1);
+    at = end;
+  }
+  if (at + 1 != text.size() || record.id.empty() || record.type.empty() || record.stream.empty() ||
+      record.receipt_id.empty() || record.payload.empty() || timestamp.empty() ||
+      ingested_at.empty()) {
+    damaged_record();
+  }
+  record.timestamp = instant_of(timestamp);
+  record.ingested_at = instant_of(ingested_at);
+  return record;
+}
+
+std::string json_string_value(std::string_view text) {
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') damaged_record();
+  if (text.find('\\') == std::string_view::npos)
+    return std::string(text.substr(1, text.size() - 2));
+  const sdk::json::value value = sdk::parse_json(text, 1);
+  if (!value.is_string()) damaged_record();
+  return std::string(value.get_string());
+}
+
+void append_record_answer_json(std::string& out, const StoredRecordText& record,
+                               sdk::Verification verification) {
+  out += R"({"id":)";
+  out += record.id;
+  append_member(out, "type", record.type);
+  append_member(out, "stream", record.stream);
+  if (!record.namespace_name.empty()) append_member(out, "namespace", record.namespace_name);
+  if (!record.site_id.empty()) append_member(out, "site_id", record.site_id);
+  if (!record.source_id.empty()) append_member(out, "source_id", record.source_id);
+  append_instant(out, "timestamp", record.timestamp);
+  append_instant(out, "ingested_at", record.ingested_at);
+  append_member(out, "receipt_id", record.receipt_id);
+  append_member(out, "payload", record.payload);
+  if (!record.metrics.empty()) append_member(out, "metrics", record.metrics);
+  append_member(out, "attributes", record.attributes.empty() ? "{}" : record.attributes);
+  if (!record.envelope.empty()) append_member(out, "envelope", record.envelope);
+  out += R"(,"proof_digest":")";
+  out += record.digest;
+  out += R"(","verification":")";
+  out += sdk::verification_name(verification);
+  out += "\"}";
+}
+
+}  // namespace eventsvc::plugins::rocksdb_storage
