@@ -1,8 +1,10 @@
-// The URL of a live tail (GET /v1/tail?where=…&stream=…&fields=…&since=…) and its Last-Event-ID
-// header, through the tail endpoint: %-decoding, the parameter rules, the where object as JSON in
-// a URL, field lists, event ids and time expressions. Whatever the input, the answer is a stream
-// whose first events can be made, or a 4xx. The input's first byte picks whether its rest is the
-// URL query or the Last-Event-ID header (the query then empty).
+// The reads whose filter is a URL: a live tail (GET /v1/tail?where=…&stream=…&fields=…&since=…)
+// with its Last-Event-ID header, and the fields list (GET /v1/fields?source=…&from=…&sample=…):
+// %-decoding, the parameter rules, the where object as JSON in a URL, field lists, event ids and
+// time expressions. Whatever the input, the answer is a tail's stream whose first events can be
+// made, a fields list, or a 4xx. The input's first byte picks what its rest is: the tail's URL
+// query, its Last-Event-ID header (the query then empty), or the fields list's URL query.
+#include "api/fields_endpoint.hpp"
 #include "api/tail_endpoint.hpp"
 #include "fuzz_input.hpp"
 #include "read_caller.hpp"
@@ -14,7 +16,21 @@ namespace {
 struct Tailing {
   fuzz::ReadCaller caller{"GET"};
   host::TailEndpoint tail{caller.config, caller.storage_module, caller.seal};
+  host::FieldsEndpoint fields{caller.config, caller.storage_module};
 };
+
+void list_fields(Tailing& reading, const std::string& query) {
+  reading.caller.head.target = "/v1/fields?" + query;
+  const host::ApiRequest request{
+      reading.caller.principal, reading.caller.plan, reading.caller.head, {}, {}, fuzz::kNow};
+  try {
+    const host::ApiResponse response = reading.fields.handle(request);
+    if (response.status != 200 || !sdk::parse_json(response.body).is_object())
+      fuzz::defect("a fields list that is not a JSON object", response.body);
+  } catch (const sdk::Error& error) {
+    fuzz::require_client_error(error);
+  }
+}
 
 }  // namespace
 
@@ -23,7 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string rest(fuzz::as_text(data + 1, size - 1));
   tailing.caller.head.headers.clear();
-  if (data[0] % 2 == 0) {
+  if (data[0] % 3 == 2) {
+    list_fields(tailing, rest);
+    return 0;
+  }
+  if (data[0] % 3 == 0) {
     tailing.caller.head.target = "/v1/tail?" + rest;
   } else {
     tailing.caller.head.target = "/v1/tail";

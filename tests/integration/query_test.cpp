@@ -305,5 +305,94 @@ TEST_F(QueryTest, HistoryNeedsALowerBoundWithinRetention) {
       200);
 }
 
+// GET /v1/fields on the same data: "field count type..." per field, most common first.
+std::vector<std::string> field_lines(const HttpResponse& response) {
+  EXPECT_EQ(response.status, 200) << response.body;
+  std::vector<std::string> lines;
+  if (response.status != 200) return lines;
+  const auto answer = response.json();
+  for (const auto& entry : answer.at("fields").as_array()) {
+    const auto& field = entry.as_object();
+    std::string line = std::string(field.at("field").as_string()) + " " +
+                       std::to_string(field.at("count").as_int64());
+    for (const auto& [type, count] : field.at("types").as_object())
+      line += " " + std::string(type) + ":" + std::to_string(count.as_int64());
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+TEST_F(QueryTest, FieldsListEveryFieldOfTheWorkspaceWithCountsAndTypes) {
+  ApiClient api(server_->port(), *key_);
+  // History: r1 twice, r2, r3, a1, a2; never the other workspace's or environment's r1.
+  const auto history = api.http().get("/v1/fields", *key_);
+  EXPECT_EQ(
+      field_lines(history),
+      (std::vector<std::string>{
+          "id 6 string:6", "ingested_at 6 string:6", "receipt_id 6 string:6", "stream 6 string:6",
+          "timestamp 6 string:6", "type 6 string:6", "namespace 5 string:5",
+          "metrics.cpu 4 number:4", "payload.level 4 number:4", "payload.room 4 string:4",
+          "payload.status 4 string:4", "payload.temp 4 number:4", "payload.tags 3 container:3",
+          "payload.tags.0 3 string:3", "payload.message 2 string:2", "payload.severity 2 string:2",
+          "payload.note 1 null:1", "payload.tags.1 1 string:1"}));
+  const auto answer = history.json();
+  EXPECT_EQ(answer.at("events"), 6);
+  EXPECT_EQ(answer.at("complete"), true);
+  EXPECT_EQ(answer.at("unlisted"), 0);
+  EXPECT_EQ(answer.at("source"), "history");
+
+  // Current state: r1's newer version only.
+  EXPECT_EQ(
+      field_lines(api.http().get("/v1/fields?source=current", *key_)),
+      (std::vector<std::string>{
+          "id 5 string:5", "ingested_at 5 string:5", "receipt_id 5 string:5", "stream 5 string:5",
+          "timestamp 5 string:5", "type 5 string:5", "namespace 4 string:4",
+          "metrics.cpu 3 number:3", "payload.level 3 number:3", "payload.room 3 string:3",
+          "payload.status 3 string:3", "payload.temp 3 number:3", "payload.message 2 string:2",
+          "payload.severity 2 string:2", "payload.tags 2 container:2", "payload.tags.0 2 string:2",
+          "payload.note 1 null:1"}));
+
+  // A filter, and a sample of the newest events.
+  EXPECT_EQ(
+      field_lines(api.http().get(
+          "/v1/fields?stream=alerts&from=now-2h&where=%7B%22namespace%22%3A%22plant-b%22%7D",
+          *key_)),
+      (std::vector<std::string>{"id 1 string:1", "ingested_at 1 string:1", "namespace 1 string:1",
+                                "payload.message 1 string:1", "payload.severity 1 string:1",
+                                "receipt_id 1 string:1", "stream 1 string:1",
+                                "timestamp 1 string:1", "type 1 string:1"}));
+  const auto sampled = api.http().get("/v1/fields?sample=2", *key_);
+  ASSERT_EQ(sampled.status, 200) << sampled.body;
+  EXPECT_EQ(sampled.json().at("events"), 2);
+  EXPECT_EQ(sampled.json().at("complete"), false);
+  // The two newest: r1 (-5 min) and a2 (-10 min).
+  EXPECT_EQ(field_lines(sampled).front(), "id 2 string:2");
+}
+
+TEST_F(QueryTest, FieldsParametersAreChecked) {
+  ApiClient api(server_->port(), *key_);
+  auto expect = [&](const std::string& query, int status, const std::string& names) {
+    const auto response = api.http().get("/v1/fields?" + query, *key_);
+    EXPECT_EQ(response.status, status) << query << ": " << response.body;
+    if (response.status < 400) return;
+    EXPECT_NE(response.json().at("message").as_string().find(names), std::string::npos)
+        << query << ": " << response.body;
+  };
+  expect("limit=5", 400, "the limit parameter is not one of");
+  expect("sample=0", 400, "the sample parameter");
+  expect("sample=100001", 400, "the sample parameter");
+  expect("sample=ten", 400, "the sample parameter");
+  expect("source=everything", 400, "the source parameter");
+  expect("from=yesterday", 400, "the from parameter");
+  expect("from=now&to=now-1h", 400, "the from parameter is after to");
+  expect("from=now-400d", 403, "beyond the plan's retention");
+  expect("where=%7Bnot%20json", 400, "the where parameter is not JSON");
+  expect("where=%5B%5D", 400, "the where parameter must be a JSON object");
+  expect("where=%7B%22timestamp%22%3A%7B%22gte%22%3A%22now-1h%22%7D%7D", 400,
+         "the where parameter bounds timestamp");
+  expect("stream=a&stream=b", 400, "the stream parameter is given more than once");
+  expect("where=%7B%22payload.level%22%3A%7B%22between%22%3A1%7D%7D", 400, "between");
+}
+
 }  // namespace
 }  // namespace eventsvc::testing

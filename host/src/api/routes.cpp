@@ -5,6 +5,7 @@
 #include "api/analyze_endpoint.hpp"
 #include "api/erasure_endpoint.hpp"
 #include "api/export_endpoint.hpp"
+#include "api/fields_endpoint.hpp"
 #include "api/ingest_endpoint.hpp"
 #include "api/query_endpoint.hpp"
 #include "api/receipt_endpoint.hpp"
@@ -26,6 +27,7 @@ Router build_routes(const HostConfig& config, ModuleRegistry& modules, HostMetri
   router.add("POST", "/v1/analyze", std::make_shared<AnalyzeEndpoint>(config, modules, seal));
   router.add("POST", "/v1/exports",
              std::make_shared<ExportEndpoint>(config, modules.storage(), seal));
+  router.add("GET", "/v1/fields", std::make_shared<FieldsEndpoint>(config, modules.storage()));
   router.add("GET", "/v1/tail", std::make_shared<TailEndpoint>(config, modules.storage(), seal));
   router.add("POST", "/v1/erasures",
              std::make_shared<EraseEndpoint>(config, modules.storage(), modules.audit(), &ledger));

@@ -1,9 +1,7 @@
 #include "tail/tail_request.hpp"
 
-#include <map>
-#include <set>
-
 #include "api/endpoint_base.hpp"
+#include "api/url_filter.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
@@ -17,12 +15,6 @@ namespace json = sdk::json;
 constexpr std::size_t kMinIdDigits = 2 * (1 + 8 + 4);
 constexpr std::size_t kMaxIdDigits = 512;
 constexpr std::size_t kMaxFields = 100;
-
-sdk::Error bad_parameter(const std::string& name, const std::string& message) {
-  return sdk::Error::bad_request(
-      "the " + name + " parameter " + message,
-      {{"errors", json::array{json::object{{"path", name}, {"message", message}}}}});
-}
 
 json::array fields_of(const std::string& list) {
   json::array fields;
@@ -42,28 +34,10 @@ json::array fields_of(const std::string& list) {
   return fields;
 }
 
-// The where object of the URL with stream and namespace in it, and a lower time bound (history
-// reads need one) at the retention horizon when it gives none.
-json::object where_of(const std::map<std::string, std::string>& parameters, sdk::Millis horizon) {
-  json::object where;
-  if (const auto it = parameters.find("where"); it != parameters.end()) {
-    json::value parsed;
-    try {
-      parsed = sdk::parse_json(it->second);
-    } catch (const std::exception&) {
-      throw bad_parameter("where", "is not JSON: give a where object, URL-encoded");
-    }
-    if (!parsed.is_object()) throw bad_parameter("where", "must be a JSON object");
-    where = std::move(parsed.as_object());
-  }
-  for (const char* name : {"stream", "namespace"}) {
-    const auto it = parameters.find(name);
-    if (it == parameters.end()) continue;
-    if (where.contains(name)) {
-      throw bad_parameter(name, std::string("is given twice: as a parameter and in where"));
-    }
-    where[name] = it->second;
-  }
+// The URL's where object with a lower time bound (history reads need one) at the retention
+// horizon when it gives none.
+json::object where_of(const UrlParameters& parameters, sdk::Millis horizon) {
+  json::object where = url_where(parameters);
   const auto* timestamp = where.if_contains("timestamp");
   const bool bounded =
       timestamp != nullptr && timestamp->is_object() &&
@@ -117,17 +91,8 @@ std::optional<std::string> tail_position(std::string_view event_id) {
 }
 
 TailRequest parse_tail_request(const RequestHead& head, const Plan& plan, sdk::Millis now) {
-  static const std::set<std::string, std::less<>> kNames = {"where", "stream", "namespace",
-                                                            "fields", "since"};
-  std::map<std::string, std::string> parameters;
-  for (auto& [name, value] : head.query_parameters()) {
-    if (!kNames.contains(name)) {
-      throw bad_parameter(name, "is not one of a tail's: where, stream, namespace, fields, since");
-    }
-    if (!parameters.emplace(name, std::move(value)).second)
-      throw bad_parameter(name, "is given more than once");
-  }
-
+  const UrlParameters parameters =
+      url_parameters(head, {"where", "stream", "namespace", "fields", "since"}, "a tail");
   const sdk::Millis horizon = retention_horizon(plan, now);
   json::object body{{"source", "history"}, {"where", where_of(parameters, horizon)}};
   if (const auto it = parameters.find("fields"); it != parameters.end())
