@@ -98,7 +98,8 @@ TEST(OperatorView, WrongPagesMethodsAndBytesGetTheJsonErrorBody) {
   const auto missing = admin_get(server, "/v1/events");
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(missing.json().at("statusCode"), 404);
-  EXPECT_NE(missing.body.find("/healthz, /readyz and /metrics"), std::string::npos) << missing.body;
+  EXPECT_NE(missing.body.find("/healthz, /readyz, /metrics and /admin/keys"), std::string::npos)
+      << missing.body;
 
   const auto post = admin_get(server, "/metrics", "POST");
   EXPECT_EQ(post.status, 405);
@@ -110,6 +111,91 @@ TEST(OperatorView, WrongPagesMethodsAndBytesGetTheJsonErrorBody) {
   const std::string answer = garbage.read_until_closed(std::chrono::seconds(5));
   EXPECT_TRUE(answer.starts_with("HTTP/1.1 400")) << answer;
   EXPECT_NE(answer.find("\"statusCode\":400"), std::string::npos) << answer;
+}
+
+TEST(OperatorView, KeysAreManagedWithTheAdminToken) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  const auto token_file = server.data_dir() / "admin.token";
+  ASSERT_TRUE(std::filesystem::exists(token_file));
+  EXPECT_EQ(std::filesystem::status(token_file).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::string token;
+  std::ifstream(token_file) >> token;
+  ASSERT_EQ(token.size(), 64U);
+  auto admin = [&](const std::string& method, const std::string& path, const std::string& bearer,
+                   const std::string& body = "") {
+    HttpsClient client(server.admin_port(), false);
+    Headers headers;
+    if (!bearer.empty()) headers.emplace_back("Authorization", "Bearer " + bearer);
+    if (!body.empty()) headers.emplace_back("Content-Type", "application/json");
+    return client.request(method, path, body, headers);
+  };
+
+  for (const std::string& bearer : {std::string(), std::string(64, '0'), token + "0"}) {
+    const auto refused = admin("GET", "/admin/keys", bearer);
+    EXPECT_EQ(refused.status, 401) << refused.body;
+    EXPECT_NE(refused.body.find(token_file.string()), std::string::npos) << refused.body;
+  }
+
+  const auto created = admin("POST", "/admin/keys", token,
+                             R"({"workspace": "ops", "env": "test", "scopes": ["events:read"],
+                                 "label": "dashboard"})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const auto answer = created.json();
+  const std::string secret(answer.at("secret").as_string());
+  const std::string id(answer.at("key").at("id").as_string());
+  EXPECT_EQ(answer.at("key").at("workspace"), "ops");
+  EXPECT_EQ(answer.at("key").at("env"), "test");
+  EXPECT_EQ(answer.at("key").at("plan"), "default");
+  EXPECT_EQ(answer.at("key").at("label"), "dashboard");
+  EXPECT_TRUE(answer.at("key").at("revoked_at").is_null());
+
+  // The key works over the API at once, for what its scopes allow.
+  ApiClient api(server.port(), secret);
+  EXPECT_EQ(api.http().get("/v1/fields", secret).status, 200);
+  EXPECT_EQ(
+      api.ingest(make_batch("s", json::array{make_event("e1", "t", now_ms(), {})}), "admin-keys-1")
+          .status,
+      403);
+
+  const auto listed = admin("GET", "/admin/keys", token);
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(listed.body.find(secret), std::string::npos);
+  bool found = false;
+  const auto keys = listed.json();
+  for (const auto& key : keys.at("keys").as_array())
+    found = found || key.at("id").as_string() == id;
+  EXPECT_TRUE(found) << listed.body;
+
+  // Requests that cannot make a key say which member is wrong.
+  const std::pair<std::string, std::string> wrong[] = {
+      {R"({"env": "test", "scopes": []})", "/workspace"},
+      {R"({"workspace": "ops", "env": "prod", "scopes": []})", "/env"},
+      {R"({"workspace": "ops", "env": "test", "scopes": ["events:all"]})", "/scopes"},
+      {R"({"workspace": "ops", "env": "test", "scopes": "events:read"})", "/scopes"},
+      {R"({"workspace": "ops", "env": "test", "scopes": [], "plan": "gold"})", "/plan"},
+      {R"({"workspace": "o p s", "env": "test", "scopes": []})", "/workspace"},
+      {R"({"workspace": "ops", "env": "test", "scopes": [], "owner": "me"})", "/owner"},
+  };
+  for (const auto& [body, path] : wrong) {
+    const auto refused = admin("POST", "/admin/keys", token, body);
+    EXPECT_EQ(refused.status, 400) << body << ": " << refused.body;
+    EXPECT_EQ(std::string(refused.json().at("data").at("errors").at(0).at("path").as_string()),
+              path)
+        << refused.body;
+  }
+  EXPECT_EQ(admin("POST", "/admin/keys", token, "{not json").status, 400);
+  const auto put = admin("PUT", "/admin/keys", token);
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("Allow"), "GET, POST");
+
+  const auto revoked = admin("DELETE", "/admin/keys/" + id, token);
+  ASSERT_EQ(revoked.status, 200) << revoked.body;
+  EXPECT_TRUE(revoked.json().at("key").at("revoked_at").is_string());
+  EXPECT_EQ(api.http().get("/v1/fields", secret).status, 401);
+  EXPECT_EQ(admin("DELETE", "/admin/keys/" + id, token).status, 200);
+  EXPECT_EQ(admin("DELETE", "/admin/keys/nosuchkey", token).status, 404);
 }
 
 TEST(OperatorView, NotReadyNamesEveryReason) {

@@ -1,5 +1,6 @@
 #include "admin/operator_pages.hpp"
 
+#include "admin/admin_answer.hpp"
 #include "eventsvc/sdk/json.hpp"
 #include "metrics/metric_families.hpp"
 #include "metrics/process_metrics.hpp"
@@ -9,30 +10,23 @@ namespace eventsvc::host {
 
 namespace {
 
-constexpr std::string_view kJson = "application/json";
 constexpr std::string_view kPrometheusText = "text/plain; version=0.0.4; charset=utf-8";
 
-Answer page(int status, std::string body, std::string_view content_type) {
-  Answer answer;
-  answer.status = status;
-  answer.body = std::move(body);
-  answer.headers.emplace_back("Content-Type", std::string(content_type));
-  answer.headers.emplace_back("Cache-Control", "no-store");
-  return answer;
-}
-
 Answer json_page(int status, const sdk::json::object& body) {
-  return page(status, sdk::to_json(body), kJson);
+  return admin_json(status, body);
 }
 
 }  // namespace
 
-Answer OperatorPages::answer(std::string_view method, std::string_view path) const {
+Answer OperatorPages::answer(const AdminRequest& request) const {
+  const std::string_view method = request.method;
+  const std::string_view path = request.path;
+  if (path == "/admin/keys" || path.starts_with("/admin/keys/")) return keys_.answer(request);
   Answer answer;
   if (path != "/healthz" && path != "/readyz" && path != "/metrics") {
     answer_with(answer, sdk::Error::not_found("no such page: " + std::string(path) +
-                                              "; the admin listener serves /healthz, /readyz "
-                                              "and /metrics"));
+                                              "; the admin listener serves /healthz, /readyz, "
+                                              "/metrics and /admin/keys"));
     return answer;
   }
   if (method != "GET" && method != "HEAD") {
@@ -120,7 +114,7 @@ Answer OperatorPages::metrics() const {
                      std::to_string(families.rejected()) + " metric series left out, e.g. " +
                          families.rejections().front());
   }
-  return page(200, families.text(), kPrometheusText);
+  return admin_page(200, families.text(), kPrometheusText);
 }
 
 }  // namespace eventsvc::host

@@ -1,16 +1,19 @@
 // What the admin listener answers: /healthz (the process serves), /readyz (it can take traffic:
 // accepting, storage writable, projector running, backlog under admin.ready_max_backlog) and
 // /metrics (every series of the host, the connection layer, the process and each plugin, in the
-// Prometheus text format). No socket here: the admin server hands requests in, answers come out.
+// Prometheus text format), and /admin/keys (key_admin.hpp). No socket here: the admin server hands
+// requests in, answers come out.
 #pragma once
 
 #include <atomic>
 #include <string_view>
 
+#include "admin/key_admin.hpp"
 #include "config/host_config.hpp"
 #include "logging/log_sink.hpp"
 #include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
+#include "server/admin_server.hpp"
 #include "server/connection_stats.hpp"
 #include "server/http_message.hpp"
 #include "server/request_pipeline.hpp"
@@ -28,10 +31,10 @@ struct OperatorSources {
 
 class OperatorPages {
  public:
-  explicit OperatorPages(OperatorSources sources) : sources_(sources) {}
+  OperatorPages(OperatorSources sources, const KeyAdmin& keys) : sources_(sources), keys_(keys) {}
 
-  // GET or HEAD of a page; 404 or 405 with the error body otherwise.
-  Answer answer(std::string_view method, std::string_view path) const;
+  // GET or HEAD of a page, or key management; 404 or 405 with the error body otherwise.
+  Answer answer(const AdminRequest& request) const;
 
   Answer health() const;
   Answer readiness() const;
@@ -39,6 +42,7 @@ class OperatorPages {
 
  private:
   OperatorSources sources_;
+  const KeyAdmin& keys_;
   mutable std::atomic<bool> warned_{false};  // of series left out, once
 };
 

@@ -6,14 +6,12 @@
 #include <openssl/hmac.h>
 
 #include <array>
-#include <fstream>
-#include <sstream>
 
 #include "api/request_ids.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
-#include "eventsvc/toolkit/files.hpp"
 #include "eventsvc/toolkit/time.hpp"
+#include "keys/secret_file.hpp"
 
 namespace eventsvc::host {
 
@@ -131,22 +129,7 @@ std::string request_digest(const json::value& body) {
 }
 
 CursorSeal CursorSeal::from_file(const std::filesystem::path& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
-    std::filesystem::create_directories(path.parent_path(), error);
-    toolkit::replace_file(path, random_hex(32) + "\n", 0600);
-  }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string key = text.str();
-  while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' '))
-    key.pop_back();
-  if (!in || key.size() < 32) {
-    throw sdk::Error::internal("the cursor key " + path.string() +
-                               " cannot be read or is shorter than 32 characters");
-  }
-  return CursorSeal(std::move(key));
+  return CursorSeal(load_or_create_secret(path, "the cursor key"));
 }
 
 std::string CursorSeal::mac(std::string_view signed_part) const {

@@ -1,11 +1,11 @@
 #include <cstdio>
-#include <regex>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
 #include "eventsvc/sdk/strings.hpp"
 #include "eventsvc/toolkit/time.hpp"
+#include "keys/key_requests.hpp"
 #include "modules/module_registry.hpp"
 
 namespace eventsvc::host {
@@ -28,35 +28,14 @@ std::vector<std::string> split_list(const std::string& text) {
 int create(const HostConfig& config, ModuleRegistry& modules, const Arguments& arguments) {
   sdk::KeyRequest request;
   request.tenant.workspace = arguments.require("workspace");
-  static const std::regex kWorkspace("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  if (!std::regex_match(request.tenant.workspace, kWorkspace)) {
-    throw std::invalid_argument(
-        "--workspace must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or "
-        "digit");
-  }
-  const auto environment = sdk::parse_environment(arguments.require("env"));
-  if (!environment) throw std::invalid_argument("--env must be live or test");
-  request.tenant.environment = *environment;
-  // An empty list is allowed: such a key authenticates but every route answers 403.
+  const std::string environment = arguments.require("env");
   const auto scopes = arguments.get("scopes");
   if (!scopes) throw std::invalid_argument("--scopes is required (comma-separated)");
   request.scopes = split_list(*scopes);
-  for (const auto& scope : request.scopes) {
-    if (!sdk::is_known_scope(scope)) {
-      throw std::invalid_argument("unknown scope '" + scope + "'; scopes are " +
-                                  std::string(sdk::kScopeRead) + " and " +
-                                  std::string(sdk::kScopeWrite));
-    }
-  }
   request.plan = arguments.get("plan").value_or("default");
-  if (config.plan(request.plan) == nullptr) {
-    std::vector<std::string> plans;
-    for (const auto& [name, plan] : config.plans)
-      plans.push_back(name);
-    throw std::invalid_argument("no plan '" + request.plan + "' in " + config.origin +
-                                "; plans: " + sdk::join(plans, ", "));
-  }
   request.label = arguments.get("label").value_or("");
+  if (const auto problem = check_key_request(config, environment, request))
+    throw std::invalid_argument("--" + problem->field + " " + problem->message);
   const auto created =
       modules.auth().call([&](sdk::AuthProvider& auth) { return auth.create_key(request); });
   std::printf("%s\n", created.secret.c_str());
@@ -74,21 +53,8 @@ int list(ModuleRegistry& modules, bool as_json) {
   const auto keys = modules.auth().call([](sdk::AuthProvider& auth) { return auth.list_keys(); });
   if (as_json) {
     sdk::json::array out;
-    for (const auto& key : keys) {
-      sdk::json::array scopes;
-      for (const auto& scope : key.scopes)
-        scopes.emplace_back(scope);
-      out.emplace_back(sdk::json::object{
-          {"id", key.id},
-          {"workspace", key.tenant.workspace},
-          {"env", sdk::environment_name(key.tenant.environment)},
-          {"scopes", std::move(scopes)},
-          {"plan", key.plan},
-          {"label", key.label},
-          {"created_at", toolkit::format_rfc3339(key.created_at)},
-          {"revoked_at", key.revoked_at ? sdk::json::value(toolkit::format_rfc3339(*key.revoked_at))
-                                        : sdk::json::value(nullptr)}});
-    }
+    for (const auto& key : keys)
+      out.emplace_back(key_info_json(key));
     std::printf("%s\n", sdk::to_json(out).c_str());
     return 0;
   }

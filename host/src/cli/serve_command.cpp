@@ -15,6 +15,7 @@
 #include "cli/config_arguments.hpp"
 #include "control/control_commands.hpp"
 #include "control/control_socket.hpp"
+#include "keys/secret_file.hpp"
 #include "logging/log_sink.hpp"
 #include "metrics/host_metrics.hpp"
 #include "modules/module_registry.hpp"
@@ -133,16 +134,15 @@ int run_serve(const std::vector<std::string>& args) {
   RequestPipeline pipeline(config, *modules, log,
                            build_routes(config, *modules, metrics, ledger, cursor_seal), metrics);
   HttpsServer server(config, pipeline, log);
-  const OperatorPages pages({config, *modules, pipeline, metrics, server.stats(), log});
+  const KeyAdmin keys(config, *modules, log,
+                      load_or_create_secret(config.admin.token_file, "the admin token"));
+  const OperatorPages pages({config, *modules, pipeline, metrics, server.stats(), log}, keys);
   // Before the API listener: a busy admin port stops the start before any client is served.
   std::optional<AdminServer> admin;
   if (config.admin.listen) {
     admin.emplace(
         *config.admin.listen,
-        [&pages](std::string_view method, std::string_view path) {
-          return pages.answer(method, path);
-        },
-        log);
+        [&pages](const AdminRequest& request) { return pages.answer(request); }, log);
     admin->start();
   }
   // Commands run beside the server on this machine (eventsvc backup) reach it here.

@@ -120,6 +120,10 @@ constexpr ConfigKey kAdmin[] = {
                        "projected")
         .defaults_to("10000")
         .at_least(1),
+    ConfigKey::string("token_file",
+                      "The bearer token of the listener's key management (/admin/keys), created "
+                      "when absent; relative paths are inside data_dir")
+        .defaults_to(R"("admin.token")"),
 };
 
 constexpr ConfigKey kLimits[] = {
@@ -426,6 +430,8 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
     config.admin.listen = require_listen(admin, "listen", listen);
   }
   config.admin.ready_max_backlog = static_cast<std::uint64_t>(admin.get_int("ready_max_backlog"));
+  const std::filesystem::path token(admin.get_string("token_file"));
+  config.admin.token_file = token.is_absolute() ? token : config.data_dir / token;
 
   const auto limits = top.get_section("limits");
   config.anonymous_per_minute = static_cast<int>(limits.get_int("anonymous_per_minute"));

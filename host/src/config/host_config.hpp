@@ -58,6 +58,7 @@ struct AdminConfig {
   std::optional<ListenAddress> listen;  // nullopt: off
   // /readyz says not ready while more accepted writes than this wait for projection.
   std::uint64_t ready_max_backlog = 10000;
+  std::filesystem::path token_file;  // absolute: the bearer token of /admin/keys
 };
 
 // A number of days as milliseconds: how retention is counted.

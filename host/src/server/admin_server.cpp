@@ -34,6 +34,8 @@ namespace {
 constexpr int kMaxConnections = 32;
 constexpr auto kExchangeTime = std::chrono::seconds(10);
 constexpr std::uint32_t kAdminHeadLimit = 8 * 1024;
+// Key management bodies are a few hundred bytes.
+constexpr std::uint64_t kAdminBodyLimit = 64 * 1024;
 
 }  // namespace
 
@@ -71,8 +73,9 @@ struct AdminServer::State {
     bool keep_alive = true;
     while (keep_alive) {
       stream.expires_after(kExchangeTime);
-      http::request_parser<http::empty_body> parser;
+      http::request_parser<http::string_body> parser;
       parser.header_limit(kAdminHeadLimit);
+      parser.body_limit(kAdminBodyLimit);
       beast::error_code error;
       co_await http::async_read(stream, buffer, parser,
                                 asio::redirect_error(asio::use_awaitable, error));
@@ -80,7 +83,7 @@ struct AdminServer::State {
       Answer answer;
       bool head_only = false;
       if (error) {
-        // Not HTTP, a head over the limit or a body (no page takes one): say so and close.
+        // Not HTTP, or a head or body over its limit: say so and close.
         answer_with(answer, sdk::Error(400, "malformed request: " + error.message()));
         keep_alive = false;
       } else {
@@ -89,7 +92,13 @@ struct AdminServer::State {
         const std::string_view path = target.substr(0, target.find('?'));
         const std::string_view method(request.method_string().data(),
                                       request.method_string().size());
-        answer = pages(method, path);
+        const auto authorization = request.find(http::field::authorization);
+        answer =
+            pages({method, path,
+                   authorization == request.end() ? std::string_view()
+                                                  : std::string_view(authorization->value().data(),
+                                                                     authorization->value().size()),
+                   request.body()});
         head_only = method == "HEAD";
         keep_alive = request.keep_alive();
       }

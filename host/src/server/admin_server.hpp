@@ -1,7 +1,8 @@
 // The admin listener: plain HTTP on its own port (admin.listen, loopback by default) and its own
 // thread, so that health, readiness and metrics answer even when every API thread is busy. Serves
-// the pages it is given (the operator pages: /healthz, /readyz, /metrics) without a key;
-// keep-alive, at most kMaxConnections at once, 10 s for a request and its answer.
+// the pages it is given (the operator pages: /healthz, /readyz and /metrics without a key, and key
+// management under /admin/keys with the admin token); keep-alive, at most kMaxConnections at once,
+// 10 s for a request and its answer, bodies up to 64 KiB.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +16,15 @@
 
 namespace eventsvc::host {
 
-// The answer to a request's method and path; called on the admin thread.
-using PageAnswerer = std::function<Answer(std::string_view method, std::string_view path)>;
+struct AdminRequest {
+  std::string_view method;
+  std::string_view path;           // without the query
+  std::string_view authorization;  // the Authorization header; empty when none
+  std::string_view body;
+};
+
+// The answer to a request; called on the admin thread.
+using PageAnswerer = std::function<Answer(const AdminRequest& request)>;
 
 class AdminServer {
  public:

@@ -159,8 +159,9 @@ TEST(HostConfig, TheAdminListenerIsOnLoopbackByDefaultAndItsKeysAreChecked) {
             "test.yaml:2 admin.ready_max_backlog: must be at least 1");
   EXPECT_EQ(failure("admin:\n  ready_max_backlog: lots\n"),
             "test.yaml:2 admin.ready_max_backlog: must be an integer");
-  EXPECT_EQ(failure("admin:\n  port: 9\n"),
-            "test.yaml:2 admin.port: unknown key; allowed keys: listen, ready_max_backlog");
+  EXPECT_EQ(
+      failure("admin:\n  port: 9\n"),
+      "test.yaml:2 admin.port: unknown key; allowed keys: listen, ready_max_backlog, token_file");
 }
 
 TEST(YamlDocument, TypesPlainScalarsAndKeepsQuotedOnesAsStrings) {

@@ -1,0 +1,56 @@
+#include "keys/key_requests.hpp"
+
+#include <regex>
+
+#include "eventsvc/sdk/strings.hpp"
+#include "eventsvc/toolkit/time.hpp"
+
+namespace eventsvc::host {
+
+std::optional<KeyRequestProblem> check_key_request(const HostConfig& config,
+                                                   std::string_view environment,
+                                                   sdk::KeyRequest& request) {
+  static const std::regex kWorkspace("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  if (!std::regex_match(request.tenant.workspace, kWorkspace)) {
+    return KeyRequestProblem{"workspace",
+                             "must be 1-64 letters, digits, '.', '_' or '-', starting with a "
+                             "letter or digit"};
+  }
+  const auto parsed = sdk::parse_environment(environment);
+  if (!parsed) return KeyRequestProblem{"env", "must be live or test"};
+  request.tenant.environment = *parsed;
+  // An empty list is allowed: such a key authenticates but every route answers 403.
+  for (const auto& scope : request.scopes) {
+    if (!sdk::is_known_scope(scope)) {
+      return KeyRequestProblem{"scopes", "has an unknown scope '" + scope + "'; scopes are " +
+                                             std::string(sdk::kScopeRead) + ", " +
+                                             std::string(sdk::kScopeWrite) + " and " +
+                                             std::string(sdk::kScopeErase)};
+    }
+  }
+  if (config.plan(request.plan) == nullptr) {
+    std::vector<std::string> plans;
+    for (const auto& [name, plan] : config.plans)
+      plans.push_back(name);
+    return KeyRequestProblem{"plan", "names no plan '" + request.plan + "' in " + config.origin +
+                                         "; plans: " + sdk::join(plans, ", ")};
+  }
+  return std::nullopt;
+}
+
+sdk::json::object key_info_json(const sdk::KeyInfo& key) {
+  sdk::json::array scopes;
+  for (const auto& scope : key.scopes)
+    scopes.emplace_back(scope);
+  return {{"id", key.id},
+          {"workspace", key.tenant.workspace},
+          {"env", sdk::environment_name(key.tenant.environment)},
+          {"scopes", std::move(scopes)},
+          {"plan", key.plan},
+          {"label", key.label},
+          {"created_at", toolkit::format_rfc3339(key.created_at)},
+          {"revoked_at", key.revoked_at ? sdk::json::value(toolkit::format_rfc3339(*key.revoked_at))
+                                        : sdk::json::value(nullptr)}};
+}
+
+}  // namespace eventsvc::host
