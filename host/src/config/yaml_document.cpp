@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "eventsvc/sdk/error.hpp"
@@ -15,6 +14,43 @@ namespace json = sdk::json;
 
 namespace {
 
+// YAML 1.2's core schema numbers, scanned by hand (std::regex's automaton trips GCC 12's
+// -Wmaybe-uninitialized at -O1): [-+]?[0-9]+ is an integer;
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? a float.
+std::size_t digits_from(std::string_view text, std::size_t at) {
+  while (at < text.size() && text[at] >= '0' && text[at] <= '9')
+    ++at;
+  return at;
+}
+
+bool is_integer(std::string_view text) {
+  const std::size_t start = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  const std::size_t end = digits_from(text, start);
+  return end > start && end == text.size();
+}
+
+bool is_float(std::string_view text) {
+  std::size_t at = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  const std::size_t whole = digits_from(text, at);
+  const bool has_whole = whole > at;
+  at = whole;
+  if (at < text.size() && text[at] == '.') {
+    const std::size_t fraction = digits_from(text, at + 1);
+    if (!has_whole && fraction == at + 1) return false;  // "." or "-." alone
+    at = fraction;
+  } else if (!has_whole) {
+    return false;
+  }
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    std::size_t exponent = at + 1;
+    if (exponent < text.size() && (text[exponent] == '-' || text[exponent] == '+')) ++exponent;
+    const std::size_t end = digits_from(text, exponent);
+    if (end == exponent) return false;
+    at = end;
+  }
+  return at == text.size();
+}
+
 json::value typed_scalar(const YAML::Node& node) {
   const std::string& text = node.Scalar();
   if (node.Tag() == "!") return json::string(text);  // quoted: always a string
@@ -23,16 +59,14 @@ json::value typed_scalar(const YAML::Node& node) {
   }
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
-  static const std::regex kInteger("[-+]?[0-9]+");
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  if (std::regex_match(text, kInteger)) {
+  if (is_integer(text)) {
     std::int64_t value = 0;
     const char* begin = text.data() + (text.front() == '+' ? 1 : 0);
     const auto result = std::from_chars(begin, text.data() + text.size(), value);
     if (result.ec == std::errc()) return value;
     return json::string(text);  // out of range: leave it to the schema to reject
   }
-  if (std::regex_match(text, kFloat)) {
+  if (is_float(text)) {
     try {
       return std::stod(text);
     } catch (const std::exception&) {

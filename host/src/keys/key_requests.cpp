@@ -1,17 +1,30 @@
 #include "keys/key_requests.hpp"
 
-#include <regex>
+#include <algorithm>
 
 #include "eventsvc/sdk/strings.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
+namespace {
+
+// 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.
+bool valid_workspace(std::string_view name) {
+  const auto alphanumeric = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (name.empty() || name.size() > 64 || !alphanumeric(name.front())) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return alphanumeric(c) || c == '.' || c == '_' || c == '-'; });
+}
+
+}  // namespace
+
 std::optional<KeyRequestProblem> check_key_request(const HostConfig& config,
                                                    std::string_view environment,
                                                    sdk::KeyRequest& request) {
-  static const std::regex kWorkspace("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  if (!std::regex_match(request.tenant.workspace, kWorkspace)) {
+  if (!valid_workspace(request.tenant.workspace)) {
     return KeyRequestProblem{"workspace",
                              "must be 1-64 letters, digits, '.', '_' or '-', starting with a "
                              "letter or digit"};

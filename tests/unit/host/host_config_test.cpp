@@ -175,5 +175,18 @@ TEST(YamlDocument, TypesPlainScalarsAndKeepsQuotedOnesAsStrings) {
   EXPECT_EQ(document.locations.at("f").line, 6);
 }
 
+TEST(YamlDocument, NumbersAreYamlCoreSchemaNumbers) {
+  const auto document = parse_yaml(
+      "a: +7\nb: -12\nc: 1.\nd: -.5e3\ne: 2E+2\nf: .\ng: 1e\nh: 1.2.3\ni: +\nj: 12ab\nk: e5\n",
+      "t.yaml");
+  EXPECT_EQ(document.root.at("a"), 7);
+  EXPECT_EQ(document.root.at("b"), -12);
+  EXPECT_EQ(document.root.at("c"), 1.0);
+  EXPECT_EQ(document.root.at("d"), -500.0);
+  EXPECT_EQ(document.root.at("e"), 200.0);
+  for (const char* text : {"f", "g", "h", "i", "j", "k"})
+    EXPECT_TRUE(document.root.at(text).is_string()) << text;
+}
+
 }  // namespace
 }  // namespace eventsvc::host
