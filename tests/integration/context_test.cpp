@@ -584,7 +584,7 @@ class LongHistory : public ::testing::Test {
     for (int reading = 0; reading < kReadings; ++reading) {
       for (int sensor = 0; sensor < 20; ++sensor) {
         const int phase = sensor < 10 ? reading * 4 / kReadings : 0;
-        char name[8];
+        char name[16];
         std::snprintf(name, sizeof name, "s-%02d", sensor);
         batch.push_back(
             make_event("r-" + std::to_string(sensor) + "-" + std::to_string(reading), "reading",
