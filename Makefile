@@ -7,7 +7,7 @@ PRESET ?= release
 BUILD := build/$(PRESET)
 DATA_DIR ?= var/data
 
-.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench bench-cluster package clean
+.PHONY: all deps build build-sanitizers build-fuzz run test test-sanitizers test-fuzz unit bench bench-cluster bench-console package clean
 
 all: build
 
@@ -52,6 +52,10 @@ package: build
 bench: build
 	@packaging/install-deps.sh --bench
 	bench/run.sh $(BUILD)
+
+# The browser console in headless Chromium: first load, a 1,000-row result, a 50,000-event histogram.
+bench-console: build
+	node bench/console.mjs $(BUILD)/bin/eventsvc
 
 bench-cluster: build
 	@packaging/install-deps.sh --bench

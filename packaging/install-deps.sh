@@ -14,9 +14,12 @@ packages=(
   lintian adduser
   python3-jsonschema python3-yaml
   redis-server postgresql-15 libpq-dev haproxy
+  chromium fonts-dejavu-core
 )
-# node and npm run the OpenAPI linter (packaging/install-tools.sh); a machine that has them from
-# elsewhere (a newer node with its own npm) keeps them.
+# chromium: the console's browser tests (console/tests) drive Debian's, headless.
+# node and npm build the console (console/build.sh) and run the OpenAPI linter
+# (packaging/install-tools.sh); a machine that has them from elsewhere (a newer node with its own
+# npm) keeps them.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi

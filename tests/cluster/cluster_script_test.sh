@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # packaging/cluster/cluster.sh as an operator uses it: up, a write through haproxy verified and
-# read the same on every server, one server killed with SIGKILL while haproxy keeps answering,
+# read the same on every server, the browser console paged through haproxy, one server killed with SIGKILL while haproxy keeps answering,
 # down leaving no process and no file behind.
 #   cluster_script_test.sh EVENTSVC_BINARY
 set -euo pipefail
@@ -50,6 +50,10 @@ for address in 127.0.0.2 127.0.0.3 127.0.0.4; do
   [[ $n == 15 ]] || fail "$address counts $n events, not 15"
 done
 
+# The console behind haproxy: its pages and every request of it reach any server, cursors too.
+node "$here/../../console/tests/through_load_balancer.mjs" https://127.0.0.1:28443 "$key" test ||
+  fail "the console through haproxy"
+
 # The limits were kept in Redis, found through Sentinel (were it unreachable, requests would be
 # admitted without limits and this would read 0). A connection that a busy machine let time out
 # is tried again by the next request past retry_interval_ms, so requests are made until the gauge
@@ -82,4 +86,4 @@ EVENTSVC="$eventsvc" "$script" down "$dir" >/dev/null
 [[ ! -e "$dir" ]] || fail "$dir is still there"
 sleep 0.5
 if pgrep -f "$dir" >/dev/null; then pgrep -af "$dir" >&2; fail "processes are left"; fi
-echo "cluster script: up, 15 events verified and counted alike on 3 servers, 20 requests with one server killed, down: OK"
+echo "cluster script: up, 15 events verified and counted alike on 3 servers, the console through haproxy, 20 requests with one server killed, down: OK"

@@ -98,7 +98,8 @@ TEST(OperatorView, WrongPagesMethodsAndBytesGetTheJsonErrorBody) {
   const auto missing = admin_get(server, "/v1/events");
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(missing.json().at("statusCode"), 404);
-  EXPECT_NE(missing.body.find("/healthz, /readyz, /metrics and /admin/keys"), std::string::npos)
+  EXPECT_NE(missing.body.find("/healthz, /readyz, /metrics, /admin/keys and /console/"),
+            std::string::npos)
       << missing.body;
 
   const auto post = admin_get(server, "/metrics", "POST");
@@ -439,6 +440,66 @@ TEST(OperatorView, TheListenerCanBeTurnedOffAndItsAddressIsChecked) {
   ServerProcess refused(TestConfig{}.yaml());
   EXPECT_THROW(refused.start({"--admin-listen", "nowhere"}), std::runtime_error);
   EXPECT_NE(refused.log().find("admin.listen"), std::string::npos) << refused.log();
+}
+
+// The console's files on both listeners: the page (gzip when asked, HEAD without a body), the
+// redirect to its directory, 404 and 405 with the error body; console.enabled false: the API alone.
+TEST(OperatorView, ConsoleIsServedOnBothListenersAndSwitchesOff) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  HttpsClient api(server.port());
+
+  const auto page = api.request("GET", "/console/");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_NE(page.header("Content-Security-Policy").find("script-src 'self';"), std::string::npos);
+  EXPECT_EQ(page.header("Cache-Control"), "no-cache");
+  EXPECT_NE(page.body.find(R"(<meta name="eventsvc-listener" content="api" />)"), std::string::npos)
+      << page.body;
+  const auto script_at = page.body.find("/console/assets/");
+  ASSERT_NE(script_at, std::string::npos);
+  const std::string script =
+      page.body.substr(script_at, page.body.find('"', script_at) - script_at);
+  const auto asset = api.request("GET", script);
+  EXPECT_EQ(asset.status, 200);
+  EXPECT_EQ(asset.header("Cache-Control"), "public, max-age=31536000, immutable");
+  const auto gzipped = api.request("GET", script, "", {{"Accept-Encoding", "gzip"}});
+  EXPECT_EQ(gzipped.header("Content-Encoding"), "gzip");
+  EXPECT_LT(gzipped.body.size(), asset.body.size());
+
+  const auto head = api.request("HEAD", "/console/");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+  const auto bare = api.request("GET", "/console");
+  EXPECT_EQ(bare.status, 308);
+  EXPECT_EQ(bare.header("Location"), "/console/");
+  const auto missing = api.request("GET", "/console/assets/nothing.js");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.json().at("message"),
+            "no such console file: /console/assets/nothing.js; the console is at /console/");
+  const auto post = api.request("POST", "/console/", "{}");
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(post.header("Allow"), "GET, HEAD");
+  // Not a prefix match: /consoles is no endpoint of the API.
+  EXPECT_EQ(api.request("GET", "/consoles").json().at("message"),
+            "no such endpoint: GET /consoles");
+
+  const auto admin_page = admin_get(server, "/console/");
+  EXPECT_EQ(admin_page.status, 200);
+  EXPECT_NE(admin_page.body.find(R"(<meta name="eventsvc-listener" content="admin" />)"),
+            std::string::npos);
+
+  TestConfig off;
+  off.other = "console:\n  enabled: false\n";
+  ServerProcess without(off.yaml());
+  without.start();
+  EXPECT_EQ(HttpsClient(without.port()).request("GET", "/console/").json().at("message"),
+            "no such endpoint: GET /console/");
+  const auto admin_missing = admin_get(without, "/console/");
+  EXPECT_EQ(admin_missing.status, 404);
+  EXPECT_NE(admin_missing.body.find("/healthz, /readyz, /metrics and /admin/keys"),
+            std::string::npos)
+      << admin_missing.body;
 }
 
 }  // namespace

@@ -72,13 +72,14 @@ namespace {
 // With EVENTSVC_CONTRACT_LOG set (a directory), every answer of the public API is appended to
 // <dir>/<pid>.jsonl, for the contract test to check against docs/openapi.yaml once every test
 // has run. The admin listener's pages (/healthz, /readyz, /metrics, /admin/...) are not the public
-// API (docs/operations.md describes them).
+// API (docs/operations.md describes them), nor are the console's files (docs/console.md).
 void record_for_contract(const std::string& method, const std::string& path,
                          const HttpResponse& response) {
   const char* directory = std::getenv("EVENTSVC_CONTRACT_LOG");
   if (directory == nullptr || *directory == '\0') return;
   const std::string bare = path.substr(0, path.find('?'));
-  if (bare == "/healthz" || bare == "/readyz" || bare == "/metrics" || bare.starts_with("/admin/"))
+  if (bare == "/healthz" || bare == "/readyz" || bare == "/metrics" ||
+      bare.starts_with("/admin/") || bare == "/console" || bare.starts_with("/console/"))
     return;
   static std::mutex mutex;
   const std::lock_guard lock(mutex);

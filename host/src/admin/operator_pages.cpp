@@ -22,11 +22,15 @@ Answer OperatorPages::answer(const AdminRequest& request) const {
   const std::string_view method = request.method;
   const std::string_view path = request.path;
   if (path == "/admin/keys" || path.starts_with("/admin/keys/")) return keys_.answer(request);
+  if (console_ && ConsoleSite::serves(path)) {
+    return console_->answer(method, path, request.accept_encoding);
+  }
   Answer answer;
   if (path != "/healthz" && path != "/readyz" && path != "/metrics") {
-    answer_with(answer, sdk::Error::not_found("no such page: " + std::string(path) +
-                                              "; the admin listener serves /healthz, /readyz, "
-                                              "/metrics and /admin/keys"));
+    answer_with(answer, sdk::Error::not_found(
+                            "no such page: " + std::string(path) +
+                            "; the admin listener serves /healthz, /readyz, /metrics" +
+                            (console_ ? ", /admin/keys and /console/" : " and /admin/keys")));
     return answer;
   }
   if (method != "GET" && method != "HEAD") {

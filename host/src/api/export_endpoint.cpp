@@ -1,7 +1,5 @@
 #include "api/export_endpoint.hpp"
 
-#include <cctype>
-
 #include "api/query_request.hpp"
 #include "api/validation.hpp"
 #include "export/export_stream.hpp"
@@ -11,45 +9,10 @@ namespace eventsvc::host {
 
 namespace {
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Whether a list header (Accept, Accept-Encoding) names `token` with a weight above zero.
-bool names(const std::string* header, std::string_view token) {
-  if (header == nullptr) return false;
-  const std::string list = lowercase(*header);
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const auto comma = list.find(',', start);
-    const std::string_view item = std::string_view(list).substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start);
-    const auto semicolon = item.find(';');
-    std::string_view name = item.substr(0, semicolon);
-    while (!name.empty() && name.front() == ' ')
-      name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ')
-      name.remove_suffix(1);
-    if (name == token) {
-      const std::string_view params =
-          semicolon == std::string_view::npos ? std::string_view() : item.substr(semicolon);
-      const auto q = params.find("q=");
-      if (q == std::string_view::npos) return true;
-      return std::strtod(std::string(params.substr(q + 2)).c_str(), nullptr) > 0;
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return false;
-}
-
 ExportFormat format_of(const RequestHead& head, const QueryRequest& parsed) {
   ExportFormat format;
-  format.csv = names(head.header("Accept"), "text/csv");
-  format.gzip = names(head.header("Accept-Encoding"), "gzip");
+  format.csv = header_names(head.header("Accept"), "text/csv");
+  format.gzip = header_names(head.header("Accept-Encoding"), "gzip");
   if (format.csv && parsed.fields.empty()) {
     throw sdk::Error::bad_request(
         "CSV has one column per field: name them in fields, or accept application/x-ndjson",

@@ -98,6 +98,15 @@ void announce_ready(const HostConfig& config, const std::string& base, const Htt
     admin_base = url_of("http", config.admin.listen->host, admin->port());
     std::printf("eventsvc admin: %s (/healthz, /readyz, /metrics)\n", admin_base.c_str());
   }
+  if (config.console.enabled) {
+    std::printf("eventsvc console: %s/console/ (sign in with an API key)\n", base.c_str());
+    if (admin != nullptr) {
+      std::printf(
+          "eventsvc admin console: %s/console/ (keys and operations; sign in with the "
+          "admin token in %s)\n",
+          admin_base.c_str(), config.admin.token_file.c_str());
+    }
+  }
   std::printf("eventsvc ready: %s\n", base.c_str());
   std::fflush(stdout);
   sdk::json::object ready{

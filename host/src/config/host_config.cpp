@@ -177,6 +177,14 @@ constexpr ConfigKey kTail[] = {
         .at_most(1000000000),
 };
 
+constexpr ConfigKey kConsole[] = {
+    ConfigKey::boolean("enabled",
+                       "Serve the browser console at /console/ on the API listener (sign-in with "
+                       "an API key) and on the admin listener (keys and operations, with the "
+                       "admin token); false: the API alone")
+        .defaults_to("true"),
+};
+
 constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("server", "HTTPS listener and connection handling", kServer),
     ConfigKey::section("admin",
@@ -197,6 +205,7 @@ constexpr ConfigKey kTopLevel[] = {
     ConfigKey::section("retention", "Removing events older than retention", kRetention),
     ConfigKey::section("cursors", "Paging cursors of search, query and analyze", kCursors),
     ConfigKey::section("tail", "Live tails (GET /v1/tail)", kTail),
+    ConfigKey::section("console", "The browser console (docs/console.md)", kConsole),
     ConfigKey::mapping("plugins", "Plugin instances by name"),
 };
 
@@ -463,6 +472,7 @@ HostConfig build_host_config(const YamlDocument& document, const ConfigOverrides
     tail.fail("heartbeat", "must be a duration of at least 1s, such as 15s");
   config.tail.heartbeat = *heartbeat;
   config.tail.max_lag = static_cast<std::uint64_t>(tail.get_int("max_lag"));
+  config.console.enabled = top.get_section("console").get_bool("enabled");
   if (const auto* plugins = top.values().if_contains("plugins"); plugins != nullptr) {
     for (const auto& entry : plugins->as_object())
       config.plugins.push_back(plugin_instance_of(document, entry.key(), entry.value()));

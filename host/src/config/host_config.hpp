@@ -99,6 +99,12 @@ struct TailConfig {
   std::uint64_t max_lag = 100000;  // events behind the newest before `lagged`
 };
 
+// The browser console (console/console_site.hpp), served at /console/ on the API and admin
+// listeners.
+struct ConsoleConfig {
+  bool enabled = true;
+};
+
 struct CursorConfig {
   std::filesystem::path secret_file;  // absolute
   sdk::Millis lifetime = sdk::Millis{24} * 3600000;
@@ -135,6 +141,7 @@ struct HostConfig {
   RetentionConfig retention;
   CursorConfig cursors;
   TailConfig tail;
+  ConsoleConfig console;
   std::vector<PluginInstanceConfig> plugins;
 
   const Plan* plan(std::string_view name) const;

@@ -92,13 +92,14 @@ struct AdminServer::State {
         const std::string_view path = target.substr(0, target.find('?'));
         const std::string_view method(request.method_string().data(),
                                       request.method_string().size());
-        const auto authorization = request.find(http::field::authorization);
-        answer =
-            pages({method, path,
-                   authorization == request.end() ? std::string_view()
-                                                  : std::string_view(authorization->value().data(),
-                                                                     authorization->value().size()),
-                   request.body()});
+        const auto header = [&request](http::field name) {
+          const auto found = request.find(name);
+          return found == request.end()
+                     ? std::string_view()
+                     : std::string_view(found->value().data(), found->value().size());
+        };
+        answer = pages({method, path, header(http::field::authorization),
+                        header(http::field::accept_encoding), request.body()});
         head_only = method == "HEAD";
         keep_alive = request.keep_alive();
       }

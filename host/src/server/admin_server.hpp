@@ -18,8 +18,9 @@ namespace eventsvc::host {
 
 struct AdminRequest {
   std::string_view method;
-  std::string_view path;           // without the query
-  std::string_view authorization;  // the Authorization header; empty when none
+  std::string_view path;             // without the query
+  std::string_view authorization;    // the Authorization header; empty when none
+  std::string_view accept_encoding;  // the Accept-Encoding header; empty when none
   std::string_view body;
 };
 

@@ -2,6 +2,9 @@
 
 #include <strings.h>
 
+#include <cctype>
+#include <cstdlib>
+
 #include "eventsvc/sdk/error.hpp"
 
 namespace eventsvc::host {
@@ -79,6 +82,35 @@ std::vector<std::pair<std::string, std::string>> RequestHead::query_parameters()
 std::string_view RequestHead::path() const {
   const std::string_view whole(target);
   return whole.substr(0, whole.find('?'));
+}
+
+bool header_names(const std::string* header, std::string_view token) {
+  if (header == nullptr) return false;
+  std::string list(*header);
+  for (auto& c : list)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    const std::string_view item = std::string_view(list).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto semicolon = item.find(';');
+    std::string_view name = item.substr(0, semicolon);
+    while (!name.empty() && name.front() == ' ')
+      name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ')
+      name.remove_suffix(1);
+    if (name == token) {
+      const std::string_view params =
+          semicolon == std::string_view::npos ? std::string_view() : item.substr(semicolon);
+      const auto q = params.find("q=");
+      if (q == std::string_view::npos) return true;
+      return std::strtod(std::string(params.substr(q + 2)).c_str(), nullptr) > 0;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return false;
 }
 
 }  // namespace eventsvc::host

@@ -37,6 +37,10 @@ struct RequestHead {
   bool has_body_framing() const { return content_length.has_value() || chunked; }
 };
 
+// Whether a list header (Accept, Accept-Encoding) names `token` (lowercase) with a weight above
+// zero; false for no header.
+bool header_names(const std::string* header, std::string_view token);
+
 // A body produced while it is written, chunk by chunk (chunked transfer encoding): each chunk is
 // asked for once the one before has been written, so a slow reader holds its connection, not a
 // thread, and memory holds one chunk.

@@ -56,11 +56,9 @@ bool takes_body(const std::string& method) {
 
 RequestPipeline::RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log,
                                  Router router, HostMetrics& metrics)
-    : config_(config),
-      modules_(modules),
-      log_(log),
-      router_(std::move(router)),
-      metrics_(metrics) {}
+    : config_(config), modules_(modules), log_(log), router_(std::move(router)), metrics_(metrics) {
+  if (config.console.enabled) console_.emplace(ConsoleSite::Listener::api);
+}
 
 template <class Step>
 void RequestPipeline::answering_errors(Exchange& exchange, Step step) {
@@ -83,6 +81,7 @@ void RequestPipeline::admit(Exchange& exchange) {
       throw sdk::Error::unavailable("the server is shutting down", 1);
     }
     if (answer_openapi_document(exchange)) return;
+    if (answer_console(exchange)) return;
     route_and_authorise(exchange);
     check_body_framing(exchange);
   });
@@ -99,6 +98,22 @@ bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
   exchange.answer.status = 200;
   exchange.answer.body = std::string(openapi_document());
   exchange.answer.headers.emplace_back("Content-Type", "application/yaml");
+  exchange.answered = true;
+  return true;
+}
+
+bool RequestPipeline::answer_console(Exchange& exchange) {
+  const RequestHead& head = exchange.head;
+  if (!console_ || !ConsoleSite::serves(head.path())) return false;
+  // Keyless, as the page signs in from the browser: charged to the address's anonymous allowance.
+  charge_anonymous(head.client_address, exchange.answer.headers);
+  const std::string* encodings = head.header("Accept-Encoding");
+  Answer file = console_->answer(head.method, head.path(),
+                                 encodings != nullptr ? *encodings : std::string_view());
+  exchange.answer.status = file.status;
+  exchange.answer.body = std::move(file.body);
+  for (auto& header : file.headers)
+    exchange.answer.headers.push_back(std::move(header));
   exchange.answered = true;
   return true;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/host_config.hpp"
+#include "console/console_site.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "limits/held_lease.hpp"
 #include "limits/operation.hpp"
@@ -78,6 +79,8 @@ class RequestPipeline {
   void answering_errors(Exchange& exchange, Step step);
   // GET /openapi.yaml, answered from the head: true when it was that request.
   bool answer_openapi_document(Exchange& exchange);
+  // A file of the browser console under /console (when it is on): true when it was that request.
+  bool answer_console(Exchange& exchange);
   // route -> authenticate -> charge the rate -> scope -> rate refusal -> lease, each throwing the
   // error that answers the request.
   void route_and_authorise(Exchange& exchange);
@@ -96,6 +99,7 @@ class RequestPipeline {
   LogSink& log_;
   Router router_;
   HostMetrics& metrics_;
+  std::optional<ConsoleSite> console_;  // set when console.enabled
   std::atomic<bool> refusing_{false};
 };
 
