@@ -191,6 +191,14 @@ test("search: the rows shown are the API's answer to the same request", async ()
   await page.waitForSelector('[data-test="histogram"] svg');
   await assertAccessible(page, "search");
   await shoot(page, "search");
+
+  // Dark, as chosen by the reader: contrast checked again.
+  await page.click('[data-test="theme"]');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  await assertAccessible(page, "search, dark");
+  await shoot(page, "search-dark");
+  await page.click('[data-test="theme"]');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
 });
 
 test("query: conditions, a record opened, paging forward and back", async () => {
@@ -365,6 +373,10 @@ test("admin console: create a key, use it, revoke it, and the API refuses it", a
   assert.equal((await call("GET", `${api}/v1/fields`, undefined, secret)).status, 200);
   const listed = (await call("GET", `${admin}/admin/keys`, undefined, adminToken)).json.keys;
   const made = listed.find((k) => k.workspace === "made-in-console");
+  assert.ok(made.last_used_at, "the key was used once");
+  await p.click('nav a[data-view="operations"]');
+  await p.click('nav a[data-view="keys"]');
+  assert.equal(await p.textContent(`tr[data-id="${made.id}"] [data-test="last-used"]`), made.last_used_at);
   await assertAccessible(p, "keys");
   await shoot(p, "keys");
   p.once("dialog", (dialog) => dialog.accept());

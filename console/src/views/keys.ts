@@ -37,12 +37,13 @@ export class KeysView {
       const answer = await request<{ keys: Json[] }>("GET", "/admin/keys");
       const keys = answer.json.keys;
       replace(this.list, h("table", { class: "results" },
-        h("thead", {}, h("tr", {}, ...["id", "workspace", "env", "scopes", "plan", "label", "created", "revoked", ""]
+        h("thead", {}, h("tr", {}, ...["id", "workspace", "env", "scopes", "plan", "label", "created", "last used", "revoked", ""]
           .map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ...keys.map((k) => h("tr", { "data-id": cellText(k.id) },
           h("td", { class: "mono" }, cellText(k.id)), h("td", {}, cellText(k.workspace)), h("td", {}, cellText(k.env)),
           h("td", {}, (k.scopes as string[]).join(", ")), h("td", {}, cellText(k.plan)), h("td", {}, cellText(k.label)),
-          h("td", {}, cellText(k.created_at)), h("td", {}, k.revoked_at ? cellText(k.revoked_at) : "—"),
+          h("td", {}, cellText(k.created_at)), h("td", { "data-test": "last-used" }, k.last_used_at ? cellText(k.last_used_at) : "never"),
+          h("td", {}, k.revoked_at ? cellText(k.revoked_at) : "—"),
           h("td", {}, k.revoked_at ? "" : button("Revoke", () => void this.revoke(String(k.id)),
             { "aria-label": `Revoke key ${cellText(k.id)}`, "data-test": "revoke" })))))));
     } catch (error) {

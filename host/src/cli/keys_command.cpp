@@ -58,16 +58,18 @@ int list(ModuleRegistry& modules, bool as_json) {
     std::printf("%s\n", sdk::to_json(out).c_str());
     return 0;
   }
-  std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %s\n", "ID", "WORKSPACE", "ENV", "SCOPES", "PLAN",
-              "CREATED", "STATUS");
+  std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %-24s %s\n", "ID", "WORKSPACE", "ENV", "SCOPES",
+              "PLAN", "CREATED", "LAST USED", "STATUS");
   for (const auto& key : keys) {
-    std::printf(
-        "%-10s %-20s %-5s %-26s %-10s %-24s %s\n", key.id.c_str(), key.tenant.workspace.c_str(),
-        std::string(sdk::environment_name(key.tenant.environment)).c_str(),
-        sdk::join(key.scopes, ",").c_str(), key.plan.c_str(),
-        toolkit::format_rfc3339(key.created_at).c_str(),
-        key.revoked_at ? ("revoked " + toolkit::format_rfc3339(*key.revoked_at)).c_str()
-                       : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
+    std::printf("%-10s %-20s %-5s %-26s %-10s %-24s %-24s %s\n", key.id.c_str(),
+                key.tenant.workspace.c_str(),
+                std::string(sdk::environment_name(key.tenant.environment)).c_str(),
+                sdk::join(key.scopes, ",").c_str(), key.plan.c_str(),
+                toolkit::format_rfc3339(key.created_at).c_str(),
+                key.last_used_at ? toolkit::format_rfc3339(*key.last_used_at).c_str() : "never",
+                key.revoked_at
+                    ? ("revoked " + toolkit::format_rfc3339(*key.revoked_at)).c_str()
+                    : (key.label.empty() ? "active" : ("active (" + key.label + ")").c_str()));
   }
   return 0;
 }

@@ -63,7 +63,10 @@ sdk::json::object key_info_json(const sdk::KeyInfo& key) {
           {"label", key.label},
           {"created_at", toolkit::format_rfc3339(key.created_at)},
           {"revoked_at", key.revoked_at ? sdk::json::value(toolkit::format_rfc3339(*key.revoked_at))
-                                        : sdk::json::value(nullptr)}};
+                                        : sdk::json::value(nullptr)},
+          {"last_used_at", key.last_used_at
+                               ? sdk::json::value(toolkit::format_rfc3339(*key.last_used_at))
+                               : sdk::json::value(nullptr)}};
 }
 
 }  // namespace eventsvc::host

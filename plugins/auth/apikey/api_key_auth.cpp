@@ -31,7 +31,8 @@ const sdk::PluginInfo ApiKeyAuth::kInfo{
 ApiKeyAuth::ApiKeyAuth(const sdk::PluginContext& context)
     : word_(context.config.get_string("key_word")),
       store_(context.data_dir / context.config.get_string("keys_file"),
-             [logger = context.logger](const std::string& problem) { logger->error(problem); }) {
+             [logger = context.logger](const std::string& problem) { logger->error(problem); }),
+      uses_(context.data_dir / "keys-last-used.json") {
   if (!valid_key_word(word_)) {
     context.config.fail("key_word",
                         "must be 1-16 lowercase letters or digits, starting with a letter");
@@ -58,6 +59,7 @@ std::optional<sdk::Principal> ApiKeyAuth::authenticate(std::string_view credenti
   if (stored.info.revoked_at || stored.info.tenant.environment != parsed->environment) {
     return std::nullopt;
   }
+  uses_.used(stored.info.id, toolkit::now_millis());
   return sdk::Principal{stored.info.tenant, stored.info.scopes, stored.info.plan, stored.info.id};
 }
 
@@ -97,8 +99,10 @@ sdk::CreatedKey ApiKeyAuth::create_key(const sdk::KeyRequest& request) {
 std::vector<sdk::KeyInfo> ApiKeyAuth::list_keys() {
   const auto keys = store_.snapshot();
   std::vector<sdk::KeyInfo> out;
-  for (const auto& [id, key] : *keys)
+  for (const auto& [id, key] : *keys) {
     out.push_back(key.info);
+    out.back().last_used_at = uses_.last_used(id);
+  }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.created_at != b.created_at ? a.created_at < b.created_at : a.id < b.id;
   });

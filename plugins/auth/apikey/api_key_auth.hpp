@@ -4,6 +4,7 @@
 
 #include "eventsvc/sdk/auth.hpp"
 #include "key_store.hpp"
+#include "key_use_log.hpp"
 
 namespace eventsvc::plugins::apikey {
 
@@ -21,6 +22,7 @@ class ApiKeyAuth final : public sdk::AuthProvider {
  private:
   std::string word_;
   KeyStore store_;
+  KeyUseLog uses_;
 };
 
 }  // namespace eventsvc::plugins::apikey

@@ -8,6 +8,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
+#include "eventsvc/toolkit/time.hpp"
 #include "support/plugin_context.hpp"
 #include "support/temp_dir.hpp"
 
@@ -158,6 +159,34 @@ TEST_F(ApiKeyAuthTest, KeyRequestsAreValidated) {
   const auto principal = auth.authenticate(created.secret);
   ASSERT_TRUE(principal);
   EXPECT_TRUE(principal->scopes.empty());
+}
+
+// Last use, to the minute: absent until a key authenticates; kept over a restart; a failed
+// attempt is no use.
+TEST_F(ApiKeyAuthTest, ListedKeysSayWhenTheyWereLastUsed) {
+  const auto used = auth.create_key(request("acme", sdk::Environment::test));
+  const auto idle = auth.create_key(request("acme", sdk::Environment::test));
+  std::string forged = idle.secret;
+  forged.back() = forged.back() == 'a' ? 'b' : 'a';
+  EXPECT_FALSE(auth.authenticate(forged));
+  const auto before = toolkit::now_millis();
+  ASSERT_TRUE(auth.authenticate(used.secret));
+  const auto keys = auth.list_keys();
+  ASSERT_EQ(keys.size(), 2u);
+  const auto& listed_used = keys[0].id == used.info.id ? keys[0] : keys[1];
+  const auto& listed_idle = keys[0].id == used.info.id ? keys[1] : keys[0];
+  ASSERT_TRUE(listed_used.last_used_at);
+  EXPECT_GE(*listed_used.last_used_at, before);
+  EXPECT_FALSE(listed_idle.last_used_at);
+
+  ApiKeyAuth restarted{plugin_context(sdk::manifest_of<ApiKeyAuth>(), {}, dir.path())};
+  for (const auto& key : restarted.list_keys()) {
+    if (key.id == used.info.id) {
+      EXPECT_EQ(key.last_used_at, listed_used.last_used_at);
+    } else {
+      EXPECT_FALSE(key.last_used_at);
+    }
+  }
 }
 
 }  // namespace

@@ -31,6 +31,9 @@ struct KeyInfo {
   std::string label;
   Millis created_at = 0;
   std::optional<Millis> revoked_at;
+  // When the key last authenticated a request (as precisely as the provider records it; the
+  // apikey plugin: to the minute, on this server); nullopt when never, or not recorded.
+  std::optional<Millis> last_used_at;
 };
 
 struct CreatedKey {

@@ -1,0 +1,69 @@
+#include "key_use_log.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/files.hpp"
+
+namespace eventsvc::plugins::apikey {
+
+KeyUseLog::KeyUseLog(std::filesystem::path file) : file_(std::move(file)) {
+  std::ifstream in(file_);
+  if (!in) return;
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    // Named: a range-for over a member of a temporary would outlive the temporary.
+    const sdk::json::value document = sdk::parse_json(text.str());
+    for (const auto& entry : document.as_object().at("last_used").as_object()) {
+      last_[std::string(entry.key())] = entry.value().to_number<sdk::Millis>();
+    }
+  } catch (const std::exception&) {
+    last_.clear();
+  }
+}
+
+KeyUseLog::~KeyUseLog() {
+  const std::lock_guard lock(mutex_);
+  if (!changed_) return;
+  try {
+    write_locked();
+  } catch (const std::exception&) {
+    // Only a record of use: a plugin that stops on a full disk loses it, nothing else.
+  }
+}
+
+void KeyUseLog::used(const std::string& id, sdk::Millis now) {
+  const std::lock_guard lock(mutex_);
+  sdk::Millis& last = last_[id];
+  if (now - last < kPrecision) return;
+  last = now;
+  changed_ = true;
+  if (now - written_at_ < kPrecision) return;
+  written_at_ = now;
+  try {
+    write_locked();
+  } catch (const std::exception&) {
+    // Tried again a minute on; the request goes on regardless.
+  }
+}
+
+std::optional<sdk::Millis> KeyUseLog::last_used(const std::string& id) const {
+  const std::lock_guard lock(mutex_);
+  const auto found = last_.find(id);
+  if (found == last_.end() || found->second == 0) return std::nullopt;
+  return found->second;
+}
+
+void KeyUseLog::write_locked() {
+  sdk::json::object uses;
+  for (const auto& [id, at] : last_) {
+    if (at != 0) uses[id] = at;
+  }
+  toolkit::replace_file(
+      file_, sdk::to_json(sdk::json::object{{"version", 1}, {"last_used", std::move(uses)}}), 0600);
+  changed_ = false;
+}
+
+}  // namespace eventsvc::plugins::apikey
