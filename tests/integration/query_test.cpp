@@ -298,6 +298,17 @@ TEST_F(QueryTest, HistoryNeedsALowerBoundWithinRetention) {
   EXPECT_EQ(beyond.status, 403);
   EXPECT_EQ(beyond.json().at("statusCode"), 403);
   EXPECT_EQ(beyond.json().at("data").at("retention_days"), 30);
+  // Every read reaching past retention says it in one sentence, naming what reached.
+  const std::string sentence = " is beyond the plan's retention of 30 days (earliest: ";
+  EXPECT_TRUE(
+      beyond.json().at("message").as_string().starts_with("where.timestamp lower bound 20"));
+  EXPECT_NE(beyond.body.find(sentence), std::string::npos) << beyond.body;
+  ApiClient api(server_->port(), *key_);
+  const auto search = api.search(json::object{{"query", "anything"}, {"from", "now-40d"}});
+  EXPECT_EQ(search.status, 403);
+  EXPECT_TRUE(search.json().at("message").as_string().starts_with("from 20")) << search.body;
+  EXPECT_NE(search.body.find(sentence), std::string::npos) << search.body;
+  EXPECT_EQ(search.json().at("data").at("retention_days"), 30);
   EXPECT_EQ(
       raw(json::object{{"source", "history"},
                        {"where", json::object{{"timestamp", json::object{{"gt", "now-29d"}}}}}})

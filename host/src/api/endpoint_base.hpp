@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "api/read_paging.hpp"
+#include "api/retention_bound.hpp"
 #include "eventsvc/sdk/storage.hpp"
 #include "modules/module.hpp"
 #include "server/endpoint.hpp"
@@ -43,11 +44,6 @@ class ReadEndpoint : public StorageEndpoint {
  private:
   const CursorSeal& seal_;
 };
-
-// The earliest timestamp a plan's keys may see: now minus the plan's retention.
-inline sdk::Millis retention_horizon(const Plan& plan, sdk::Millis now) {
-  return now - plan.retention_ms();
-}
 
 // Milliseconds since `started`, rounded to microseconds (the answers' elapsed_ms).
 double elapsed_ms_since(std::chrono::steady_clock::time_point started);

@@ -76,14 +76,7 @@ ApiResponse FieldsEndpoint::handle(const ApiRequest& request) {
   const sdk::Millis to = instant_parameter(parameters, "to", "now", request.now);
   if (from > to) throw bad_parameter("from", "is after to");
   const sdk::Millis horizon = retention_horizon(request.plan, request.now);
-  if (from < horizon) {
-    throw sdk::Error::forbidden("from " + toolkit::format_rfc3339(from) +
-                                    " is beyond the plan's retention of " +
-                                    std::to_string(request.plan.retention_days) +
-                                    " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
-                                {{"retention_days", request.plan.retention_days},
-                                 {"earliest", toolkit::format_rfc3339(horizon)}});
-  }
+  check_retention("from", from, horizon, request.plan.retention_days);
   json::object where = url_where(parameters);
   if (where.contains("timestamp")) {
     throw bad_parameter("where", "bounds timestamp: give from and to instead");

@@ -57,13 +57,7 @@ ApiResponse SearchEndpoint::handle(const ApiRequest& request) {
           json::array{json::object{{"path", "/from"}, {"message", "must not be after to"}}}}});
   }
   const sdk::Millis horizon = retention_horizon(request.plan, now);
-  if (*from < horizon && object.contains("from")) {
-    throw sdk::Error::forbidden("from is beyond the plan's retention of " +
-                                    std::to_string(request.plan.retention_days) +
-                                    " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
-                                {{"retention_days", request.plan.retention_days},
-                                 {"earliest", toolkit::format_rfc3339(horizon)}});
-  }
+  if (object.contains("from")) check_retention("from", *from, horizon, request.plan.retention_days);
 
   sdk::RecordQuery query;
   query.source = sdk::Source::history;

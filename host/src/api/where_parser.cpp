@@ -1,5 +1,6 @@
 #include "api/where_parser.hpp"
 
+#include "api/retention_bound.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
@@ -209,13 +210,7 @@ void require_history_bound(const ParsedWhere& where, sdk::Millis horizon, int re
         {{"errors", json::array{json::object{{"path", "/where/timestamp"},
                                              {"message", "needs gte or gt for source history"}}}}});
   }
-  if (*where.lower_bound < horizon) {
-    throw sdk::Error::forbidden(
-        "where.timestamp lower bound " + toolkit::format_rfc3339(*where.lower_bound) +
-            " is beyond the plan's retention of " + std::to_string(retention_days) +
-            " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
-        {{"retention_days", retention_days}, {"earliest", toolkit::format_rfc3339(horizon)}});
-  }
+  check_retention("where.timestamp lower bound", *where.lower_bound, horizon, retention_days);
 }
 
 }  // namespace eventsvc::host

@@ -125,13 +125,7 @@ TailRequest parse_tail_request(const RequestHead& head, const Plan& plan, sdk::M
                         "must be now, an event's id, or a time (RFC 3339 or a time expression "
                         "such as now-1h)");
   }
-  if (*instant < horizon) {
-    throw sdk::Error::forbidden(
-        "since " + toolkit::format_rfc3339(*instant) + " is beyond the plan's retention of " +
-            std::to_string(plan.retention_days) +
-            " days (earliest: " + toolkit::format_rfc3339(horizon) + ")",
-        {{"retention_days", plan.retention_days}, {"earliest", toolkit::format_rfc3339(horizon)}});
-  }
+  check_retention("since", *instant, horizon, plan.retention_days);
   request.since = *instant;
   return request;
 }
