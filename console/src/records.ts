@@ -55,18 +55,60 @@ export class RecordInspector {
   }
 }
 
+// Rows are laid out in blocks of this many; a block off screen is neither laid out nor painted
+// until it scrolls near (content-visibility), so a page of 1,000 records shows as fast as one of
+// a screenful, while every row stays in the document (found by the browser's search, read by
+// screen readers).
+const rowsPerBlock = 40;
+
 export function resultsTable(rows: Json[], columns: string[], open: (record: Json) => void): HTMLElement {
   if (!rows.length) return h("p", { class: "empty", "data-test": "no-results" }, "No records matched.");
-  return h(
-    "div",
-    { class: "table-wrap" },
-    h("table", { class: "results", "data-test": "results" },
-      h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", { scope: "col" }, c)), h("th", {}, ""))),
-      h("tbody", {}, ...rows.map((row) => {
-        const record = storedRecord(row);
-        return h("tr", { "data-id": cellText(record.id) },
-          ...columns.map((c) => h("td", {}, cellText(valueAt(c === "score" ? row : record, c)))),
-          h("td", {}, button("Open", () => open(record), { "aria-label": `Open record ${cellText(record.id)}` })));
-      }))),
-  );
+  const records = rows.map(storedRecord);
+  const header = h("div", { role: "row", class: "grid-row head" },
+    ...columns.map((c) => h("div", { role: "columnheader" }, c)), h("div", { role: "columnheader" }, ""));
+  const blocks: HTMLElement[] = [];
+  for (let first = 0; first < rows.length; first += rowsPerBlock) {
+    // The first block is on screen: always drawn. The others are drawn as they come near, each
+    // held meanwhile at the height its rows will about take.
+    const block = h("div", { role: "rowgroup", class: first === 0 ? "row-block" : "row-block deferred" });
+    if (first > 0) {
+      const count = Math.min(rowsPerBlock, rows.length - first);
+      block.style.setProperty("contain-intrinsic-size", `auto ${(count * 2.1).toFixed(1)}rem`);
+    }
+    for (let i = first; i < Math.min(rows.length, first + rowsPerBlock); i += 1) {
+      const record = records[i];
+      const row = document.createElement("div");
+      row.setAttribute("role", "row");
+      row.className = "grid-row";
+      row.dataset.id = cellText(record.id);
+      row.dataset.index = String(i);
+      for (const c of columns) {
+        const cell = document.createElement("div");
+        cell.setAttribute("role", "cell");
+        cell.textContent = cellText(valueAt(c === "score" ? rows[i] : record, c));
+        row.append(cell);
+      }
+      const action = document.createElement("div");
+      action.setAttribute("role", "cell");
+      const openButton = document.createElement("button");
+      openButton.type = "button";
+      openButton.textContent = "Open";
+      openButton.setAttribute("aria-label", `Open record ${row.dataset.id}`);
+      action.append(openButton);
+      row.append(action);
+      block.append(row);
+    }
+    blocks.push(block);
+  }
+  const table = h("div", { role: "table", class: "records", "data-test": "results", "aria-label": "Results" },
+    h("div", { role: "rowgroup" }, header), ...blocks);
+  table.style.setProperty("--columns", String(columns.length));
+  // One listener for every row's button.
+  table.addEventListener("click", (event) => {
+    const target = event.target as HTMLElement;
+    if (target.tagName !== "BUTTON") return;
+    const row = target.closest<HTMLElement>("[data-index]");
+    if (row) open(records[Number(row.dataset.index)]);
+  });
+  return h("div", { class: "table-wrap" }, table);
 }

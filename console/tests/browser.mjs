@@ -20,8 +20,8 @@ export async function signIn(page, base, secret) {
 
 // The ids of the result rows on screen, in order.
 export async function shownIds(page) {
-  await page.waitForSelector('[data-test="results"] tbody tr, [data-test="no-results"]');
-  return page.$$eval('[data-test="results"] tbody tr', (rows) => rows.map((row) => row.dataset.id));
+  await page.waitForSelector('[data-test="results"] [role="row"][data-id], [data-test="no-results"]');
+  return page.$$eval('[data-test="results"] [role="row"][data-id]', (rows) => rows.map((row) => row.dataset.id));
 }
 
 // The body the console sent, as its JSON box shows it after a run.

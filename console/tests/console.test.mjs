@@ -214,7 +214,7 @@ test("query: conditions, a record opened, paging forward and back", async () => 
   assert.deepEqual(await shownIds(page), idsOf(first.json));
   assert.equal(idsOf(first.json).length, 5);
 
-  await page.click('[data-test="results"] tbody tr:first-child button');
+  await page.click('[data-test="results"] [data-index="0"] button');
   assert.equal(await page.textContent('[data-test="digest"]'), first.json.results[0].proof_digest);
   assert.equal(await page.textContent('[data-test="verification"]'), "verified");
   await shoot(page, "record");
@@ -349,7 +349,7 @@ test("keyboard only: sign in, search, open a record and close it", async () => {
   for (let i = 0; i < 40 && !(await p.$('[data-test="text"]:focus')); i += 1) await p.keyboard.press("Tab");
   await p.keyboard.type("created");
   await p.keyboard.press("Enter");
-  await p.waitForSelector('[data-test="results"] tbody tr');
+  await p.waitForSelector('[data-test="results"] [role="row"][data-id]');
   for (let i = 0; i < 80 && !(await p.$('[data-test="results"] button:focus')); i += 1) await p.keyboard.press("Tab");
   await p.keyboard.press("Enter");
   await p.waitForSelector('[data-test="close-record"]:focus');
