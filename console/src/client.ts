@@ -25,6 +25,14 @@ export function whenRefused(handler: (message: string) => void): void {
   onRefused = handler;
 }
 
+export const refusedCredential =
+  "The server refused the credential (wrong, revoked or expired). Sign in again with a valid one.";
+
+// For a request made without request() (the tail's stream): the same sign-out as any 401.
+export function reportRefused(): void {
+  onRefused(refusedCredential);
+}
+
 export const unreachable =
   "The server did not answer: it may have stopped, or the network is down. Try again once it is back.";
 
@@ -66,24 +74,26 @@ export async function request<T = unknown>(
   }
   const elapsedMs = performance.now() - started;
   if (response.status === 401) {
-    const message =
-      "The server refused the credential (wrong, revoked or expired). Sign in again with a valid one.";
-    onRefused(message);
-    throw new ConsoleError(message, 401, json);
+    onRefused(refusedCredential);
+    throw new ConsoleError(refusedCredential, 401, json);
   }
   if (!response.ok) throw new ConsoleError(describe(response.status, json), response.status, json);
   return { status: response.status, json: json as T, headers: response.headers, elapsedMs };
 }
 
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
 // The same request as a curl command. The credential is never written out: the line names
-// $EVENTSVC_KEY (or $EVENTSVC_ADMIN_TOKEN), which the reader sets in their own shell.
-export function curlFor(method: string, path: string, body?: unknown, admin = false): string {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+// $EVENTSVC_KEY (or $EVENTSVC_ADMIN_TOKEN), which the reader sets in their own shell. Certificates
+// are checked (no -k): against a server with a self-signed certificate, add --cacert with it.
+export function curlFor(method: string, path: string, body?: unknown, admin = false,
+  headers: Record<string, string> = {}): string {
   const base = `${location.protocol}//${location.host}`;
   const variable = admin ? "$EVENTSVC_ADMIN_TOKEN" : "$EVENTSVC_KEY";
-  const parts = [`curl -s${location.protocol === "https:" ? "k" : ""}`];
+  const parts = ["curl -s"];
   if (method !== "GET" && !(method === "POST" && body !== undefined)) parts.push(`-X ${method}`);
   parts.push(quote(base + path), `-H "Authorization: Bearer ${variable}"`);
+  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
   if (body !== undefined) {
     parts.push(`-H 'Content-Type: application/json'`, `-d ${quote(JSON.stringify(body))}`);
   }

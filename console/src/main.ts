@@ -58,7 +58,7 @@ function showSignIn(message = ""): void {
   const form = h("form", { class: "panel signin", "aria-labelledby": "signin-title" },
     h("h2", { id: "signin-title" }, admin ? "Sign in with the admin token" : "Sign in with an API key"),
     field(admin ? "Admin token" : "API key", secret,
-      "kept in this tab's memory only, never in the address or a cookie; sign out forgets it"),
+      "kept in this tab's session storage only (gone when the tab closes), never in the address or a cookie; sign out forgets it"),
     h("button", { type: "submit", class: "primary", "data-test": "signin" }, "Sign in"),
     status);
   form.addEventListener("submit", (event) => {
@@ -107,7 +107,7 @@ function header(signedIn: boolean): HTMLElement {
     h("h1", {}, "eventsvc", h("span", { class: "where" }, listener() === "admin" ? " admin" : " console")),
     nav,
     h("div", { class: "row" }, themeButton(),
-      signedIn ? button("Sign out", () => { signOut(); forgetFields(); showSignIn("Signed out."); }, { "data-test": "signout" }) : null));
+      signedIn ? button("Sign out", () => { leave(); showSignIn("Signed out."); }, { "data-test": "signout" }) : null));
 }
 
 function showView(): void {
@@ -123,10 +123,17 @@ function showView(): void {
   document.title = `${entry.title} · eventsvc`;
 }
 
-whenRefused((message) => {
-  if (checking) return;
+// Forgets the credential and what it read, and stops the view (a live tail holds a stream open).
+function leave(): void {
+  current?.stop?.();
+  current = null;
   signOut();
   forgetFields();
+}
+
+whenRefused((message) => {
+  if (checking) return;
+  leave();
   showSignIn(message);
 });
 window.addEventListener("hashchange", () => {

@@ -8,10 +8,15 @@ export interface SseMessage {
 
 export class SseParser {
   private buffer = "";
+  private pendingCr = "";
 
   // Feeds decoded text; returns the messages it completed.
   push(text: string): SseMessage[] {
-    this.buffer += text.replace(/\r\n?/g, "\n");
+    // A CR at the end may be the first half of a CR LF: it waits for the next chunk.
+    this.buffer += this.pendingCr + text;
+    this.pendingCr = this.buffer.endsWith("\r") ? "\r" : "";
+    if (this.pendingCr) this.buffer = this.buffer.slice(0, -1);
+    this.buffer = this.buffer.replace(/\r\n?/g, "\n");
     const messages: SseMessage[] = [];
     let end: number;
     while ((end = this.buffer.indexOf("\n\n")) >= 0) {

@@ -25,6 +25,7 @@ export class ContextView {
   private lastRange = { from: "now-24h", to: "now" };
   private fullFacts: number | null = null;
   private debounce = 0;
+  private requests = 0;  // an answer to an older request than the newest is dropped
 
   constructor() {
     this.budget.id = "context-budget";
@@ -75,15 +76,19 @@ export class ContextView {
     }
     replace(this.curl, h("h3", {}, "The same request with curl"), copyable(curlFor("POST", "/v1/analyze", body), "curl command"));
     this.status.textContent = "Building…";
+    const requested = ++this.requests;
+    const budget = (body.context as Json).token_budget;
     try {
       const answer = await request<Json>("POST", "/v1/analyze", body);
+      if (requested !== this.requests) return;
       const pack = answer.json.context as Json;
       const facts = (pack.facts as Json[]).length;
       if (this.fullFacts === null) this.fullFacts = facts;
-      this.status.textContent = `${answer.json.matched ?? 0} matched records, ${facts} facts kept at a budget of ${this.budget.value} tokens` +
+      this.status.textContent = `${answer.json.matched ?? 0} matched records, ${facts} facts kept at a budget of ${cellText(budget)} tokens` +
         (this.fullFacts !== null && facts < this.fullFacts ? ` (${this.fullFacts} at the first budget)` : "") + ".";
       this.render(pack);
     } catch (error) {
+      if (requested !== this.requests) return;
       this.status.textContent = error instanceof ConsoleError ? error.message : String(error);
       replace(this.pack);
     }

@@ -37,6 +37,9 @@ export class ExploreView {
   private cursors: (string | undefined)[] = [undefined];
   private page = 0;
   private body: Json = {};
+  // Each request is numbered: an answer that arrives after a newer request was made is dropped.
+  private pageRequest = 0;
+  private histogramRequest = 0;
 
   constructor() {
     const analyzeOnly = h("div", { class: "analyze-only" },
@@ -111,10 +114,13 @@ export class ExploreView {
       if (limit) body.limit = limit;
       return { path: "/v1/search", body };
     }
+    // The range bounds timestamp; a timestamp condition of the form's own is kept beside them
+    // (its operators win over the range's).
     const where: Json = { ...this.conditions.where() };
-    if (this.source.value === "history" || !("timestamp" in where)) {
-      where.timestamp = { gte: range.from, lte: range.to };
-    }
+    const own = where.timestamp;
+    where.timestamp = own !== null && typeof own === "object" && !Array.isArray(own)
+      ? { gte: range.from, lte: range.to, ...(own as Json) }
+      : own === undefined ? { gte: range.from, lte: range.to } : own;
     const body: Json = { source: this.source.value, where, order: this.order.value };
     if (limit) body.limit = limit;
     if (mode === "analyze") {
@@ -159,12 +165,17 @@ export class ExploreView {
   }
 
   private async showPage(path: string): Promise<void> {
+    const requested = ++this.pageRequest;
+    for (const paging of Array.from(this.output.querySelectorAll<HTMLButtonElement>(".paging button"))) {
+      paging.disabled = true;
+    }
     const cursor = this.cursors[this.page];
     const url = cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path;
     replace(this.curl, h("h3", {}, "The same request with curl"), copyable(curlFor("POST", url, this.body), "curl command"));
     this.status.textContent = "Running…";
     try {
       const answer = await request<Json>("POST", url, this.body);
+      if (requested !== this.pageRequest) return;
       const json = answer.json;
       const next = json.next_cursor as string | undefined;
       this.cursors[this.page + 1] = next;
@@ -176,6 +187,7 @@ export class ExploreView {
         `, ${cellText(json.elapsed_ms)} ms on the server.`;
       this.render(path, json);
     } catch (error) {
+      if (requested !== this.pageRequest) return;
       this.status.textContent = error instanceof ConsoleError ? error.message : String(error);
       replace(this.output);
     }
@@ -203,6 +215,7 @@ export class ExploreView {
 
   // Matches over time: the same filter through analyze with a time bucket (every match counted).
   private async showHistogram(path: string, body: Json): Promise<void> {
+    const requested = ++this.histogramRequest;
     let range;
     try {
       range = this.range.value();
@@ -220,6 +233,7 @@ export class ExploreView {
     if (typeof words === "string" && words.trim()) histogram.text = words;
     try {
       const answer = await request<Json>("POST", "/v1/analyze", histogram);
+      if (requested !== this.histogramRequest) return;
       const started = performance.now();
       const groups = (answer.json.groups as Json[] | undefined) ?? [];
       const counts = new Map(groups.map((g) => [Date.parse(String((g.key as Json).bucket)), Number(g.count)]));
@@ -230,7 +244,7 @@ export class ExploreView {
         barChart(`Matches per ${interval}`, points));
       measureUntilPainted("console:histogram", started);
     } catch {
-      replace(this.histogram);
+      if (requested === this.histogramRequest) replace(this.histogram);
     }
   }
 }

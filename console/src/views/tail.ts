@@ -1,13 +1,13 @@
 // Live tail: every event a filter matches as it becomes searchable (GET /v1/tail), newest on top,
 // with pause (events keep arriving and wait) and resume.
-import { ConsoleError, curlFor, unreachable } from "../client";
+import { ConsoleError, curlFor, refusedCredential, reportRefused, unreachable } from "../client";
 import { button, copyable, field, h, replace } from "../dom";
 import { fieldList } from "../fields";
 import { credential } from "../session";
 import { SseParser } from "../sse";
 import { RecordInspector, cellText, type Json } from "../records";
 
-const shownAtMost = 500;
+const shownAtMost = 500;  // events on screen; also the most that wait while paused
 
 export class TailView {
   readonly element: HTMLElement;
@@ -23,7 +23,11 @@ export class TailView {
   private abort: AbortController | null = null;
   private paused = false;
   private waiting: Json[] = [];
+  private waitingCount = 0;  // all that came while paused; the newest shownAtMost are kept
   private received = 0;
+  // Where the last tail got to (the log position of its last message) and its filter: starting
+  // the same filter again resumes right after it, without a gap or a duplicate.
+  private resume: { url: string; id: string } | null = null;
 
   constructor() {
     this.startButton = button("Start", () => (this.abort ? this.stop() : void this.start()), { class: "primary", "data-test": "tail-start" });
@@ -38,7 +42,7 @@ export class TailView {
       this.status, this.curl, this.inspector.element, this.list);
   }
 
-  private url(): string {
+  private filterUrl(): string {
     const params = new URLSearchParams();
     if (this.stream.value.trim()) params.set("stream", this.stream.value.trim());
     if (this.where.value.trim()) params.set("where", this.where.value.trim());
@@ -48,11 +52,14 @@ export class TailView {
   }
 
   async start(): Promise<void> {
-    const url = this.url();
+    const filter = this.filterUrl();
+    const since = this.resume?.url === filter ? this.resume.id : null;
+    const url = since ? `${filter}${filter.includes("?") ? "&" : "?"}since=${encodeURIComponent(since)}` : filter;
     replace(this.curl, copyable(curlFor("GET", url).replace("curl -s", "curl -sN"), "curl command"));
     this.abort = new AbortController();
     this.received = 0;
     this.waiting = [];
+    this.waitingCount = 0;
     this.paused = false;
     this.startButton.textContent = "Stop";
     this.pauseButton.disabled = false;
@@ -63,6 +70,10 @@ export class TailView {
         headers: { Authorization: `Bearer ${credential() ?? ""}`, Accept: "text/event-stream" },
         signal: this.abort.signal, cache: "no-store", credentials: "omit",
       });
+      if (response.status === 401) {
+        reportRefused();
+        throw new ConsoleError(refusedCredential, 401);
+      }
       if (!response.ok || !response.body) {
         const body = (await response.json().catch(() => null)) as { message?: string } | null;
         throw new ConsoleError(`${response.status}: ${body?.message ?? response.statusText}`, response.status);
@@ -72,9 +83,12 @@ export class TailView {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        for (const message of parser.push(value)) this.receive(message.event, message.data);
+        for (const message of parser.push(value)) {
+          if (message.id) this.resume = { url: filter, id: message.id };
+          this.receive(message.event, message.data);
+        }
       }
-      this.status.textContent = "The server ended the tail (it may be stopping); start again to resume.";
+      this.status.textContent = "The server ended the tail (it may be stopping); start again to resume where it stopped.";
     } catch (error) {
       if (this.abort?.signal.aborted) this.status.textContent = "Stopped.";
       else this.status.textContent = error instanceof ConsoleError ? error.message : unreachable;
@@ -95,6 +109,7 @@ export class TailView {
     if (!this.paused) {
       for (const record of this.waiting) this.show(record);
       this.waiting = [];
+      this.waitingCount = 0;
     }
     this.describe();
   }
@@ -112,14 +127,20 @@ export class TailView {
     if (event === "end") return;
     const record = JSON.parse(data) as Json;
     this.received += 1;
-    if (this.paused) this.waiting.push(record);
-    else this.show(record);
+    if (this.paused) {
+      this.waiting.push(record);
+      this.waitingCount += 1;
+      if (this.waiting.length > shownAtMost) this.waiting.shift();
+    } else {
+      this.show(record);
+    }
     this.describe();
   }
 
   private describe(): void {
     this.status.textContent = this.paused
-      ? `Paused: ${this.waiting.length} new event${this.waiting.length === 1 ? "" : "s"} waiting.`
+      ? `Paused: ${this.waitingCount} new event${this.waitingCount === 1 ? "" : "s"} waiting` +
+        (this.waitingCount > this.waiting.length ? ` (the newest ${this.waiting.length} will be shown).` : ".")
       : `Live: ${this.received} event${this.received === 1 ? "" : "s"} received.`;
   }
 

@@ -81,7 +81,7 @@ export class WritesView {
         h("p", { role: "status" }, `${answer.status} ${replayed ? "replayed" : "accepted"}: receipt `,
           h("span", { class: "mono", "data-test": "written-receipt" }, receiptId), " ",
           button("Check the receipt", () => void this.lookUp(receiptId))),
-        copyable(curlFor("POST", "/v1/events", body).replace("-H 'Content-Type", `-H 'Idempotency-Key: ${this.idempotencyKey.value}' -H 'Content-Type`), "curl command"));
+        copyable(curlFor("POST", "/v1/events", body, false, headers), "curl command"));
     } catch (error) {
       replace(this.written, h("p", { class: "error", role: "alert" },
         error instanceof ConsoleError ? error.message : String(error)));

@@ -34,14 +34,18 @@ std::string gzip(std::string_view bytes) {
   return packed;
 }
 
-// The page says which listener served it.
+// The page says which listener served it. A page without the marker (console/index.html changed
+// without this) would show the admin listener the API's views: refused at start instead.
 std::string page_for(std::string_view page, ConsoleSite::Listener listener) {
+  constexpr std::string_view api = R"(name="eventsvc-listener" content="api")";
   std::string text(page);
+  const auto at = text.find(api);
+  if (at == std::string::npos) {
+    throw sdk::Error::internal("the built console's index.html lacks <meta " + std::string(api) +
+                               ">");
+  }
   if (listener == ConsoleSite::Listener::admin) {
-    constexpr std::string_view api = R"(name="eventsvc-listener" content="api")";
-    if (const auto at = text.find(api); at != std::string::npos) {
-      text.replace(at, api.size(), R"(name="eventsvc-listener" content="admin")");
-    }
+    text.replace(at, api.size(), R"(name="eventsvc-listener" content="admin")");
   }
   return text;
 }

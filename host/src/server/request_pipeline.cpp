@@ -105,8 +105,9 @@ bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
 bool RequestPipeline::answer_console(Exchange& exchange) {
   const RequestHead& head = exchange.head;
   if (!console_ || !ConsoleSite::serves(head.path())) return false;
-  // Keyless, as the page signs in from the browser: charged to the address's anonymous allowance.
-  charge_anonymous(head.client_address, exchange.answer.headers);
+  // Keyless, as the page signs in from the browser, and not charged to the address's anonymous
+  // allowance: the files are answered from memory without reaching a module, and behind a TCP load
+  // balancer every browser shares the balancer's address (and, with shared limits, one allowance).
   const std::string* encodings = head.header("Accept-Encoding");
   Answer file = console_->answer(head.method, head.path(),
                                  encodings != nullptr ? *encodings : std::string_view());

@@ -79,7 +79,8 @@ class RequestPipeline {
   void answering_errors(Exchange& exchange, Step step);
   // GET /openapi.yaml, answered from the head: true when it was that request.
   bool answer_openapi_document(Exchange& exchange);
-  // A file of the browser console under /console (when it is on): true when it was that request.
+  // A file of the browser console under /console (when it is on), answered from memory without a
+  // key or a charge: true when it was that request.
   bool answer_console(Exchange& exchange);
   // route -> authenticate -> charge the rate -> scope -> rate refusal -> lease, each throwing the
   // error that answers the request.

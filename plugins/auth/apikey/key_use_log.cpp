@@ -25,28 +25,36 @@ KeyUseLog::KeyUseLog(std::filesystem::path file) : file_(std::move(file)) {
 }
 
 KeyUseLog::~KeyUseLog() {
-  const std::lock_guard lock(mutex_);
-  if (!changed_) return;
+  std::string text;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!changed_) return;
+    text = text_locked();
+    changed_ = false;
+  }
+  const std::lock_guard writing(writing_);
   try {
-    write_locked();
+    toolkit::replace_file(file_, text, 0600);
   } catch (const std::exception&) {
     // Only a record of use: a plugin that stops on a full disk loses it, nothing else.
   }
 }
 
 void KeyUseLog::used(const std::string& id, sdk::Millis now) {
-  const std::lock_guard lock(mutex_);
-  sdk::Millis& last = last_[id];
-  if (now - last < kPrecision) return;
-  last = now;
-  changed_ = true;
-  if (now - written_at_ < kPrecision) return;
-  written_at_ = now;
-  try {
-    write_locked();
-  } catch (const std::exception&) {
-    // Tried again a minute on; the request goes on regardless.
+  std::string text;
+  {
+    const std::lock_guard lock(mutex_);
+    sdk::Millis& last = last_[id];
+    if (now - last >= kPrecision) {
+      last = now;
+      changed_ = true;
+    }
+    if (!changed_ || now - written_at_ < kPrecision) return;
+    written_at_ = now;
+    text = text_locked();
+    changed_ = false;
   }
+  write(text);
 }
 
 std::optional<sdk::Millis> KeyUseLog::last_used(const std::string& id) const {
@@ -56,14 +64,29 @@ std::optional<sdk::Millis> KeyUseLog::last_used(const std::string& id) const {
   return found->second;
 }
 
-void KeyUseLog::write_locked() {
+std::string KeyUseLog::text_locked() const {
   sdk::json::object uses;
   for (const auto& [id, at] : last_) {
     if (at != 0) uses[id] = at;
   }
-  toolkit::replace_file(
-      file_, sdk::to_json(sdk::json::object{{"version", 1}, {"last_used", std::move(uses)}}), 0600);
-  changed_ = false;
+  return sdk::to_json(sdk::json::object{{"version", 1}, {"last_used", std::move(uses)}});
+}
+
+void KeyUseLog::write(const std::string& text) {
+  const std::unique_lock writing(writing_, std::try_to_lock);
+  bool written = false;
+  if (writing.owns_lock()) {
+    try {
+      toolkit::replace_file(file_, text, 0600);
+      written = true;
+    } catch (const std::exception&) {
+      // Tried again a minute on; the request goes on regardless.
+    }
+  }
+  if (!written) {
+    const std::lock_guard lock(mutex_);
+    changed_ = true;
+  }
 }
 
 }  // namespace eventsvc::plugins::apikey
