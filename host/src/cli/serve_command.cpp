@@ -13,6 +13,7 @@
 #include "api/routes.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_arguments.hpp"
+#include "console/console_site.hpp"
 #include "control/control_commands.hpp"
 #include "control/control_socket.hpp"
 #include "keys/secret_file.hpp"
@@ -140,8 +141,12 @@ int run_serve(const std::vector<std::string>& args) {
   const CursorSeal cursor_seal = CursorSeal::from_file(config.cursors.secret_file);
   modules->start();
   HostMetrics metrics;
-  RequestPipeline pipeline(config, *modules, log,
-                           build_routes(config, *modules, metrics, ledger, cursor_seal), metrics);
+  std::optional<ConsoleSite> console;
+  if (config.console.enabled) console.emplace(ConsoleSite::Listener::api);
+  RequestPipeline pipeline(
+      config, *modules, log, build_routes(config, *modules, metrics, ledger, cursor_seal), metrics,
+      console ? FileSite([&console](const RequestHead& head) { return console->answer(head); })
+              : FileSite());
   HttpsServer server(config, pipeline, log);
   const KeyAdmin keys(config, *modules, log,
                       load_or_create_secret(config.admin.token_file, "the admin token"));

@@ -66,6 +66,12 @@ ConsoleSite::ConsoleSite(Listener listener) {
   }
 }
 
+std::optional<Answer> ConsoleSite::answer(const RequestHead& head) const {
+  if (!serves(head.path())) return std::nullopt;
+  const std::string* encodings = head.header("Accept-Encoding");
+  return answer(head.method, head.path(), encodings != nullptr ? *encodings : std::string_view());
+}
+
 Answer ConsoleSite::answer(std::string_view method, std::string_view path,
                            std::string_view accept_encoding) const {
   Answer answer;

@@ -33,6 +33,8 @@ class ConsoleSite {
   // is the request's Accept-Encoding header (empty when none).
   Answer answer(std::string_view method, std::string_view path,
                 std::string_view accept_encoding) const;
+  // The answer to an API listener's request for a console path; nullopt for any other path.
+  std::optional<Answer> answer(const RequestHead& head) const;
 
  private:
   struct File {

@@ -55,10 +55,13 @@ bool takes_body(const std::string& method) {
 }  // namespace
 
 RequestPipeline::RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log,
-                                 Router router, HostMetrics& metrics)
-    : config_(config), modules_(modules), log_(log), router_(std::move(router)), metrics_(metrics) {
-  if (config.console.enabled) console_.emplace(ConsoleSite::Listener::api);
-}
+                                 Router router, HostMetrics& metrics, FileSite files)
+    : config_(config),
+      modules_(modules),
+      log_(log),
+      router_(std::move(router)),
+      metrics_(metrics),
+      files_(std::move(files)) {}
 
 template <class Step>
 void RequestPipeline::answering_errors(Exchange& exchange, Step step) {
@@ -81,7 +84,7 @@ void RequestPipeline::admit(Exchange& exchange) {
       throw sdk::Error::unavailable("the server is shutting down", 1);
     }
     if (answer_openapi_document(exchange)) return;
-    if (answer_console(exchange)) return;
+    if (answer_file(exchange)) return;
     route_and_authorise(exchange);
     check_body_framing(exchange);
   });
@@ -102,18 +105,15 @@ bool RequestPipeline::answer_openapi_document(Exchange& exchange) {
   return true;
 }
 
-bool RequestPipeline::answer_console(Exchange& exchange) {
-  const RequestHead& head = exchange.head;
-  if (!console_ || !ConsoleSite::serves(head.path())) return false;
-  // Keyless, as the page signs in from the browser, and not charged to the address's anonymous
-  // allowance: the files are answered from memory without reaching a module, and behind a TCP load
-  // balancer every browser shares the balancer's address (and, with shared limits, one allowance).
-  const std::string* encodings = head.header("Accept-Encoding");
-  Answer file = console_->answer(head.method, head.path(),
-                                 encodings != nullptr ? *encodings : std::string_view());
-  exchange.answer.status = file.status;
-  exchange.answer.body = std::move(file.body);
-  for (auto& header : file.headers)
+bool RequestPipeline::answer_file(Exchange& exchange) {
+  if (!files_) return false;
+  std::optional<Answer> file = files_(exchange.head);
+  if (!file) return false;
+  // Keyless, and not charged to the address's anonymous allowance: files are answered from memory
+  // without reaching a module, and behind a TCP load balancer every browser shares its address.
+  exchange.answer.status = file->status;
+  exchange.answer.body = std::move(file->body);
+  for (auto& header : file->headers)
     exchange.answer.headers.push_back(std::move(header));
   exchange.answered = true;
   return true;

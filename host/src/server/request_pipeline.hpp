@@ -9,13 +9,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "config/host_config.hpp"
-#include "console/console_site.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "limits/held_lease.hpp"
 #include "limits/operation.hpp"
@@ -48,10 +48,14 @@ struct Exchange {
   std::optional<Operation> operation;
 };
 
+// Files served before any route, without a key or a charge (the browser console): the answer for
+// a request they own, nullopt for the rest.
+using FileSite = std::function<std::optional<Answer>(const RequestHead& head)>;
+
 class RequestPipeline {
  public:
   RequestPipeline(const HostConfig& config, ModuleRegistry& modules, LogSink& log, Router router,
-                  HostMetrics& metrics);
+                  HostMetrics& metrics, FileSite files = {});
 
   // Everything that can be decided before the body: route, credentials, scope, rate limit,
   // lease, body framing (411) and declared size (413, with keep_alive false).
@@ -79,9 +83,8 @@ class RequestPipeline {
   void answering_errors(Exchange& exchange, Step step);
   // GET /openapi.yaml, answered from the head: true when it was that request.
   bool answer_openapi_document(Exchange& exchange);
-  // A file of the browser console under /console (when it is on), answered from memory without a
-  // key or a charge: true when it was that request.
-  bool answer_console(Exchange& exchange);
+  // A file of the file site: true when it was that request.
+  bool answer_file(Exchange& exchange);
   // route -> authenticate -> charge the rate -> scope -> rate refusal -> lease, each throwing the
   // error that answers the request.
   void route_and_authorise(Exchange& exchange);
@@ -100,7 +103,7 @@ class RequestPipeline {
   LogSink& log_;
   Router router_;
   HostMetrics& metrics_;
-  std::optional<ConsoleSite> console_;  // set when console.enabled
+  FileSite files_;
   std::atomic<bool> refusing_{false};
 };
 
