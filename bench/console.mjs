@@ -10,38 +10,19 @@
 // own User Timing measure from the answer in hand to the end of the frame that shows it (building
 // the elements, style, layout and paint: console:results, console:histogram); "click to drawn"
 // adds the request, the server's answer and parsing it.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { launchBrowser } from "../console/tests/browser.mjs";
+import { startServer } from "../console/tests/server.mjs";
 
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
-const require = createRequire(new URL("../console/package.json", import.meta.url));
-const { chromium } = require("playwright-core");
 
 const binary = process.argv[2] ?? "build/release/bin/eventsvc";
 const runs = Number(process.argv[3] ?? 15);
 const events = 50_000;
 const work = mkdtempSync(join(tmpdir(), "eventsvc-console-bench-"));
 const dataDir = join(work, "data");
-
-function startServer() {
-  const child = spawn(binary, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0",
-    "--admin-listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      const api = output.match(/eventsvc ready: (https:\/\/127\.0\.0\.1:\d+)/);
-      const admin = output.match(/eventsvc admin: (http:\/\/127\.0\.0\.1:\d+)/);
-      if (api && admin) resolve({ child, api: api[1], admin: admin[1] });
-    });
-    // Read (and keep the end of) its log: a pipe nobody reads would stop the server when full.
-    child.stderr.on("data", (chunk) => { output = (output + chunk).slice(-20_000); });
-    child.on("exit", (code) => reject(new Error(`eventsvc exited (${code}):\n${output}`)));
-  });
-}
 
 const words = ["checkout", "payment", "declined", "shipped", "warehouse", "return", "refund",
   "latency", "timeout", "retry", "battery", "firmware", "calibration", "threshold", "alarm"];
@@ -85,7 +66,7 @@ const stats = (values) => {
 };
 
 async function main() {
-  const { child, api, admin } = await startServer();
+  const { child, api, admin } = await startServer(binary, dataDir);
   try {
     const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
     const created = await (await fetch(`${admin}/admin/keys`, { method: "POST", headers: { Authorization: `Bearer ${token}` },
@@ -95,8 +76,7 @@ async function main() {
     await load(api, key);
     console.log(`loaded ${events} events, all verified, in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
 
-    const browser = await chromium.launch({ executablePath: process.env.EVENTSVC_CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    const { browser, context } = await launchBrowser();
     const page = await context.newPage();
     let transferred = 0;
     page.on("response", async (response) => {

@@ -6,7 +6,6 @@ export interface Answer<T = unknown> {
   status: number;
   json: T;
   headers: Headers;
-  elapsedMs: number;
 }
 
 export class ConsoleError extends Error {
@@ -52,7 +51,6 @@ export async function request<T = unknown>(
   const secret = credential();
   if (secret) headers.Authorization = `Bearer ${secret}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const started = performance.now();
   let response: Response;
   try {
     response = await fetch(path, {
@@ -72,13 +70,12 @@ export async function request<T = unknown>(
   } catch {
     json = text;
   }
-  const elapsedMs = performance.now() - started;
   if (response.status === 401) {
     onRefused(refusedCredential);
     throw new ConsoleError(refusedCredential, 401, json);
   }
   if (!response.ok) throw new ConsoleError(describe(response.status, json), response.status, json);
-  return { status: response.status, json: json as T, headers: response.headers, elapsedMs };
+  return { status: response.status, json: json as T, headers: response.headers };
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

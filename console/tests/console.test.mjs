@@ -5,12 +5,12 @@
 //   EVENTSVC_SCREENSHOTS=build/release/console-screenshots node --test console/tests/
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { idsOf, launchBrowser, run, sentBody, shownIds, signIn } from "./browser.mjs";
+import { startServer } from "./server.mjs";
 
 // The server's certificate is self-signed: this process talks to it directly too.
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
@@ -35,24 +35,6 @@ let page;
 const cspViolations = [];
 
 // --- the server and the API, as any client meets them ------------------------------------------
-
-function startServer() {
-  // The default config, as `make run` serves it.
-  const child = spawn(binary, ["serve", "--config", baseConfig, "--data-dir", dataDir,
-    "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const seen = (chunk) => {
-      output += chunk;
-      const ready = output.match(/eventsvc ready: (https:\/\/127\.0\.0\.1:\d+)/);
-      const adminBase = output.match(/eventsvc admin: (http:\/\/127\.0\.0\.1:\d+)/);
-      if (ready && adminBase) resolve({ child, api: ready[1], admin: adminBase[1] });
-    };
-    child.stdout.on("data", seen);
-    child.stderr.on("data", (chunk) => { output += chunk; });
-    child.on("exit", (code) => reject(new Error(`eventsvc exited (${code}) during start:\n${output}`)));
-  });
-}
 
 async function call(method, url, body, bearer, headers = {}) {
   const response = await fetch(url, {
@@ -134,7 +116,8 @@ async function assertAccessible(p, name) {
 }
 
 before(async () => {
-  ({ child: server, api, admin } = await startServer());
+  // The default config, as `make run` serves it.
+  ({ child: server, api, admin } = await startServer(binary, dataDir, ["--config", baseConfig]));
   adminToken = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
   const created = await call("POST", `${admin}/admin/keys`, { workspace: "console", env: "test",
     scopes: ["events:read", "events:write"], label: "console test" }, adminToken);

@@ -44,9 +44,9 @@ void KeyUseLog::used(const std::string& id, sdk::Millis now) {
   std::string text;
   {
     const std::lock_guard lock(mutex_);
-    sdk::Millis& last = last_[id];
-    if (now - last >= kPrecision) {
-      last = now;
+    const auto [last, first_use] = last_.try_emplace(id, now);
+    if (first_use || now - last->second >= kPrecision) {
+      last->second = now;
       changed_ = true;
     }
     if (!changed_ || now - written_at_ < kPrecision) return;
@@ -60,15 +60,14 @@ void KeyUseLog::used(const std::string& id, sdk::Millis now) {
 std::optional<sdk::Millis> KeyUseLog::last_used(const std::string& id) const {
   const std::lock_guard lock(mutex_);
   const auto found = last_.find(id);
-  if (found == last_.end() || found->second == 0) return std::nullopt;
+  if (found == last_.end()) return std::nullopt;
   return found->second;
 }
 
 std::string KeyUseLog::text_locked() const {
   sdk::json::object uses;
-  for (const auto& [id, at] : last_) {
-    if (at != 0) uses[id] = at;
-  }
+  for (const auto& [id, at] : last_)
+    uses[id] = at;
   return sdk::to_json(sdk::json::object{{"version", 1}, {"last_used", std::move(uses)}});
 }
 
