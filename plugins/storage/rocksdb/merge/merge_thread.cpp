@@ -64,7 +64,7 @@ void MergeThread::wake() {
 
 bool MergeThread::merge_one() {
   const std::lock_guard merging(merging_);
-  auto merge = merger_.prepare();
+  auto merge = preparing_.run([this] { return merger_.prepare(); });
   if (!merge) return false;
   const std::lock_guard round(rounds_);
   merger_.commit(*merge);
@@ -74,7 +74,7 @@ bool MergeThread::merge_one() {
 
 bool MergeThread::purge_one() {
   const std::lock_guard merging(merging_);
-  auto purge = merger_.prepare_purge();
+  auto purge = preparing_.run([this] { return merger_.prepare_purge(); });
   if (!purge) return false;
   const std::lock_guard round(rounds_);
   merger_.commit(*purge);

@@ -1,8 +1,9 @@
 // Merges column chunks (chunk_merger.hpp) on a thread of its own, so that projection rounds do not
 // wait for merges: under sustained ingest a merge of large chunks used to hold the projector for
 // seconds while the writes behind it waited. Each merge is read and built without holding
-// anything; only its commit waits for the projection round in progress to end (`rounds`, the
-// mutex a round holds), since both read and rewrite replaced rows and current_ids.
+// anything, on a thread of lower priority (background_thread.hpp); only its commit, made here at
+// normal priority, waits for the projection round in progress to end (`rounds`, the mutex a round
+// holds), since both read and rewrite replaced rows and current_ids.
 //
 // After the merges it purges what erasures hid (chunk_purge.hpp): it rebuilds every chunk with
 // erased rows, then compacts (`compact`: every table file and write-ahead log written again
@@ -18,6 +19,7 @@
 #include <thread>
 
 #include "eventsvc/sdk/logger.hpp"
+#include "merge/background_thread.hpp"
 #include "merge/chunk_merger.hpp"
 #include "store/database.hpp"
 
@@ -69,6 +71,9 @@ class MergeThread {
   std::mutex& rounds_;
   std::function<void()> after_merges_;
   std::mutex merging_;  // one merge at a time, from prepare to commit
+  // Where merges and purges are prepared: below the priority of projection, ingest and reads.
+  static constexpr int kPreparingNice = 10;
+  BackgroundThread preparing_{kPreparingNice};
   std::mutex mutex_;
   std::condition_variable wakeup_;
   bool pending_ = true;    // guarded by mutex_; a restart may have left chunks to merge
