@@ -315,8 +315,12 @@ void Database::flush_read(std::uint64_t min_bytes) {
   options.wait = false;
   options.allow_write_stall = true;
   for (auto* family : {indexes, current, history, columns}) {
+    // A family whose last memtable is still being flushed is left alone: a second one waiting
+    // would reach max_write_buffer_number, and RocksDB stops every write until the first is out.
     std::uint64_t bytes = 0;
-    if (db_->GetIntProperty(family, "rocksdb.cur-size-active-mem-table", &bytes) &&
+    std::uint64_t flushing = 0;
+    if (db_->GetIntProperty(family, "rocksdb.num-immutable-mem-table", &flushing) &&
+        flushing == 0 && db_->GetIntProperty(family, "rocksdb.cur-size-active-mem-table", &bytes) &&
         bytes >= min_bytes) {
       check(db_->Flush(options, family), "flush");
     }

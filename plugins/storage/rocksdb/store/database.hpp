@@ -104,9 +104,10 @@ class Database {
   const std::vector<rocksdb::ColumnFamilyHandle*>& families() const { return handles_; }
 
   // Starts flushing the memtables of the families that reads search (indexes, current, history,
-  // columns) that hold at least `min_bytes`, without waiting. A memtable steps backwards (newest
-  // first, the usual order) by a search from its head for every step, and finds a key by a
-  // search through all it holds; a table file does both within a block its index points to.
+  // columns) that hold at least `min_bytes` and have none being flushed already, without waiting. A
+  // memtable steps backwards (newest first, the usual order) by a search from its head for every
+  // step, and finds a key by a search through all it holds; a table file does both within a block
+  // its index points to.
   void flush_read(std::uint64_t min_bytes);
 
   // Flushes every memtable and compacts every column family down to its last level, waiting for
