@@ -25,9 +25,11 @@ class BackgroundThread {
   BackgroundThread(const BackgroundThread&) = delete;
   BackgroundThread& operator=(const BackgroundThread&) = delete;
 
-  // Runs `task` on the thread and returns what it returns, or throws what it threw.
+  // Runs `task` on the thread and returns what it returns, or throws what it threw. Callers on
+  // several threads take turns: the thread holds one task at a time.
   template <class Task>
   std::invoke_result_t<Task&> run(Task&& task) {
+    const std::lock_guard turn(calling_);
     std::packaged_task<std::invoke_result_t<Task&>()> packaged(std::forward<Task>(task));
     auto result = packaged.get_future();
     post([&packaged] { packaged(); });
@@ -38,6 +40,7 @@ class BackgroundThread {
   void post(std::function<void()> task);
   void loop(int nice);
 
+  std::mutex calling_;  // held by a caller from posting its task to taking its result
   std::mutex mutex_;
   std::condition_variable wakeup_;
   std::function<void()> task_;  // guarded by mutex_

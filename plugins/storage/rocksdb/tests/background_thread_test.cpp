@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace rs = eventsvc::plugins::rocksdb_storage;
 
@@ -40,4 +41,20 @@ TEST(BackgroundThread, RunsBelowTheCallersPriority) {
   rs::BackgroundThread background(5);
   EXPECT_EQ(background.run([] { return own_nice(); }), caller + 5);
   EXPECT_EQ(own_nice(), caller);  // the caller's own priority is untouched
+}
+
+TEST(BackgroundThread, CallersOnSeveralThreadsEachGetTheirOwnResult) {
+  rs::BackgroundThread background(0);
+  std::vector<int> results(4, -1);
+  std::vector<std::thread> callers;
+  callers.reserve(4);
+  for (int caller = 0; caller < 4; ++caller) {
+    callers.emplace_back([&, caller] {
+      for (int round = 0; round < 50; ++round)
+        results[caller] = background.run([caller] { return caller; });
+    });
+  }
+  for (auto& thread : callers)
+    thread.join();
+  EXPECT_EQ(results, (std::vector<int>{0, 1, 2, 3}));
 }
