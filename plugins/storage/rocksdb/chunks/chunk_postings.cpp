@@ -15,8 +15,8 @@
 namespace eventsvc::plugins::rocksdb_storage {
 
 TokenCounts TokenCounts::of(const sdk::Record& record) {
-  // Every token in one buffer, sorted as views into it: sorting the token strings themselves
-  // (an allocation, copies and moves each) was most of a projection round's tokenising.
+  // Every token in one buffer, sorted as spans of it: sorting the token strings themselves (an
+  // allocation, copies and moves each) was most of a projection round's tokenising.
   std::string text;
   std::vector<std::pair<std::size_t, std::size_t>> spans;  // offset, size
   toolkit::for_each_text_field(record, [&](std::string_view, std::string_view field) {
@@ -25,14 +25,15 @@ TokenCounts TokenCounts::of(const sdk::Record& record) {
       text += token;
     });
   });
-  std::vector<std::string_view> tokens;
-  tokens.reserve(spans.size());
-  for (const auto& [offset, size] : spans)
-    tokens.emplace_back(text.data() + offset, size);
-  std::sort(tokens.begin(), tokens.end());
+  const auto token_at = [&text](const std::pair<std::size_t, std::size_t>& span) {
+    return std::string_view(text.data() + span.first, span.second);
+  };
+  std::sort(spans.begin(), spans.end(),
+            [&](const auto& a, const auto& b) { return token_at(a) < token_at(b); });
   TokenCounts counts;
-  counts.length = static_cast<std::uint32_t>(tokens.size());
-  for (const std::string_view token : tokens) {
+  counts.length = static_cast<std::uint32_t>(spans.size());
+  for (const auto& span : spans) {
+    const std::string_view token = token_at(span);
     if (!counts.frequencies.empty() && counts.frequencies.back().first == token) {
       ++counts.frequencies.back().second;
     } else {
