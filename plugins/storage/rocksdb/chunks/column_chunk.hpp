@@ -101,8 +101,9 @@ struct RowRef {
   std::uint32_t row = 0;
 };
 
-// current_ids value: <instant><chunk:u64><row:u32> (databases from before column chunks hold the
-// instant alone: no row).
+// current_ids value: <instant><chunk:u64><row:u32>, the row as it was written or last purged:
+// merges since are resolved through what they absorbed (absorbed_chunks.hpp). Databases from
+// before column chunks hold the instant alone: no row.
 std::string encode_current(sdk::Millis instant, const RowRef& row);
 std::optional<RowRef> decode_current_row(std::string_view value);
 

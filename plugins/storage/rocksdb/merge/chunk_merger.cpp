@@ -155,11 +155,11 @@ void read_ids_and_instants(const std::map<std::string, ColumnView>& columns, con
 
 // Reads one chunk of a run into the merge: its keys deleted in `batch`, its columns appended to
 // `builder` (without the rows `dropped` marks, when given), its word and value terms to `words`
-// and `values` (from blocks of terms, or one key per term in chunks written before blocks), its
-// rows' ids and instants to `source`.
+// and `values` (from blocks of terms, or one key per term in chunks written before blocks), the
+// chunks it absorbed to `source`, and its rows' ids and instants when `with_ids`.
 void read_chunk(Database& database, const std::string& tenant, const Chunk& chunk,
                 rocksdb::WriteBatch& batch, ChunkBuilder& builder, ChunkTermList& words,
-                ChunkTermList& values, PreparedMerge::Source& source,
+                ChunkTermList& values, PreparedMerge::Source& source, bool with_ids,
                 const std::vector<bool>* dropped = nullptr) {
   // The chunk's columns (its header key sorts first and is skipped by name).
   std::string prefix = chunk_prefix(tenant);
@@ -169,11 +169,21 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
   const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
   const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
   const std::string filter = term_filter_key(tenant, chunk.number);
+  const std::string absorbed = absorbed_key(tenant, chunk.number);
   std::map<std::string, ColumnView> columns;
   batch.Delete(database.columns, chunk_header_key(tenant, chunk.number));
   for (auto& [key, value] : entries_under(database, prefix)) {
     batch.Delete(database.columns, key);
     if (key == filter) continue;  // the merged chunk has a filter of its own
+    if (key == absorbed) {
+      auto list = decode_absorbed(value);
+      if (!list) {
+        throw sdk::Error::internal("the absorbed chunks of chunk " + std::to_string(chunk.number) +
+                                   " are damaged");
+      }
+      source.absorbed = std::move(*list);
+      continue;
+    }
     if (key.starts_with(word_blocks)) {
       append_block_terms(chunk.number, value, words.terms);
     } else if (key.starts_with(value_blocks)) {
@@ -191,7 +201,8 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
       columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
     }
   }
-  read_ids_and_instants(columns, chunk, source);
+  source.rows = chunk.header.rows;
+  if (with_ids) read_ids_and_instants(columns, chunk, source);
   builder.append(columns, chunk.header, dropped);
 }
 
@@ -223,8 +234,16 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
     source.base = builder.header().rows;
     auto& words = word_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}});
     auto& values = value_lists.emplace_back(ChunkTermList{chunk.number, source.base, {}});
-    read_chunk(database_, tenant, chunk, merge.batch, builder, words, values, source);
+    read_chunk(database_, tenant, chunk, merge.batch, builder, words, values, source, false);
   }
+  // Where the rows of every chunk absorbed so far start now (the first chunk's own stay put).
+  std::vector<AbsorbedChunk> absorbed;
+  for (const auto& source : merge.sources) {
+    if (source.number != merge.merged) absorbed.push_back({source.number, source.base});
+    for (const auto& inner : source.absorbed)
+      absorbed.push_back({inner.number, source.base + inner.first_row});
+  }
+  merge.batch.Put(database_.columns, absorbed_key(tenant, merge.merged), encode_absorbed(absorbed));
   for (const auto& [key, value] :
        chunk_entries(tenant, merge.merged, builder, merge_term_lists(word_lists, true),
                      merge_term_lists(value_lists, false)))
@@ -250,6 +269,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare_purge() {
   purge.started = std::chrono::steady_clock::now();
   purge.tenant = tenant;
   purge.merged = number;
+  purge.repoint_current = true;
   PreparedMerge::Source& source = purge.sources.emplace_back();
   source.number = number;
   // Its erased rows as they are now (chunk data changes only here; rows erased after this read
@@ -269,7 +289,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare_purge() {
   std::vector<ChunkTermList> words{ChunkTermList{number, 0, {}, &renumbered}};
   std::vector<ChunkTermList> values{ChunkTermList{number, 0, {}, &renumbered}};
   read_chunk(database_, tenant, Chunk{number, *header}, purge.batch, builder, words.front(),
-             values.front(), source, &source.dropped);
+             values.front(), source, true, &source.dropped);
   purge.rows = builder.header().rows;
   if (!builder.empty()) {
     for (const auto& [key, value] :
@@ -288,7 +308,7 @@ void ChunkMerger::commit(PreparedMerge& merge) {
   for (const auto& source : merge.sources) {
     // Its replaced and erased rows as they are now, renumbered; every other row is its id's
     // current version.
-    const auto rows = static_cast<std::uint32_t>(source.ids.size());
+    const std::uint32_t rows = source.rows;
     std::vector<bool> gone(rows, false);
     const std::string replaced_prefix = replaced_key(tenant, source.number);
     for (const auto& [key, value] : entries_under(database_, replaced_prefix)) {
@@ -318,8 +338,10 @@ void ChunkMerger::commit(PreparedMerge& merge) {
         replaced[to] = true;
         continue;
       }
-      batch.Put(database_.current_ids, tenant + source.ids[row],
-                encode_current(source.instants[row], {merge.merged, to}));
+      if (merge.repoint_current) {
+        batch.Put(database_.current_ids, tenant + source.ids[row],
+                  encode_current(source.instants[row], {merge.merged, to}));
+      }
     }
   }
   if (!replaced.empty()) {

@@ -14,13 +14,14 @@
 // recent smaller ones.
 //
 // A merge is two steps, so that the long one runs beside projection (merge_thread.hpp):
-// prepare() reads the run and builds the new chunk (numbered like the first one), which nothing
-// else changes meanwhile, chunk data being written once and deleted only by merges; commit()
-// then reads the runs' replaced rows as they are now, renumbers them, points the current_ids of
-// the rows still current at their new rows and writes it all with the deletion of the old chunks
-// in one atomic batch. Replaced rows and current_ids are what a projection round reads and
-// rewrites, so a commit must not overlap a round. Readers use snapshots, so they see either the
-// old chunks or the new one.
+// prepare() reads the run and builds the new chunk (numbered like the first one) with the list of
+// the chunks it absorbed (absorbed_chunks.hpp), which nothing else changes meanwhile, chunk data
+// being written once and deleted only by merges; commit() then reads the runs' replaced rows as
+// they are now, renumbers them and writes it all with the deletion of the old chunks in one
+// atomic batch. The current_ids of the merged rows keep pointing where they did: a round resolves
+// them through the list. Replaced rows are what a projection round reads and rewrites, so a
+// commit must not overlap a round. Readers use snapshots, so they see either the old chunks or the
+// new one.
 #pragma once
 
 #include <rocksdb/write_batch.h>
@@ -31,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "chunks/absorbed_chunks.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "store/database.hpp"
@@ -48,21 +50,25 @@ std::optional<std::uint32_t> merge_tier(const MergePolicy& policy, std::uint32_t
 
 // A run of chunks read and merged, waiting for its commit.
 struct PreparedMerge {
-  // One chunk of the run: where its rows start in the new chunk, and each row's id and instant
-  // (for the current_ids of the rows still current at the commit). A purge (chunk_purge.hpp)
-  // leaves out the rows it drops: the others follow each other from `base`.
+  // One chunk of the run: its rows, where they start in the new chunk, the chunks it had
+  // absorbed. A purge (chunk_purge.hpp) leaves out the rows it drops (the others follow each
+  // other from `base`), and reads each row's id and instant, for the current_ids of the rows
+  // still current at the commit.
   struct Source {
     std::uint64_t number = 0;
+    std::uint32_t rows = 0;
     std::uint32_t base = 0;
-    std::vector<std::string> ids;
-    std::vector<sdk::Millis> instants;
-    std::vector<bool> dropped;  // empty: none
+    std::vector<AbsorbedChunk> absorbed;
+    std::vector<std::string> ids;       // a purge's only
+    std::vector<sdk::Millis> instants;  // a purge's only
+    std::vector<bool> dropped;          // empty: none
   };
   std::string tenant;
   std::uint64_t merged = 0;  // the new chunk's number
   std::uint64_t rows = 0;
   std::vector<Source> sources;
-  rocksdb::WriteBatch batch;  // the new chunk's keys, the old chunks' data deleted
+  bool repoint_current = false;  // a purge renumbers rows: their current_ids are written again
+  rocksdb::WriteBatch batch;     // the new chunk's keys, the old chunks' data deleted
   std::chrono::steady_clock::time_point started;
 };
 

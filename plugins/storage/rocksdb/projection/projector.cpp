@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "chunks/absorbed_chunks.hpp"
 #include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/text.hpp"
@@ -43,7 +44,8 @@ std::string embedding_text(const sdk::Record& record) {
 
 // What this round's batch already wrote, since the batch is not readable until committed.
 struct Projector::Overlay {
-  explicit Overlay(std::uint64_t chunk_number) : chunk(chunk_number), chunks(chunk_number) {}
+  Overlay(std::uint64_t chunk_number, Database& database)
+      : chunk(chunk_number), chunks(chunk_number), resolver(database) {}
   std::map<std::string, std::string> versions;  // version key -> digest
   // tenant|id -> current record
   std::map<std::string, std::shared_ptr<const sdk::Record>> current;
@@ -51,7 +53,8 @@ struct Projector::Overlay {
   RoundChunks chunks;                          // the round's new history versions, per tenant
   std::map<std::string, RowRef> current_rows;  // tenant|id -> where its current version's cells are
   std::map<std::pair<std::string, std::uint64_t>, std::vector<std::uint32_t>>
-      replaced;  // (tenant, chunk) -> rows that stopped being current this round
+      replaced;          // (tenant, chunk) -> rows that stopped being current this round
+  RowResolver resolver;  // where the rows current_ids point at are since merges
 };
 
 Projector::Projector(Database& database, toolkit::AppendSequence& sequence, Backlog& backlog,
@@ -197,7 +200,7 @@ std::size_t Projector::project_once() {
   OrderedBatch records;
   // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
   // number again only if this batch never committed.
-  Overlay overlay(entries.front().sequence);
+  Overlay overlay(entries.front().sequence, database_);
   const sdk::Millis now = toolkit::now_millis();
   std::optional<ChangeFeed::Round> feed;
   if (feed_ != nullptr) feed.emplace(*feed_, now);
@@ -326,7 +329,8 @@ std::vector<std::shared_ptr<const sdk::Record>> Projector::project_write(
           has_previous = false;
         }
       }
-      previous_row = decode_current_row(*stored_current);
+      if (const auto pointed = decode_current_row(*stored_current))
+        previous_row = overlay.resolver.resolve(tenant, *pointed);
     }
     if (has_previous && previous_at >= record.timestamp) {
       overlay.replaced[{tenant, row.chunk}].push_back(row.row);  // never current

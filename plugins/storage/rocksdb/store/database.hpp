@@ -8,7 +8,7 @@
 //   digests      tenant|id|digest -> "", every accepted (id, digest): duplicate detection
 //   history      version key -> record, every version
 //   current      version key -> "", the versions that are the latest of their id
-//   current_ids  tenant|id -> instant of the current version
+//   current_ids  tenant|id -> instant of the current version, and its row (column_chunk.hpp)
 //   indexes      the id index; in databases from before chunk indexes, also the field and text
 //                indexes (see index_keys.hpp)
 //   stats        counters for BM25, merged with uint64add
