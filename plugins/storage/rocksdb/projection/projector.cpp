@@ -418,6 +418,9 @@ std::size_t Projector::verify_queued() {
     sdk::Millis lag_ms;
   };
   std::vector<Verdict> verdicts;
+  std::vector<std::string> keys;  // of one receipt's versions, read in one batch
+  std::vector<rocksdb::PinnableSlice> records;
+  std::vector<bool> found;
   for (it->Seek(lower); it->Valid() && verified < 1024; it->Next(), ++verified) {
     batch.Delete(database_.verify_queue, it->key());
     next_from = sequence_key(read_u64(std::string_view(it->key().data(), it->key().size())) + 1);
@@ -430,16 +433,20 @@ std::size_t Projector::verify_queued() {
     StoredReceipt receipt = decode_receipt(*stored);
     receipt.receipt.conflicts.clear();
     receipt.receipt.verified_events = 0;
-    for (const auto& version : receipt.events) {
-      const auto record =
-          database_.get(database_.history, version_key(*tenant, version.occurred_at, version.id));
-      const std::string stored_digest =
-          record ? std::string(record_digest(*record)) : std::string();
+    keys.clear();
+    for (const auto& version : receipt.events)
+      keys.push_back(version_key(*tenant, version.occurred_at, version.id));
+    database_.get_many(database_.history, keys, records, found);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const auto& version = receipt.events[i];
+      const std::string_view stored_digest =
+          found[i] ? record_digest(std::string_view(records[i].data(), records[i].size()))
+                   : std::string_view();
       if (stored_digest == version.digest) {
         ++receipt.receipt.verified_events;
       } else {
         receipt.receipt.conflicts.push_back(
-            {version.id, version.occurred_at, version.digest, stored_digest});
+            {version.id, version.occurred_at, version.digest, std::string(stored_digest)});
       }
     }
     const bool clean = receipt.receipt.conflicts.empty();
