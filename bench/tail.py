@@ -196,6 +196,19 @@ def svc_side(url, key, tails, rate, seconds):
     return run, elapsed, written
 
 
+def preload(url, key, events, settle):
+    """Writes `events` production-shape events first, as bench/run.sh's load does (16 connections),
+    so that the tails run while the load's merges and compactions still do."""
+    from compare import load  # noqa: E402
+    from production_shape import ProductionDataset  # noqa: E402
+    data = ProductionDataset(events, int(time.time() * 1000), seed=7)
+    svc = Eventsvc(url, key)
+    bodies = [Eventsvc.body(stream, [e for _, e in batch]) for stream, batch in data.prepared]
+    seconds, _ = load(bodies, lambda i, body: svc.write(body, "preload-%08d" % i), "eventsvc")
+    print("preloaded %d events in %.1f s" % (events, seconds))
+    time.sleep(settle)
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("eventsvc", "key", "pg"):
@@ -204,8 +217,14 @@ def main():
     parser.add_argument("--rate", type=int, default=10000)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--only", choices=("eventsvc",), help="run eventsvc's side alone (to profile it)")
+    parser.add_argument("--preload", type=int, default=0,
+                        help="with --only: first write this many production-shape events (seed 7)")
+    parser.add_argument("--settle", type=float, default=5,
+                        help="with --preload: seconds between the load's last 202 and the tails")
     args = parser.parse_args()
     if args.only:
+        if args.preload:
+            preload(args.eventsvc, args.key, args.preload, args.settle)
         run, elapsed, written = svc_side(args.eventsvc, args.key, args.tails, args.rate, args.seconds)
         p50, p99 = percentiles(run.latencies())
         print("eventsvc: %.0f events/s written, %d of %d received, p50 %s, p99 %s"
