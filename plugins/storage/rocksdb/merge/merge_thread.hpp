@@ -3,7 +3,7 @@
 // seconds while the writes behind it waited. Each merge is read and built without holding
 // anything, on a thread of lower priority (background_thread.hpp); only its commit, made here at
 // normal priority, waits for the projection round in progress to end (`rounds`, the mutex a round
-// holds), since both read and rewrite replaced rows and current_ids.
+// holds), since both read and rewrite replaced rows (and a purge, current_ids).
 //
 // After the merges it purges what erasures hid (chunk_purge.hpp): it rebuilds every chunk with
 // erased rows, then compacts (`compact`: every table file and write-ahead log written again
