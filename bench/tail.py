@@ -27,7 +27,8 @@ import psycopg2.extensions
 import psycopg2.extras
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import Eventsvc, fmt_ms, percentiles  # noqa: E402
+from compare import Eventsvc, fmt_ms, load, percentiles  # noqa: E402
+from production_shape import ProductionDataset  # noqa: E402
 
 BATCH = 100
 WRITERS = 8
@@ -199,8 +200,6 @@ def svc_side(url, key, tails, rate, seconds):
 def preload(url, key, events, settle):
     """Writes `events` production-shape events first, as bench/run.sh's load does (16 connections),
     so that the tails run while the load's merges and compactions still do."""
-    from compare import load  # noqa: E402
-    from production_shape import ProductionDataset  # noqa: E402
     data = ProductionDataset(events, int(time.time() * 1000), seed=7)
     svc = Eventsvc(url, key)
     bodies = [Eventsvc.body(stream, [e for _, e in batch]) for stream, batch in data.prepared]

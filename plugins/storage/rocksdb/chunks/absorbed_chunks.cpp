@@ -12,18 +12,6 @@ namespace {
 
 constexpr std::size_t kEntryBytes = 12;
 
-void append_u32(std::string& out, std::uint32_t value) {
-  for (int shift = 24; shift >= 0; shift -= 8)
-    out.push_back(static_cast<char>((value >> static_cast<unsigned>(shift)) & 0xFFU));
-}
-
-std::uint32_t read_u32(std::string_view bytes) {
-  std::uint32_t value = 0;
-  for (std::size_t i = 0; i < 4; ++i)
-    value = (value << 8U) | static_cast<unsigned char>(bytes[i]);
-  return value;
-}
-
 }  // namespace
 
 std::string absorbed_key(std::string_view tenant, std::uint64_t chunk) {
@@ -71,19 +59,19 @@ RowRef RowResolver::holder_of(const std::string& tenant, std::uint64_t chunk) {
     auto it = database_.iterator(database_.columns);
     it->SeekForPrev(header);
     check(it->status(), "column chunk catalogue");
-    if (!it->Valid() || !it->key().starts_with(catalogue) ||
-        it->key().size() != catalogue.size() + 8)
-      throw damaged();
-    const std::uint64_t holder =
-        read_u64(std::string_view(it->key().data(), it->key().size()).substr(catalogue.size()));
-    const auto bytes = database_.get(database_.columns, absorbed_key(tenant, holder));
+    const auto holder =
+        it->Valid() && it->key().starts_with(catalogue)
+            ? header_chunk(std::string_view(it->key().data(), it->key().size()), catalogue.size())
+            : std::nullopt;
+    if (!holder) throw damaged();
+    const auto bytes = database_.get(database_.columns, absorbed_key(tenant, *holder));
     const auto absorbed = bytes ? decode_absorbed(*bytes) : std::nullopt;
     if (!absorbed) throw damaged();
     const auto at = std::lower_bound(
         absorbed->begin(), absorbed->end(), chunk,
         [](const AbsorbedChunk& entry, std::uint64_t number) { return entry.number < number; });
     if (at == absorbed->end() || at->number != chunk) throw damaged();
-    first = {holder, at->first_row};
+    first = {*holder, at->first_row};
   }
   holders_.emplace(key, first);
   return first;

@@ -33,7 +33,6 @@ namespace eventsvc::plugins::rocksdb_storage {
 struct AbsorbedChunk {
   std::uint64_t number = 0;
   std::uint32_t first_row = 0;
-  bool operator==(const AbsorbedChunk&) const = default;
 };
 
 std::string absorbed_key(std::string_view tenant, std::uint64_t chunk);

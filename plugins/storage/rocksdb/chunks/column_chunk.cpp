@@ -200,20 +200,13 @@ std::string encode_current(sdk::Millis instant, const RowRef& row) {
   std::string value;
   append_instant(value, instant);
   append_u64(value, row.chunk);
-  std::uint32_t number = row.row;
-  for (int i = 0; i < 4; ++i) {
-    value.push_back(static_cast<char>(number >> 24U));
-    number <<= 8U;
-  }
+  append_u32(value, row.row);
   return value;
 }
 
 std::optional<RowRef> decode_current_row(std::string_view value) {
   if (value.size() != 20) return std::nullopt;
-  std::uint32_t row = 0;
-  for (std::size_t i = 16; i < 20; ++i)
-    row = (row << 8U) | static_cast<unsigned char>(value[i]);
-  return RowRef{read_u64(value.substr(8)), row};
+  return RowRef{read_u64(value.substr(8)), read_u32(value.substr(16))};
 }
 
 std::string encode_chunk_header(const ChunkHeader& header) {

@@ -24,6 +24,18 @@ std::uint64_t read_u64(std::string_view bytes) {
   return toolkit::read_big_endian(bytes);
 }
 
+void append_u32(std::string& out, std::uint32_t value) {
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out.push_back(static_cast<char>((value >> static_cast<unsigned>(shift)) & 0xFFU));
+}
+
+std::uint32_t read_u32(std::string_view bytes) {
+  std::uint32_t value = 0;
+  for (std::size_t i = 0; i < 4; ++i)
+    value = (value << 8U) | static_cast<unsigned char>(bytes[i]);
+  return value;
+}
+
 void append_instant(std::string& out, sdk::Millis instant) {
   append_u64(out, static_cast<std::uint64_t>(instant) ^ (std::uint64_t{1} << 63U));
 }

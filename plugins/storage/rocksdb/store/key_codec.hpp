@@ -21,6 +21,8 @@ std::string tenant_prefix(const sdk::Tenant& tenant);
 
 void append_u64(std::string& out, std::uint64_t value);
 std::uint64_t read_u64(std::string_view bytes);  // the first 8 bytes, big-endian
+void append_u32(std::string& out, std::uint32_t value);
+std::uint32_t read_u32(std::string_view bytes);  // the first 4 bytes, big-endian
 
 void append_instant(std::string& out, sdk::Millis instant);
 sdk::Millis read_instant(std::string_view bytes);

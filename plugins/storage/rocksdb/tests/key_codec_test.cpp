@@ -9,6 +9,17 @@ using namespace std::string_view_literals;
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
+TEST(KeyCodec, FourByteNumbersAreBigEndianAndReadBack) {
+  for (const std::uint32_t value : {0U, 1U, 0x01020304U, 0x80000000U, UINT32_MAX}) {
+    std::string bytes = "x";
+    append_u32(bytes, value);
+    ASSERT_EQ(bytes.size(), 5U);
+    EXPECT_EQ(static_cast<unsigned char>(bytes[1]), value >> 24U) << value;
+    EXPECT_EQ(static_cast<unsigned char>(bytes[4]), value & 0xFFU) << value;
+    EXPECT_EQ(read_u32(std::string_view(bytes).substr(1)), value);
+  }
+}
+
 TEST(KeyCodec, InstantsSortByTime) {
   const sdk::Millis values[] = {INT64_MIN, -86400000, -1, 0, 1, 1795336200000, INT64_MAX};
   for (std::size_t i = 0; i + 1 < std::size(values); ++i) {
