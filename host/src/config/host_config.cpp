@@ -54,10 +54,16 @@ constexpr ConfigKey kServer[] = {
     ConfigKey::string("public_base_url",
                       "Prefix of verify_url in receipts, e.g. https://events.example.com")
         .defaults_to(R"("")"),
-    ConfigKey::integer("threads", "Threads that carry connections and run requests")
+    ConfigKey::integer("threads", "Threads that run requests' endpoints: requests running at once")
         .defaults_to("16")
         .at_least(1)
         .at_most(1024),
+    ConfigKey::integer("io_threads",
+                       "Threads that carry connections (TLS, reading requests, writing answers); "
+                       "0: one per core")
+        .defaults_to("0")
+        .at_least(0)
+        .at_most(256),
     ConfigKey::integer("queue",
                        "Requests under way beyond `threads` (heads read, bodies arriving, waiting "
                        "for a thread); more are answered 503")
@@ -343,6 +349,7 @@ ServerConfig server_config_of(const sdk::ConfigSection& server, const ConfigOver
     config.public_base_url.pop_back();
   }
   config.threads = static_cast<int>(server.get_int("threads"));
+  config.io_threads = static_cast<int>(server.get_int("io_threads"));
   config.queue = static_cast<int>(server.get_int("queue"));
   config.keep_alive_timeout_s = static_cast<int>(server.get_int("keep_alive_timeout_s"));
   config.max_keep_alive_requests = static_cast<int>(server.get_int("max_keep_alive_requests"));

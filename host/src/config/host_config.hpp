@@ -37,7 +37,8 @@ struct ServerConfig {
   ListenAddress listen;
   std::optional<ListenAddress> http_listen;
   std::string public_base_url;
-  int threads = 16;
+  int threads = 16;    // endpoint threads: requests running at once
+  int io_threads = 0;  // connection threads; 0: one per core
   int queue = 64;
   int keep_alive_timeout_s = 5;
   int max_keep_alive_requests = 1000;

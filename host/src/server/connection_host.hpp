@@ -43,6 +43,10 @@ class ConnectionHost {
   RequestPipeline& pipeline;
   LogSink& log;
   ConnectionStats stats;
+  // Where endpoints run (server.threads of them): a connection's strand carries its client's bytes
+  // on a few I/O threads and hands each request to these threads to be answered, so that an
+  // endpoint that waits (for a disk, a backing service) never holds up another connection.
+  boost::asio::any_io_executor endpoints;
   std::atomic<bool> stopping{false};
   std::atomic<int> busy{0};     // requests under way: head read, not yet answered
   std::atomic<int> running{0};  // requests inside an endpoint

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -162,6 +163,19 @@ class Connection {
 
   const ServerConfig& config() const { return host_.config; }
 
+  // The coroutine continues on an endpoint thread (ConnectionHost::endpoints). Nothing there may
+  // touch the stream or the timers: those belong to the connection's strand, which the coroutine
+  // returns to with to_strand() before any I/O.
+  asio::awaitable<void> to_endpoint_thread() {
+    auto token = asio::bind_executor(host_.endpoints, asio::use_awaitable);
+    co_await asio::post(token);
+  }
+
+  asio::awaitable<void> to_strand() {
+    auto token = asio::bind_executor(stream_.get_executor(), asio::use_awaitable);
+    co_await asio::post(token);
+  }
+
   asio::awaitable<bool> handshake() {
     if constexpr (kTls) {
       lowest().expires_after(std::chrono::seconds(config().handshake_timeout_s));
@@ -268,9 +282,20 @@ class Connection {
     }
 
     Exchange exchange(std::move(head));
+    // Admission may ask a backing service (a shared rate limit): an endpoint thread's work. A
+    // request without a body is answered in the same visit.
+    co_await to_endpoint_thread();
     host_.pipeline.admit(exchange);
     bool body_unread = exchange.head.has_body_framing();
-    if (!exchange.answered) {
+    const bool bodiless = !exchange.answered && !body_unread && parser_->is_done();
+    if (bodiless) {
+      const Counted running(host_.running);
+      host_.pipeline.complete(exchange, parser_->get().body());
+    }
+    co_await to_strand();
+    if (bodiless) {
+      // Answered above.
+    } else if (!exchange.answered) {
       co_await read_body(exchange);
       body_unread = false;
     } else if (body_unread) {
@@ -314,11 +339,12 @@ class Connection {
     co_await http::async_read(stream_, buffer_, *parser_, redirect(error));
     if (disarm() && error) error = beast::error::timeout;
     if (!error) {
-      // The endpoint runs here, on this I/O thread: a hop to a separate pool costs two context
-      // switches a request (half the throughput of small requests), and a connection waiting
-      // for its client holds no thread either way.
-      const Counted running(host_.running);
-      host_.pipeline.complete(exchange, parser_->get().body());
+      co_await to_endpoint_thread();
+      {
+        const Counted running(host_.running);
+        host_.pipeline.complete(exchange, parser_->get().body());
+      }
+      co_await to_strand();
     } else if (error == http::error::body_limit) {
       host_.pipeline.fail(exchange, body_too_large(exchange.body_limit));
     } else if (error == beast::error::timeout) {
@@ -391,6 +417,9 @@ class Connection {
     for (;;) {
       std::string chunk;
       bool closing = false;
+      bool failed = false;
+      // Making a chunk may read storage or compress: an endpoint thread's work.
+      co_await to_endpoint_thread();
       try {
         const Counted running(host_.running);
         std::optional<std::string> last;
@@ -400,8 +429,10 @@ class Connection {
       } catch (const std::exception& failure) {
         host_.log.log(sdk::LogLevel::error, "http",
                       std::string("a streamed answer stopped: ") + failure.what());
-        co_return false;
+        failed = true;
       }
+      co_await to_strand();
+      if (failed) co_return false;
       if (chunk.empty() && !closing) {
         const auto wait = answer.stream->waiting();
         if (!wait) break;
