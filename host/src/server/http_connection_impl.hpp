@@ -287,13 +287,14 @@ class Connection {
     co_await to_endpoint_thread();
     host_.pipeline.admit(exchange);
     bool body_unread = exchange.head.has_body_framing();
-    const bool bodiless = !exchange.answered && !body_unread && parser_->is_done();
-    if (bodiless) {
+    const bool complete = !exchange.answered && take_buffered_body(exchange);
+    if (complete) {
       const Counted running(host_.running);
       host_.pipeline.complete(exchange, parser_->get().body());
+      body_unread = false;
     }
     co_await to_strand();
-    if (bodiless) {
+    if (complete) {
       // Answered above.
     } else if (!exchange.answered) {
       co_await read_body(exchange);
@@ -317,6 +318,27 @@ class Connection {
       co_await close_gracefully();
     }
     co_return keep_alive;
+  }
+
+  // True when the request's body is already whole in the buffer (a small one usually arrives with
+  // its head) and is now parsed: no read, and no second hand-off to an endpoint thread. Touches no
+  // socket, so it may run on an endpoint thread.
+  bool take_buffered_body(const Exchange& exchange) {
+    if (parser_->is_done()) return true;
+    const RequestHead& head = exchange.head;
+    if (head.chunked || !head.content_length || *head.content_length > exchange.body_limit ||
+        buffer_.size() < *head.content_length) {
+      return false;
+    }
+    parser_->body_limit(exchange.body_limit);
+    beast::error_code error;
+    while (!parser_->is_done()) {
+      const std::size_t used = parser_->put(buffer_.data(), error);
+      buffer_.consume(used);
+      // Not expected with the whole declared length at hand; read_body() then reports it.
+      if (error || used == 0) return false;
+    }
+    return true;
   }
 
   asio::awaitable<void> read_body(Exchange& exchange) {
