@@ -116,7 +116,6 @@ start_eventsvc() {
   cat > "$work/svc.yaml" <<YAML
 server:
   listen: 127.0.0.1:0
-  threads: 32
   access_log: false
 admin:
   listen: ""
