@@ -1,9 +1,10 @@
 // One client connection, from accept to close, as a coroutine on its own strand of the server's
 // I/O threads. Every stage that waits for the client has a deadline for the whole stage, not per
 // read: the TLS handshake, the wait for a request to start (keep-alive), the request head, the body
-// (longer for a longer declared body) and the answer. Only a request whose head and body have
-// arrived occupies a thread (to run its endpoint): a connection waiting for its client holds none,
-// so slow or idle clients cost a socket, not a thread.
+// (longer for a longer declared body) and the answer. Only a request whose head has arrived
+// occupies an endpoint thread, briefly to admit it and, once its body has arrived, to run its
+// endpoint: a connection waiting for its client holds none, so slow or idle clients cost a socket,
+// not a thread.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
