@@ -287,16 +287,14 @@ class Connection {
     co_await to_endpoint_thread();
     host_.pipeline.admit(exchange);
     bool body_unread = exchange.head.has_body_framing();
-    const bool complete = !exchange.answered && take_buffered_body(exchange);
-    if (complete) {
+    if (!exchange.answered && take_buffered_body(exchange)) {
+      // complete() always leaves the exchange answered: nothing below reads or drops a body.
       const Counted running(host_.running);
       host_.pipeline.complete(exchange, parser_->get().body());
       body_unread = false;
     }
     co_await to_strand();
-    if (complete) {
-      // Answered above.
-    } else if (!exchange.answered) {
+    if (!exchange.answered) {
       co_await read_body(exchange);
       body_unread = false;
     } else if (body_unread) {

@@ -147,6 +147,17 @@ TEST(HostConfig, ConnectionLimitsAreBoundedAndNamed) {
             "test.yaml:2 server.max_connections: must be at most 1000000");
 }
 
+TEST(HostConfig, IoThreadsAreOnePerCoreByDefaultAndBounded) {
+  EXPECT_EQ(build("").server.io_threads, 0);
+  EXPECT_EQ(build("server:\n  io_threads: 3\n").server.io_threads, 3);
+  EXPECT_EQ(failure("server:\n  io_threads: -1\n"),
+            "test.yaml:2 server.io_threads: must be at least 0");
+  EXPECT_EQ(failure("server:\n  io_threads: 257\n"),
+            "test.yaml:2 server.io_threads: must be at most 256");
+  EXPECT_EQ(failure("server:\n  io_threads: few\n"),
+            "test.yaml:2 server.io_threads: must be an integer");
+}
+
 TEST(HostConfig, TheAdminListenerIsOnLoopbackByDefaultAndItsKeysAreChecked) {
   const HostConfig defaults = build("");
   ASSERT_TRUE(defaults.admin.listen.has_value());
