@@ -5,7 +5,9 @@
 // issued for, and the first page's `now`, so every page evaluates the same request at the same
 // instant; and it expires (`cursors.lifetime`).
 //
-// Form: "c1." base64url(payload JSON) "." base64url(HMAC of "c1." + payload part).
+// Form: "c2." base64url(payload, then the first 16 bytes of HMAC-SHA256 of "c2." + payload), the
+// payload as api/cursor_codec.hpp writes it. "c1." cursors (a JSON payload, then "." and the full
+// HMAC of the text before it) are still opened.
 #pragma once
 
 #include <filesystem>
@@ -56,14 +58,17 @@ class CursorSeal {
 
  private:
   friend class PositionSealer;
+  // The cursor in `text` when this server sealed it; throws (400 or std::exception) otherwise.
+  PageCursor unseal(std::string_view text) const;
+  // The full HMAC-SHA256 of `signed_part`.
   std::string mac(std::string_view signed_part) const;
 
   std::string key_;
 };
 
 // Seals cursors that differ only in their position (an export's, one per line) at a fraction of
-// seal()'s cost: the common part of the payload is written, encoded and taken into the MAC once.
-// What it seals, CursorSeal::open() opens.
+// seal()'s cost: the common part of the payload is written once, and the MAC's key is set up once.
+// What it seals, CursorSeal::open() opens. One thread at a time.
 class PositionSealer {
  public:
   PositionSealer(const CursorSeal& seal, const PageCursor& common);
@@ -71,12 +76,15 @@ class PositionSealer {
   PositionSealer(const PositionSealer&) = delete;
   PositionSealer& operator=(const PositionSealer&) = delete;
 
-  std::string seal(const sdk::ReadPosition& after) const;
+  // Appends the cursor of `after` to `out`.
+  void seal(const sdk::ReadPosition& after, std::string& out);
+  std::string seal(const sdk::ReadPosition& after);
 
  private:
-  std::string sealed_prefix_;  // "c1." and the encoded common part
+  std::string payload_;  // the common part; each seal appends its position and cuts it off
+  std::size_t head_size_ = 0;
   struct MacState;
-  std::unique_ptr<MacState> mac_;  // the MAC with the sealed prefix taken in
+  std::unique_ptr<MacState> mac_;  // keyed once
 };
 
 }  // namespace eventsvc::host

@@ -185,7 +185,7 @@ std::string ExportStream::read_page() {
       auto spliced = storage.scan_json(tenant_, query_, [&](const sdk::RecordJson& record) {
         ++delivered;
         last = sdk::ReadPosition{0, record.timestamp, std::string(record.id)};
-        write_ndjson_line(sealer_.seal(*last), record.json, out);
+        write_ndjson_line(*last, record.json, out);
         return true;
       });
       if (spliced) return *spliced;
@@ -211,9 +211,8 @@ std::string ExportStream::read_page() {
 
 void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition& position,
                               std::string& out) {
-  const std::string cursor = sealer_.seal(position);
   if (format_.csv) {
-    out += cursor;
+    sealer_.seal(position, out);
     for (const auto& field : fields_) {
       out.push_back(',');
       append_csv_value(record, field, out);
@@ -223,13 +222,13 @@ void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition
   }
   std::string json;
   append_record_answer(json, record, fields_);
-  write_ndjson_line(cursor, json, out);
+  write_ndjson_line(position, json, out);
 }
 
-void ExportStream::write_ndjson_line(std::string_view cursor, std::string_view record,
+void ExportStream::write_ndjson_line(const sdk::ReadPosition& position, std::string_view record,
                                      std::string& out) {
   out += R"({"cursor":")";
-  out += cursor;
+  sealer_.seal(position, out);
   out += R"(","record":)";
   out += record;
   out += "}\n";

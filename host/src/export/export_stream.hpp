@@ -60,7 +60,8 @@ class ExportStream final : public BodyStream {
   std::string read_page();
   std::string read_feed_page();
   void write_line(const sdk::Record& record, const sdk::ReadPosition& position, std::string& out);
-  static void write_ndjson_line(std::string_view cursor, std::string_view record, std::string& out);
+  void write_ndjson_line(const sdk::ReadPosition& position, std::string_view record,
+                         std::string& out);
 
   const Module<sdk::Storage>& storage_;
   sdk::Tenant tenant_;

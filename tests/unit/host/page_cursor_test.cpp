@@ -2,7 +2,12 @@
 #include "api/page_cursor.hpp"
 
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
+#include <array>
+
+#include "api/cursor_codec.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "server/http_message.hpp"
 #include "support/temp_dir.hpp"
@@ -41,7 +46,7 @@ int status_of(const std::function<void()>& open) {
 TEST(PageCursor, OpensToWhatWasSealed) {
   const CursorSeal seal(kKey);
   const std::string text = seal.seal(cursor_at(5000));
-  EXPECT_TRUE(text.starts_with("c1."));
+  EXPECT_TRUE(text.starts_with("c2."));
   // URL-safe as it is: no escaping needed on `?cursor=`.
   EXPECT_EQ(
       text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."),
@@ -90,7 +95,7 @@ TEST(PageCursor, APositionSealerSealsWhatOpenOpens) {
   const CursorSeal seal(kKey);
   PageCursor common = cursor_at(5000);
   common.statistics = nullptr;
-  const PositionSealer sealer(seal, common);
+  PositionSealer sealer(seal, common);
   for (const auto& id : {std::string("a"), std::string("evt-\"7\"\\ünï"), std::string(200, 'x')}) {
     const std::string text = sealer.seal({0, 1700000000123, id});
     const PageCursor opened = seal.open(text, "search", kTenant, common.request, 4999);
@@ -107,6 +112,79 @@ TEST(PageCursor, APositionSealerSealsWhatOpenOpens) {
   EXPECT_THROW(seal.open(PositionSealer(other, common).seal({0, 1, "a"}), "search", kTenant,
                          common.request, 4999),
                sdk::Error);
+}
+
+TEST(PageCursor, APositionSealerCarriesTheFeedSpanAndIsShort) {
+  const CursorSeal seal(kKey);
+  PageCursor common = cursor_at(1000 + 24 * 3600 * 1000);
+  common.read = "exports";
+  common.statistics = nullptr;
+  common.feed_until = "00000000000a1b2c";
+  PositionSealer sealer(seal, common);
+  const std::string text = sealer.seal({0, 1700000000123, "0000000000000fff"});
+  const PageCursor opened = seal.open(text, "exports", kTenant, common.request, 4999);
+  EXPECT_EQ(opened.feed_until, "00000000000a1b2c");
+  EXPECT_EQ(opened.after.id, "0000000000000fff");
+  EXPECT_EQ(opened.after.score, 0);
+  // An export writes one per line: the digests go in as raw bytes, the numbers as varints.
+  EXPECT_LT(text.size(), 128U) << text;
+  // Sealing the next line does not carry anything of the previous one.
+  EXPECT_EQ(sealer.seal({0, 1700000000123, "0000000000000fff"}), text);
+}
+
+// A c1 cursor as the previous form wrote it: its payload as JSON, then "." and the whole HMAC.
+std::string json_cursor(const std::string& key, const std::string& payload) {
+  std::string text = "c1.";
+  append_base64url(payload, text);
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data(), &length);
+  text.push_back('.');
+  append_base64url(std::string_view(reinterpret_cast<const char*>(digest.data()), length), text);
+  return text;
+}
+
+TEST(PageCursor, CursorsOfThePreviousFormStillOpenUntilTheyExpire) {
+  const CursorSeal seal(kKey);
+  const PageCursor cursor = cursor_at(5000);
+  const std::string payload = R"({"r":"search","t":")" + cursor.tenant + R"(","b":")" +
+                              cursor.request +
+                              R"(","n":1000,"e":5000,"s":0.5,"ts":1700000000123,"id":"evt-9",)"
+                              R"("st":{"d":10,"l":77,"f":{"disk":3}}})";
+  const std::string text = json_cursor(kKey, payload);
+  const PageCursor opened = seal.open(text, "search", kTenant, cursor.request, 4999);
+  EXPECT_EQ(opened.after.score, 0.5);
+  EXPECT_EQ(opened.after.timestamp, 1700000000123);
+  EXPECT_EQ(opened.after.id, "evt-9");
+  ASSERT_TRUE(opened.statistics);
+  EXPECT_EQ(opened.statistics->frequencies.at("disk"), 3U);
+  EXPECT_EQ(status_of([&] { seal.open(text, "search", kTenant, cursor.request, 5000); }), 410);
+  EXPECT_EQ(status_of([&] {
+              seal.open(json_cursor("another key", payload), "search", kTenant, cursor.request,
+                        4999);
+            }),
+            400);
+}
+
+TEST(PageCursor, AnyPayloadThatIsNotOneSealedIsRefused) {
+  const CursorSeal seal(kKey);
+  const PageCursor cursor = cursor_at(5000);
+  const std::string text = seal.seal(cursor);
+  // Every cut of a sealed cursor, and the sealed bytes under another version.
+  for (std::size_t cut = 0; cut < text.size(); ++cut) {
+    EXPECT_EQ(
+        status_of([&] { seal.open(text.substr(0, cut), "search", kTenant, cursor.request, 4999); }),
+        400)
+        << cut;
+  }
+  EXPECT_EQ(status_of([&] {
+              seal.open("c1." + text.substr(3), "search", kTenant, cursor.request, 4999);
+            }),
+            400);
+  // A payload the codec cannot read never reaches it: its tag is checked first.
+  EXPECT_THROW(decode_cursor("\x05"), std::runtime_error);
+  EXPECT_THROW(decode_cursor(""), std::runtime_error);
 }
 
 TEST(PageCursor, TheKeyFileIsCreatedOnceAndKept) {
