@@ -119,22 +119,28 @@ class PayloadReader {
 }  // namespace
 
 void append_base64url(std::string_view bytes, std::string& out) {
-  out.reserve(out.size() + (bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
+  // Written through a pointer into space made once: an export encodes a cursor per line.
+  const std::size_t start = out.size();
+  out.resize(start + (bytes.size() * 4 + 2) / 3);
+  char* to = out.data() + start;
   auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
+  std::size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
     const unsigned v = (at(i) << 16U) | (at(i + 1) << 8U) | at(i + 2);
-    for (const unsigned shift : {18U, 12U, 6U, 0U})
-      out.push_back(kAlphabet[(v >> shift) & 63U]);
+    *to++ = kAlphabet[(v >> 18U) & 63U];
+    *to++ = kAlphabet[(v >> 12U) & 63U];
+    *to++ = kAlphabet[(v >> 6U) & 63U];
+    *to++ = kAlphabet[v & 63U];
   }
   if (i + 1 == bytes.size()) {
     const unsigned v = at(i) << 16U;
-    out.push_back(kAlphabet[(v >> 18U) & 63U]);
-    out.push_back(kAlphabet[(v >> 12U) & 63U]);
+    *to++ = kAlphabet[(v >> 18U) & 63U];
+    *to++ = kAlphabet[(v >> 12U) & 63U];
   } else if (i + 2 == bytes.size()) {
     const unsigned v = (at(i) << 16U) | (at(i + 1) << 8U);
-    for (const unsigned shift : {18U, 12U, 6U})
-      out.push_back(kAlphabet[(v >> shift) & 63U]);
+    *to++ = kAlphabet[(v >> 18U) & 63U];
+    *to++ = kAlphabet[(v >> 12U) & 63U];
+    *to++ = kAlphabet[(v >> 6U) & 63U];
   }
 }
 

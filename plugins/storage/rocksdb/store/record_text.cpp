@@ -1,6 +1,8 @@
 #include "store/record_text.hpp"
 
+#include <array>
 #include <charconv>
+#include <cstring>
 
 #include "eventsvc/sdk/json.hpp"
 #include "eventsvc/toolkit/time.hpp"
@@ -14,17 +16,32 @@ namespace {
   damaged_value("record");
 }
 
-// The end of the string whose opening quote is at `at`.
+// The end of the string whose opening quote is at `at`. Strings are most of a record's bytes, so
+// the closing quote is found with memchr: a quote ends the string unless an odd number of
+// backslashes stands before it.
 std::size_t string_end(std::string_view text, std::size_t at) {
-  for (std::size_t i = at + 1; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      return i + 1;
-    }
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* from = begin + at + 1;
+  while (from < end) {
+    const auto* quote = static_cast<const char*>(std::memchr(from, '"', end - from));
+    if (quote == nullptr) break;
+    std::size_t backslashes = 0;
+    for (const char* before = quote - 1; before > begin + at && *before == '\\'; --before)
+      ++backslashes;
+    if (backslashes % 2 == 0) return quote - begin + 1;
+    from = quote + 1;
   }
   damaged_record();
 }
+
+// The bytes that matter to the structure of compact JSON outside strings.
+constexpr std::array<bool, 256> kStructural = [] {
+  std::array<bool, 256> table{};
+  for (const unsigned char c : std::string_view("\"{}[]"))
+    table[c] = true;
+  return table;
+}();
 
 // The end of the value that starts at `at`. The text is the compact JSON the writer made (no
 // white space), so a scalar ends at the next separator.
@@ -41,11 +58,12 @@ std::size_t value_end(std::string_view text, std::size_t at) {
   std::size_t depth = 0;
   for (std::size_t i = at; i < text.size(); ++i) {
     const char c = text[i];
+    if (!kStructural[static_cast<unsigned char>(c)]) continue;
     if (c == '"') {
       i = string_end(text, i) - 1;
     } else if (c == '{' || c == '[') {
       ++depth;
-    } else if ((c == '}' || c == ']') && --depth == 0) {
+    } else if (--depth == 0) {
       return i + 1;
     }
   }

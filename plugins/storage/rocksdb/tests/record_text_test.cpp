@@ -61,7 +61,14 @@ TEST(RecordText, EveryOptionalMemberAndAwkwardText) {
   record.metrics = json::object{{"temp", -0.0}, {"big", 1e300}, {"tiny", 5e-324}};
   record.attributes = json::object{{"tags", json::array{"a", nullptr, true, 3}}};
   record.envelope = json::object{{"batch", json::object{{"n", 18446744073709551615ULL}}}};
-  record.payload = json::array{json::object{{"k]", "v}"}}, json::array{}, json::object{}, "[{"};
+  // Strings that end in backslashes (escaped, so the quote after them closes the string) and
+  // escaped quotes after escaped backslashes.
+  record.payload = json::array{json::object{{"k]", "v}"}, {"trail\\", "\\\\"}},
+                               json::array{},
+                               json::object{},
+                               "[{",
+                               "\\\"\\",
+                               "\"}]"};
   const std::string stored = encode_record(record);
   EXPECT_EQ(spliced_answer(stored, sdk::Verification::verified),
             decoded_answer(stored, sdk::Verification::verified));
