@@ -140,7 +140,9 @@ class Connection {
   }
 
   // A deadline for a stage after which the client is still answered (408). The stream's own
-  // expiry closes the socket, so here a timer cancels the pending read instead.
+  // expiry closes the socket, so here a timer cancels the pending read instead. Large writes are
+  // bounded this way too: the stream's own expiry arms and cancels a timer per operation, and a
+  // write of megabytes is an operation per TLS record (16 KiB).
   void arm(std::chrono::steady_clock::duration allowed) {
     lowest().expires_never();
     handle_->deadline_passed = false;
@@ -405,9 +407,10 @@ class Connection {
     }
     const std::size_t size = answer.body.size();
     BeastResponse response = beast_response(answer, keep_alive, head_only);
-    lowest().expires_after(transfer_time(config().read_timeout_s, size));
+    arm(transfer_time(config().read_timeout_s, size));
     beast::error_code error;
     co_await http::async_write(stream_, response, redirect(error));
+    disarm();
     co_return !error;
   }
 
@@ -467,9 +470,10 @@ class Connection {
         continue;
       }
       if (!chunk.empty()) {
-        lowest().expires_after(transfer_time(config().read_timeout_s, chunk.size()));
+        arm(transfer_time(config().read_timeout_s, chunk.size()));
         const auto framed = http::make_chunk(asio::buffer(chunk));
         co_await asio::async_write(stream_, framed, redirect(error));
+        disarm();
         if (error) co_return false;
       }
       if (closing) break;

