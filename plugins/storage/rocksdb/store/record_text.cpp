@@ -70,6 +70,14 @@ std::size_t value_end(std::string_view text, std::size_t at) {
   damaged_record();
 }
 
+// The end of a payload whose length the record gives (most of a record's bytes, not crossed):
+// a member must follow it, or the record's end.
+std::size_t payload_end(std::string_view text, std::size_t at, std::size_t size) {
+  if (size == 0 || size >= text.size() - at || (text[at + size] != ',' && text[at + size] != '}'))
+    damaged_record();
+  return at + size;
+}
+
 sdk::Millis instant_of(std::string_view text) {
   sdk::Millis instant = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), instant);
@@ -116,8 +124,9 @@ void append_instant(std::string& out, std::string_view key, sdk::Millis instant)
 
 StoredRecordText read_record_text(std::string_view value) {
   StoredRecordText record;
-  record.digest = record_digest(value);
-  const std::string_view text = value.substr(1 + record.digest.size());
+  const StoredRecordParts parts = stored_record_parts(value);
+  record.digest = parts.digest;
+  const std::string_view text = parts.json;
   if (text.size() < 2 || text.front() != '{') damaged_record();
   std::string_view timestamp;
   std::string_view ingested_at;
@@ -128,7 +137,9 @@ StoredRecordText read_record_text(std::string_view value) {
     const std::size_t key_end = string_end(text, at);
     if (key_end >= text.size() || text[key_end] != ':') damaged_record();
     const std::string_view key = text.substr(at + 1, key_end - at - 2);
-    const std::size_t end = value_end(text, key_end + 1);
+    const std::size_t end = key == "payload" && parts.payload_size
+                                ? payload_end(text, key_end + 1, *parts.payload_size)
+                                : value_end(text, key_end + 1);
     if (auto* slot = slot_of(record, key, timestamp, ingested_at))
       *slot = text.substr(key_end + 1, end - key_end - 1);
     at = end;

@@ -11,8 +11,13 @@ namespace json = sdk::json;
 
 namespace {
 
-constexpr char kRecordFormat = 1;
+// Format 2 records the payload's length, so that a reader splicing the record's answer
+// (store/record_text.hpp) steps over the payload instead of scanning it; format 1, written by
+// earlier versions, is read as it was.
+constexpr char kFirstRecordFormat = 1;
+constexpr char kRecordFormat = 2;
 constexpr std::size_t kDigestLength = 64;
+constexpr std::size_t kPayloadSizeLength = 4;
 
 [[noreturn]] void damaged(const char* what) {
   throw sdk::Error::internal(std::string("stored ") + what + " is damaged");
@@ -28,7 +33,6 @@ void put_optional(json::object& object, std::string_view key,
                   const std::optional<std::string>& value) {
   if (value) object[key] = *value;
 }
-
 
 std::string with_created_at(sdk::Millis created_at, std::string_view rest) {
   std::string out;
@@ -59,38 +63,73 @@ sdk::Millis created_at_of(std::string_view value) {
 }
 
 std::string encode_record(const sdk::Record& record) {
-  json::object object;
-  object.reserve(16);
-  object["id"] = record.id;
-  object["type"] = record.type;
-  object["stream"] = record.stream;
-  put_optional(object, "ns", record.namespace_name);
-  put_optional(object, "site", record.site_id);
-  put_optional(object, "src", record.source_id);
-  object["ts"] = record.timestamp;
-  object["ing"] = record.ingested_at;
-  object["rcpt"] = record.receipt_id;
-  object["seq"] = record.sequence;
-  object["payload"] = record.payload;
-  if (record.metrics.is_object()) object["metrics"] = record.metrics;
-  if (!record.attributes.empty()) object["attrs"] = record.attributes;
-  if (!record.envelope.empty()) object["env"] = record.envelope;
+  // The members before the payload as an object, its closing brace then replaced: the JSON is
+  // what one object of every member in this order gives.
+  json::object head;
+  head.reserve(10);
+  head["id"] = record.id;
+  head["type"] = record.type;
+  head["stream"] = record.stream;
+  put_optional(head, "ns", record.namespace_name);
+  put_optional(head, "site", record.site_id);
+  put_optional(head, "src", record.source_id);
+  head["ts"] = record.timestamp;
+  head["ing"] = record.ingested_at;
+  head["rcpt"] = record.receipt_id;
+  head["seq"] = record.sequence;
   std::string out;
   out.push_back(kRecordFormat);
   out += record.proof_digest;
-  out += sdk::to_json(object);
+  const std::size_t size_at = out.size();
+  out.append(kPayloadSizeLength, '\0');
+  sdk::append_json(out, head);
+  out.back() = ',';
+  out += R"("payload":)";
+  const std::size_t payload_at = out.size();
+  sdk::append_json(out, record.payload);
+  std::string size;
+  append_u32(size, static_cast<std::uint32_t>(out.size() - payload_at));
+  out.replace(size_at, kPayloadSizeLength, size);
+  if (record.metrics.is_object()) {
+    out += R"(,"metrics":)";
+    sdk::append_json(out, record.metrics);
+  }
+  if (!record.attributes.empty()) {
+    out += R"(,"attrs":)";
+    sdk::append_json(out, record.attributes);
+  }
+  if (!record.envelope.empty()) {
+    out += R"(,"env":)";
+    sdk::append_json(out, record.envelope);
+  }
+  out.push_back('}');
   return out;
 }
 
+StoredRecordParts stored_record_parts(std::string_view value) {
+  if (value.size() < 1 + kDigestLength) damaged("record");
+  StoredRecordParts parts;
+  parts.digest = value.substr(1, kDigestLength);
+  if (value[0] == kFirstRecordFormat) {
+    parts.json = value.substr(1 + kDigestLength);
+    return parts;
+  }
+  if (value[0] != kRecordFormat || value.size() < 1 + kDigestLength + kPayloadSizeLength)
+    damaged("record");
+  parts.payload_size = read_u32(value.substr(1 + kDigestLength));
+  parts.json = value.substr(1 + kDigestLength + kPayloadSizeLength);
+  return parts;
+}
+
 std::string_view record_digest(std::string_view value) {
-  if (value.size() < 1 + kDigestLength || value[0] != kRecordFormat) damaged("record");
-  return value.substr(1, kDigestLength);
+  return stored_record_parts(value).digest;
 }
 
 sdk::Record decode_record(std::string_view value) {
   sdk::Record record;
-  record.proof_digest = std::string(record_digest(value));
-  json::object object = parse_object(value.substr(1 + kDigestLength), "record");
+  const StoredRecordParts parts = stored_record_parts(value);
+  record.proof_digest = std::string(parts.digest);
+  json::object object = parse_object(parts.json, "record");
   try {
     record.id = object.at("id").as_string();
     record.type = object.at("type").as_string();

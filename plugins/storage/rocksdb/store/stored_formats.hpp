@@ -18,12 +18,20 @@ sdk::json::object parse_object(std::string_view text, const char* what);
 [[noreturn]] void damaged_value(const char* what);
 
 // ---- records (history CF) ----------------------------------------------------------------------
-// <format:1 = 1><digest: 64 hex><JSON of the record>
+// <format:1 = 2><digest: 64 hex><the payload's length in the JSON: u32><JSON of the record>
+// (format 1, written by earlier versions, has no payload length).
 std::string encode_record(const sdk::Record& record);
 // Throws sdk::Error(500) when the value is damaged.
 sdk::Record decode_record(std::string_view value);
 // The digest without parsing the rest.
 std::string_view record_digest(std::string_view value);
+// The parts of a stored record, unparsed; throws sdk::Error(500) when it has none.
+struct StoredRecordParts {
+  std::string_view digest;
+  std::string_view json;
+  std::optional<std::size_t> payload_size;  // the payload member's value's, in `json` (format 2)
+};
+StoredRecordParts stored_record_parts(std::string_view value);
 
 struct AcceptedWrite;
 

@@ -135,6 +135,44 @@ TEST(RecordText, RandomRecordsSpliceAsTheyDecode) {
   }
 }
 
+// What earlier versions stored (format 1): no payload length; the payload is found by its
+// structure.
+std::string first_format(const std::string& stored) {
+  std::string first = stored;
+  first[0] = 1;
+  first.erase(1 + 64, 4);
+  return first;
+}
+
+TEST(RecordText, RecordsOfTheFirstFormatReadAsTheyDid) {
+  sdk::Record record = base_record();
+  record.payload = json::object{{"nested", json::array{json::object{{"k", "v}]\""}}}}};
+  record.attributes = json::object{{"a", 1}};
+  const std::string stored = encode_record(record);
+  const std::string first = first_format(stored);
+  EXPECT_EQ(spliced_answer(first, sdk::Verification::verified),
+            spliced_answer(stored, sdk::Verification::verified));
+  EXPECT_EQ(decoded_answer(first, sdk::Verification::verified),
+            decoded_answer(stored, sdk::Verification::verified));
+  EXPECT_EQ(record_digest(first), record_digest(stored));
+  // The payload's length is what the JSON holds.
+  const StoredRecordParts parts = stored_record_parts(stored);
+  ASSERT_TRUE(parts.payload_size);
+  EXPECT_EQ(*parts.payload_size, sdk::to_json(record.payload).size());
+  EXPECT_FALSE(stored_record_parts(first).payload_size);
+}
+
+TEST(RecordText, APayloadLengthThatDoesNotFitIsRefused) {
+  const std::string stored = encode_record(base_record());
+  const std::size_t size = *stored_record_parts(stored).payload_size;
+  for (const std::size_t wrong : {std::size_t{0}, size - 1, size + 1, std::size_t{1} << 30}) {
+    std::string damaged = stored;
+    for (int i = 0; i < 4; ++i)
+      damaged[1 + 64 + i] = static_cast<char>((wrong >> (8 * (3 - i))) & 0xFFU);
+    EXPECT_THROW(read_record_text(damaged), sdk::Error) << wrong;
+  }
+}
+
 TEST(RecordText, DamagedValuesAreRefused) {
   const std::string stored = encode_record(base_record());
   for (const std::size_t cut :
