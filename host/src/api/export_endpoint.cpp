@@ -41,9 +41,9 @@ ApiResponse ExportEndpoint::handle(const ApiRequest& request) {
     span.emplace(std::move(*after), std::move(*until));
     lines.feed_until = paging.cursor()->feed_until;
   }
-  auto stream = std::make_shared<ExportStream>(storage_, request.principal.tenant,
-                                               std::move(parsed.read), std::move(parsed.fields),
-                                               paging.seal(), std::move(lines), format);
+  auto stream =
+      std::make_shared<ExportStream>(storage_, request.principal.tenant, std::move(parsed.read),
+                                     std::move(parsed.fields), paging.seal(), lines, format);
   if (span) stream->read_feed_span(std::move(span->first), std::move(span->second));
   stream->start();
   ApiResponse response;

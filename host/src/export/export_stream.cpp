@@ -50,7 +50,7 @@ void append_csv_value(const sdk::Record& record, const sdk::FieldPath& field, st
 
 ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tenant,
                            sdk::RecordQuery query, std::vector<sdk::FieldPath> fields,
-                           const CursorSeal& seal, PageCursor cursor, ExportFormat format)
+                           const CursorSeal& seal, const PageCursor& cursor, ExportFormat format)
     : storage_(storage),
       tenant_(std::move(tenant)),
       query_(std::move(query)),
@@ -102,7 +102,10 @@ std::string ExportStream::next() {
     }
     // The page after this one is read while this one is written.
     if (!reading_ && !read_all_) read_ahead();
-    if (!lines.empty()) return gzip_ ? gzip_->chunk(lines) : lines;
+    if (lines.empty()) continue;
+    // Not a conditional expression: that would copy the page, where a return moves it.
+    if (gzip_) return gzip_->chunk(lines);
+    return lines;
   }
 }
 

@@ -34,7 +34,7 @@ class ExportStream final : public BodyStream {
   // `query`: the export's read, its `after` set when it resumes; `cursor`: every line's cursor
   // but its position.
   ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tenant, sdk::RecordQuery query,
-               std::vector<sdk::FieldPath> fields, const CursorSeal& seal, PageCursor cursor,
+               std::vector<sdk::FieldPath> fields, const CursorSeal& seal, const PageCursor& cursor,
                ExportFormat format);
 
   // Makes the export one of a span of the change feed, after `after` up to and including `until`
