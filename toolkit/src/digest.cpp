@@ -8,19 +8,14 @@
 #include <memory>
 #include <string>
 
+#include "eventsvc/toolkit/hex.hpp"
+
 namespace eventsvc::toolkit {
 
 namespace {
 
-std::string hex_of(const unsigned char* digest, unsigned int length) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(static_cast<std::size_t>(length) * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4U]);
-    hex.push_back(kHex[digest[i] & 0xFU]);
-  }
-  return hex;
+std::string digest_hex(const unsigned char* digest, unsigned int length) {
+  return hex_of(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 }  // namespace
@@ -31,7 +26,7 @@ std::string sha256_hex(std::string_view data) {
   if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
     throw Error::internal("SHA-256 failed");
   }
-  return hex_of(digest.data(), length);
+  return digest_hex(digest.data(), length);
 }
 
 std::string sha256_hex_of_file(const std::filesystem::path& path) {
@@ -52,7 +47,7 @@ std::string sha256_hex_of_file(const std::filesystem::path& path) {
   if (!hashed || EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
     throw Error::internal("SHA-256 failed");
   }
-  return hex_of(digest.data(), length);
+  return digest_hex(digest.data(), length);
 }
 
 std::string event_digest(const json::value& event) {

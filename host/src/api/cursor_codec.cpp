@@ -5,6 +5,7 @@
 
 #include "api/page_cursor.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/hex.hpp"
 
 namespace eventsvc::host {
 
@@ -42,26 +43,16 @@ void append_text(std::string_view text, std::string& out) {
   out += text;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 // Text behind its length; lowercase hex (digests, feed positions) as the bytes it spells, half the
 // size, with the length's low bit telling which, so any text round-trips.
-void append_packed(std::string_view hex, std::string& out) {
-  bool is_hex = hex.size() % 2 == 0;
-  for (const char c : hex)
-    is_hex = is_hex && hex_value(c) >= 0;
-  if (!is_hex) {
-    append_varint((hex.size() << 1U) | 1U, out);
-    out += hex;
+void append_packed(std::string_view text, std::string& out) {
+  if (const auto bytes = toolkit::bytes_of_hex(text)) {
+    append_varint(bytes->size() << 1U, out);
+    out += *bytes;
     return;
   }
-  append_varint(hex.size() / 2 << 1U, out);
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    out.push_back(static_cast<char>(hex_value(hex[i]) * 16 + hex_value(hex[i + 1])));
+  append_varint((text.size() << 1U) | 1U, out);
+  out += text;
 }
 
 class PayloadReader {
@@ -86,13 +77,7 @@ class PayloadReader {
     const std::uint64_t header = varint();
     const std::string_view bytes = take(header >> 1U);
     if ((header & 1U) != 0) return std::string(bytes);
-    constexpr std::string_view kHex = "0123456789abcdef";
-    std::string hex;
-    for (const char c : bytes) {
-      hex.push_back(kHex[static_cast<unsigned char>(c) >> 4U]);
-      hex.push_back(kHex[static_cast<unsigned char>(c) & 15U]);
-    }
-    return hex;
+    return toolkit::hex_of(bytes);
   }
   double number() {
     const std::string_view bytes = take(8);

@@ -73,10 +73,14 @@ std::string CursorSeal::mac(std::string_view signed_part) const {
   return std::string(reinterpret_cast<const char*>(digest.data()), length);
 }
 
+std::string CursorSeal::tag(std::string_view payload) const {
+  return mac(std::string(kVersion) + std::string(payload)).substr(0, kTagSize);
+}
+
 std::string CursorSeal::seal(const PageCursor& cursor) const {
   std::string payload = encode_cursor_head(cursor);
   append_cursor_position(cursor.after, cursor.statistics.get(), payload);
-  payload += mac(std::string(kVersion) + payload).substr(0, kTagSize);
+  payload += tag(payload);
   std::string text(kVersion);
   append_base64url(payload, text);
   return text;
@@ -87,11 +91,7 @@ PageCursor CursorSeal::unseal(std::string_view text) const {
     const auto bytes = from_base64url(text.substr(kVersion.size()));
     if (!bytes || bytes->size() <= kTagSize) throw not_issued_here();
     const std::string_view payload = std::string_view(*bytes).substr(0, bytes->size() - kTagSize);
-    const std::string expected = mac(std::string(kVersion) + std::string(payload));
-    if (!same_bytes(std::string_view(*bytes).substr(payload.size()),
-                    std::string_view(expected).substr(0, kTagSize))) {
-      throw altered();
-    }
+    if (!same_bytes(std::string_view(*bytes).substr(payload.size()), tag(payload))) throw altered();
     return decode_cursor(payload);
   }
   const auto dot = text.rfind('.');

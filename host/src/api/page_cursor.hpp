@@ -60,6 +60,8 @@ class CursorSeal {
   friend class PositionSealer;
   // The cursor in `text` when this server sealed it; throws (400 or std::exception) otherwise.
   PageCursor unseal(std::string_view text) const;
+  // What seals a c2 payload: the first 128 bits of the MAC of "c2." and the payload.
+  std::string tag(std::string_view payload) const;
   // The full HMAC-SHA256 of `signed_part`.
   std::string mac(std::string_view signed_part) const;
 

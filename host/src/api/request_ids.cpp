@@ -3,10 +3,10 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <vector>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/json.hpp"
+#include "eventsvc/toolkit/hex.hpp"
 
 namespace eventsvc::host {
 
@@ -33,17 +33,11 @@ const std::string& required_idempotency_key(const RequestHead& request) {
 }
 
 std::string random_hex(std::size_t bytes) {
-  std::vector<unsigned char> random(bytes);
-  if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1)
+  std::string random(bytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(random.data()),
+                 static_cast<int>(random.size())) != 1)
     throw sdk::Error::internal("the random number generator failed");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(bytes * 2);
-  for (const unsigned char byte : random) {
-    hex.push_back(kHex[byte >> 4U]);
-    hex.push_back(kHex[byte & 0xFU]);
-  }
-  return hex;
+  return toolkit::hex_of(random);
 }
 
 std::string new_random_id(std::string_view prefix) {

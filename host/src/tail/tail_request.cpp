@@ -3,6 +3,7 @@
 #include "api/endpoint_base.hpp"
 #include "api/url_filter.hpp"
 #include "eventsvc/sdk/error.hpp"
+#include "eventsvc/toolkit/hex.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
@@ -59,35 +60,13 @@ json::object where_of(const UrlParameters& parameters, sdk::Millis horizon) {
 
 std::string tail_event_id(std::string_view position) {
   if (position.empty()) return "0";
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(position.size() * 2);
-  for (const char byte : position) {
-    const auto value = static_cast<unsigned char>(byte);
-    out += kDigits[value >> 4U];
-    out += kDigits[value & 0x0FU];
-  }
-  return out;
+  return toolkit::hex_of(position);
 }
 
 std::optional<std::string> tail_position(std::string_view event_id) {
   if (event_id == "0") return std::string();
-  if (event_id.size() < kMinIdDigits || event_id.size() > kMaxIdDigits || event_id.size() % 2 != 0)
-    return std::nullopt;
-  std::string out;
-  out.reserve(event_id.size() / 2);
-  const auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  for (std::size_t i = 0; i < event_id.size(); i += 2) {
-    const int high = digit(event_id[i]);
-    const int low = digit(event_id[i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    out += static_cast<char>((high << 4) | low);
-  }
-  return out;
+  if (event_id.size() < kMinIdDigits || event_id.size() > kMaxIdDigits) return std::nullopt;
+  return toolkit::bytes_of_hex(event_id);
 }
 
 TailRequest parse_tail_request(const RequestHead& head, const Plan& plan, sdk::Millis now) {

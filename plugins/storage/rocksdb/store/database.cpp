@@ -57,13 +57,15 @@ enum class FamilyKind : std::uint8_t {
   counters,  // uint64add merge operands
 };
 
+// RocksDB's default block size. A family read in long runs of neighbouring keys names a larger one:
+// each block costs a read, a decompression and a cache entry whatever its size.
+constexpr std::size_t kBlockSize = 4096;
+
 struct Family {
   const char* name;
   FamilyKind kind;
   rocksdb::ColumnFamilyHandle* Database::*handle;
-  // RocksDB's default, but for families read in long runs of neighbouring keys, where each block
-  // costs a read, a decompression and a cache entry whatever its size.
-  std::size_t block_size = 4096;
+  std::size_t block_size = kBlockSize;
 };
 
 // Every column family, in the order RocksDB opens them. What each holds: database.hpp.
@@ -145,7 +147,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
   static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
   const auto insert_hints = std::make_shared<InsertHintPrefix>();
   auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20);
-  auto family_options = [&](bool point_lookups, std::size_t block_size = 4096) {
+  auto family_options = [&](bool point_lookups, std::size_t block_size = kBlockSize) {
     rocksdb::ColumnFamilyOptions cf;
     cf.write_buffer_size = options.write_buffer_mb << 20;
     cf.compression = compression_of(options.compression);
