@@ -1,5 +1,7 @@
 #include "api/cursor_codec.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -15,6 +17,12 @@ namespace {
 
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+// A c3 cursor names its read by one byte.
+constexpr std::array<std::string_view, 4> kReads = {"search", "query", "analyze", "exports"};
+// The first bytes of the tenant and request digests a c3 cursor carries: enough to say which of
+// them differs when a cursor comes back with another key or body (the MAC binds the full digests).
+constexpr std::size_t kHintBytes = 3;
 
 // Flags before the position.
 constexpr unsigned kScored = 1U;      // a score follows (ranked reads)
@@ -73,6 +81,7 @@ class PayloadReader {
     return static_cast<std::int64_t>((value >> 1U) ^ (~(value & 1U) + 1));
   }
   std::string text() { return std::string(take(varint())); }
+  std::string hex(std::size_t size) { return toolkit::hex_of(take(size)); }
   std::string packed() {
     const std::uint64_t header = varint();
     const std::string_view bytes = take(header >> 1U);
@@ -181,15 +190,24 @@ void append_cursor_position(const sdk::ReadPosition& after, const sdk::RankStati
   }
 }
 
-PageCursor decode_cursor(std::string_view payload) {
-  PayloadReader in(payload);
-  PageCursor cursor;
-  cursor.read = in.text();
-  cursor.tenant = in.packed();
-  cursor.request = in.packed();
-  cursor.now = in.signed_number();
-  cursor.expires_at = cursor.now + in.signed_number();
-  cursor.feed_until = in.packed();
+std::string encode_line_head(const PageCursor& cursor) {
+  const auto read = std::find(kReads.begin(), kReads.end(), cursor.read);
+  if (read == kReads.end()) throw std::logic_error("no c3 code for the read " + cursor.read);
+  std::string out(1, static_cast<char>(read - kReads.begin()));
+  for (const auto& digest : {cursor.tenant, cursor.request}) {
+    const auto bytes = toolkit::bytes_of_hex(digest);
+    if (!bytes || bytes->size() < kHintBytes) throw std::logic_error("a digest is not hex");
+    out.append(*bytes, 0, kHintBytes);
+  }
+  append_signed(cursor.now, out);
+  append_signed(cursor.expires_at - cursor.now, out);
+  append_packed(cursor.feed_until, out);
+  return out;
+}
+
+namespace {
+
+void read_position(PayloadReader& in, PageCursor& cursor) {
   const unsigned flags = in.byte();
   if ((flags & ~(kScored | kStatistics)) != 0) malformed();
   if ((flags & kScored) != 0) cursor.after.score = in.number();
@@ -206,6 +224,35 @@ PageCursor decode_cursor(std::string_view payload) {
     cursor.statistics = std::move(statistics);
   }
   if (!in.at_end()) malformed();
+}
+
+}  // namespace
+
+PageCursor decode_cursor(std::string_view payload) {
+  PayloadReader in(payload);
+  PageCursor cursor;
+  cursor.read = in.text();
+  cursor.tenant = in.packed();
+  cursor.request = in.packed();
+  cursor.now = in.signed_number();
+  cursor.expires_at = cursor.now + in.signed_number();
+  cursor.feed_until = in.packed();
+  read_position(in, cursor);
+  return cursor;
+}
+
+PageCursor decode_line_cursor(std::string_view payload) {
+  PayloadReader in(payload);
+  PageCursor cursor;
+  const unsigned read = in.byte();
+  if (read >= kReads.size()) malformed();
+  cursor.read = kReads.at(read);
+  cursor.tenant = in.hex(kHintBytes);
+  cursor.request = in.hex(kHintBytes);
+  cursor.now = in.signed_number();
+  cursor.expires_at = cursor.now + in.signed_number();
+  cursor.feed_until = in.packed();
+  read_position(in, cursor);
   return cursor;
 }
 

@@ -6,8 +6,12 @@
 // instant; and it expires (`cursors.lifetime`).
 //
 // Form: "c2." base64url(payload, then the first 16 bytes of HMAC-SHA256 of "c2." + payload), the
-// payload as api/cursor_codec.hpp writes it. "c1." cursors (a JSON payload, then "." and the full
-// HMAC of the text before it) are still opened.
+// payload as api/cursor_codec.hpp writes it. An export's lines carry "c3." cursors: base64url(
+// payload, then its 128-bit SipHash-2-4 under a key derived for the workspace and request body,
+// the first 16 bytes of HMAC-SHA256 of "c3." + tenant digest + "\n" + request digest). SipHash is
+// a MAC made for short inputs: a quarter of HMAC's cost per line, and the payload leaves out the
+// digests the key already binds. "c1." cursors (a JSON payload, then "." and the full HMAC of the
+// text before it) are still opened.
 #pragma once
 
 #include <filesystem>
@@ -41,6 +45,7 @@ std::string tenant_digest(const sdk::Tenant& tenant);
 std::string request_digest(const sdk::json::value& body);
 
 class PositionSealer;
+class LineMac;  // the MAC of c3 cursors (page_cursor.cpp)
 
 class CursorSeal {
  public:
@@ -58,8 +63,15 @@ class CursorSeal {
 
  private:
   friend class PositionSealer;
-  // The cursor in `text` when this server sealed it; throws (400 or std::exception) otherwise.
+  // The c1 or c2 cursor in `text` when this server sealed it; throws (400 or std::exception)
+  // otherwise.
   PageCursor unseal(std::string_view text) const;
+  // The c3 cursor in `text` when this server sealed it for this read, tenant and request; throws
+  // (400 or std::exception) otherwise.
+  PageCursor unseal_line(std::string_view text, std::string_view read, std::string_view tenant,
+                         std::string_view request) const;
+  // The SipHash key of the c3 cursors of a tenant's request.
+  std::string line_key(std::string_view tenant, std::string_view request) const;
   // What seals a c2 payload: the first 128 bits of the MAC of "c2." and the payload.
   std::string tag(std::string_view payload) const;
   // The full HMAC-SHA256 of `signed_part`.
@@ -68,9 +80,9 @@ class CursorSeal {
   std::string key_;
 };
 
-// Seals cursors that differ only in their position (an export's, one per line) at a fraction of
-// seal()'s cost: the common part of the payload is written once, and the MAC's key is set up once.
-// What it seals, CursorSeal::open() opens. One thread at a time.
+// Seals c3 cursors that differ only in their position (an export's, one per line) at a fraction
+// of seal()'s cost: the common part of the payload is written once, and the MAC's key is derived
+// and set up once. What it seals, CursorSeal::open() opens. One thread at a time.
 class PositionSealer {
  public:
   PositionSealer(const CursorSeal& seal, const PageCursor& common);
@@ -85,8 +97,7 @@ class PositionSealer {
  private:
   std::string payload_;  // the common part; each seal appends its position and cuts it off
   std::size_t head_size_ = 0;
-  struct MacState;
-  std::unique_ptr<MacState> mac_;  // keyed once
+  std::unique_ptr<LineMac> mac_;  // keyed once
 };
 
 }  // namespace eventsvc::host

@@ -126,10 +126,67 @@ TEST(PageCursor, APositionSealerCarriesTheFeedSpanAndIsShort) {
   EXPECT_EQ(opened.feed_until, "00000000000a1b2c");
   EXPECT_EQ(opened.after.id, "0000000000000fff");
   EXPECT_EQ(opened.after.score, 0);
-  // An export writes one per line: the digests go in as raw bytes, the numbers as varints.
-  EXPECT_LT(text.size(), 128U) << text;
+  // An export writes one per line: the digests only as hints, the numbers as varints.
+  EXPECT_TRUE(text.starts_with("c3.")) << text;
+  EXPECT_LT(text.size(), 76U) << text;
   // Sealing the next line does not carry anything of the previous one.
   EXPECT_EQ(sealer.seal({0, 1700000000123, "0000000000000fff"}), text);
+}
+
+std::string message_of(const std::function<void()>& open) {
+  try {
+    open();
+  } catch (const sdk::Error& error) {
+    return error.what();
+  }
+  return "opened";
+}
+
+TEST(PageCursor, AnExportLineCursorIsRefusedAsAnyOther) {
+  const CursorSeal seal(kKey);
+  PageCursor common = cursor_at(5000);
+  common.read = "exports";
+  common.statistics = nullptr;
+  PositionSealer sealer(seal, common);
+  const std::string text = sealer.seal({0, 1700000000123, "evt-1"});
+  const auto open = [&](const std::string& t, std::string_view read, const sdk::Tenant& tenant,
+                        const std::string& request, sdk::Millis now) {
+    return message_of([&] { seal.open(t, read, tenant, request, now); });
+  };
+  EXPECT_EQ(open(text, "exports", kTenant, common.request, 4999), "opened");
+  // Each binding refused with what differs.
+  EXPECT_NE(open(text, "query", kTenant, common.request, 4999).find("/v1/exports, not /v1/query"),
+            std::string::npos);
+  for (const sdk::Tenant& other : {sdk::Tenant{"other", sdk::Environment::test},
+                                   sdk::Tenant{"acme", sdk::Environment::live}}) {
+    EXPECT_NE(open(text, "exports", other, common.request, 4999).find("another workspace"),
+              std::string::npos);
+  }
+  const std::string other_request = request_digest(sdk::parse_json(R"({"query":"disc"})"));
+  EXPECT_NE(open(text, "exports", kTenant, other_request, 4999).find("different request body"),
+            std::string::npos);
+  EXPECT_EQ(status_of([&] { seal.open(text, "exports", kTenant, common.request, 5000); }), 410);
+  // Another server key, any edit and any cut.
+  EXPECT_NE(open(PositionSealer(CursorSeal(std::string(32, 'o')), common).seal({0, 1, "evt-1"}),
+                 "exports", kTenant, common.request, 4999)
+                .find("altered"),
+            std::string::npos);
+  for (std::size_t i = 3; i < text.size(); ++i) {
+    std::string edited = text;
+    edited[i] = edited[i] == 'x' ? 'y' : 'x';
+    EXPECT_EQ(status_of([&] { seal.open(edited, "exports", kTenant, common.request, 4999); }), 400)
+        << i;
+  }
+  for (std::size_t cut = 0; cut < text.size(); ++cut) {
+    EXPECT_EQ(status_of([&] {
+                seal.open(text.substr(0, cut), "exports", kTenant, common.request, 4999);
+              }),
+              400)
+        << cut;
+  }
+  // A payload the codec cannot read is refused by it: an unknown read, a cut hint.
+  EXPECT_THROW(decode_line_cursor("\x09"), std::runtime_error);
+  EXPECT_THROW(decode_line_cursor("\x03\x01\x02"), std::runtime_error);
 }
 
 // A c1 cursor as the previous form wrote it: its payload as JSON, then "." and the whole HMAC.
