@@ -59,6 +59,8 @@ ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tena
       format_(format) {
   query_.limit = kPageRecords;
   query_.scan_limit = kPageScanLimit;
+  // Read once, front to back: the block cache stays with what other reads use.
+  query_.bulk = true;
   if (format_.gzip) gzip_.emplace();
 }
 

@@ -26,7 +26,7 @@ class KeyRangeStream final : public CandidateStream {
  public:
   KeyRangeStream(Database& database, rocksdb::ColumnFamilyHandle* family, std::string prefix,
                  bool id_in_key, std::string fixed_id, const toolkit::TimeBounds& bounds,
-                 sdk::Order order)
+                 sdk::Order order, bool fill_cache)
       : prefix_(std::move(prefix)), id_in_key_(id_in_key), order_(order) {
     current_.id = std::move(fixed_id);
     lower_ = prefix_;
@@ -39,7 +39,8 @@ class KeyRangeStream final : public CandidateStream {
     }
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
-    iterator_ = database.iterator(family, upper_.empty() ? nullptr : &upper_slice_, &lower_slice_);
+    iterator_ = database.iterator(family, upper_.empty() ? nullptr : &upper_slice_, &lower_slice_,
+                                  nullptr, fill_cache);
     if (order_ == sdk::Order::asc) {
       iterator_->SeekToFirst();
     } else {
@@ -238,9 +239,9 @@ class ListedStream final : public CandidateStream {
 
 StreamPtr key_range_stream(Database& database, rocksdb::ColumnFamilyHandle* family,
                            std::string prefix, bool id_in_key, std::string fixed_id,
-                           const toolkit::TimeBounds& bounds, sdk::Order order) {
+                           const toolkit::TimeBounds& bounds, sdk::Order order, bool fill_cache) {
   return std::make_unique<KeyRangeStream>(database, family, std::move(prefix), id_in_key,
-                                          std::move(fixed_id), bounds, order);
+                                          std::move(fixed_id), bounds, order, fill_cache);
 }
 
 StreamPtr union_stream(std::vector<StreamPtr> streams, sdk::Order order) {

@@ -40,10 +40,11 @@ class CandidateStream {
 using StreamPtr = std::unique_ptr<CandidateStream>;
 
 // Keys <prefix><instant>[<id>] of one column family within time bounds. Without an id in the key
-// (the id index), every entry's id is `fixed_id`.
+// (the id index), every entry's id is `fixed_id`. `fill_cache` as Database::iterator's.
 StreamPtr key_range_stream(Database& database, rocksdb::ColumnFamilyHandle* family,
                            std::string prefix, bool id_in_key, std::string fixed_id,
-                           const toolkit::TimeBounds& bounds, sdk::Order order);
+                           const toolkit::TimeBounds& bounds, sdk::Order order,
+                           bool fill_cache = true);
 
 // Entries of any of the streams, each once.
 StreamPtr union_stream(std::vector<StreamPtr> streams, sdk::Order order);

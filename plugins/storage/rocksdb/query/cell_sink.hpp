@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "eventsvc/sdk/storage.hpp"
 #include "query/candidate_stream.hpp"
 #include "query/chunk_scanner.hpp"
-#include "eventsvc/sdk/storage.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

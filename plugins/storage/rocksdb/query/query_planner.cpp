@@ -331,10 +331,11 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
     plan.selective = small_ordered;
     return plan;
   }
-  // No index applies: read current or history in time order within the bounds.
+  // No index applies: read current or history in time order within the bounds (a bulk read
+  // without keeping the blocks it reads in the cache).
   plan.candidates = key_range_stream(
       database_, query.source == sdk::Source::current ? database_.current : database_.history,
-      std::string(tenant), true, "", bounds, query.order);
+      std::string(tenant), true, "", bounds, query.order, !query.bulk);
   plan.walks_records = query.source == sdk::Source::history;
   return plan;
 }

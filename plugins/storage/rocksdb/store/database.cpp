@@ -387,9 +387,11 @@ bool Database::exists(rocksdb::ColumnFamilyHandle* family, const rocksdb::Slice&
 std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandle* family,
                                                       const rocksdb::Slice* upper_bound,
                                                       const rocksdb::Slice* lower_bound,
-                                                      const rocksdb::Snapshot* snapshot) {
+                                                      const rocksdb::Snapshot* snapshot,
+                                                      bool fill_cache) {
   rocksdb::ReadOptions options;
   options.snapshot = snapshot;
+  options.fill_cache = fill_cache;
   options.iterate_upper_bound = upper_bound;
   options.iterate_lower_bound = lower_bound;
   return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));

@@ -135,10 +135,14 @@ class Database {
   // The column chunks with erased rows (erased_chunks.hpp).
   ErasedChunks& erased_chunks() { return erased_chunks_; }
 
+  // `fill_cache` false: blocks the iterator reads are not kept in the block cache (those already
+  // there are still used), so a bulk read neither evicts what other reads use nor pays for
+  // inserting and evicting blocks it reads once.
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper_bound = nullptr,
                                               const rocksdb::Slice* lower_bound = nullptr,
-                                              const rocksdb::Snapshot* snapshot = nullptr);
+                                              const rocksdb::Snapshot* snapshot = nullptr,
+                                              bool fill_cache = true);
 
  private:
   std::unique_ptr<rocksdb::DB> db_;

@@ -285,6 +285,26 @@ TEST_F(StorageTest, RowsMergedSeveralTimesOverAreStillReplacedWhereTheyAre) {
             (Ids{"e@0", "f@0", "a@1000", "d@1000", "h@1000", "b@2000", "g@2000"}));
 }
 
+TEST_F(StorageTest, ABulkReadLeavesTheBlockCacheAsItWas) {
+  std::vector<sdk::IncomingEvent> events;
+  for (int i = 0; i < 2000; ++i)
+    events.push_back(event("e-" + std::to_string(i), kT0 + i, json::object{{"n", i}}));
+  storage_->accept(write_of("key-bulk", std::move(events)), kRender);
+  project();
+  Database& database = storage_->database();
+  database.compact_everything();  // history in table files, none of their blocks cached
+  const auto cached = [&] { return database.int_property("rocksdb.block-cache-usage"); };
+  auto query = all(sdk::Source::history);
+  query.bulk = true;
+  ASSERT_EQ(read(query).size(), 2000U);  // whatever opening the files caches, whatever the read
+  const std::uint64_t before = cached();
+  ASSERT_EQ(read(query).size(), 2000U);
+  EXPECT_EQ(cached(), before);
+  query.bulk = false;
+  ASSERT_EQ(read(query).size(), 2000U);
+  EXPECT_GT(cached(), before);
+}
+
 TEST_F(StorageTest, StoredRecordHasTheDocumentedLayout) {
   auto write = write_of("key-layout",
                         {event("a", kT0, json::object{{"t", 1}},

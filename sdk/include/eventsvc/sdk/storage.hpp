@@ -184,6 +184,9 @@ struct RecordQuery {
   std::size_t limit = 100;         // stop after this many matches (0: no limit but scan_limit)
   std::size_t scan_limit = 10000;  // stop after reading this many candidate records
   bool with_embeddings = false;    // fill Record::embedding
+  // A read that goes through most of what it covers once (an export): an engine need not keep
+  // what it reads in its caches, where it would push out what other reads keep using.
+  bool bulk = false;
   // Only matches after this position in delivery order (keyset paging: a later page costs what
   // the first does). Ranked positions carry the score under `rank_statistics`.
   std::optional<ReadPosition> after;
