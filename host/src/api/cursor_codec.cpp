@@ -157,15 +157,24 @@ std::optional<std::string> from_base64url(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// What both forms carry after their bindings: the instants and the feed span.
+void append_instants_and_span(const PageCursor& cursor, std::string& out) {
+  append_signed(cursor.now, out);
+  // Relative to `now`: a lifetime is a few bytes where an instant is six.
+  append_signed(cursor.expires_at - cursor.now, out);
+  append_packed(cursor.feed_until, out);
+}
+
+}  // namespace
+
 std::string encode_cursor_head(const PageCursor& cursor) {
   std::string out;
   append_text(cursor.read, out);
   append_packed(cursor.tenant, out);
   append_packed(cursor.request, out);
-  append_signed(cursor.now, out);
-  // Relative to `now`: a lifetime is a few bytes where an instant is six.
-  append_signed(cursor.expires_at - cursor.now, out);
-  append_packed(cursor.feed_until, out);
+  append_instants_and_span(cursor, out);
   return out;
 }
 
@@ -199,15 +208,17 @@ std::string encode_line_head(const PageCursor& cursor) {
     if (!bytes || bytes->size() < kHintBytes) throw std::logic_error("a digest is not hex");
     out.append(*bytes, 0, kHintBytes);
   }
-  append_signed(cursor.now, out);
-  append_signed(cursor.expires_at - cursor.now, out);
-  append_packed(cursor.feed_until, out);
+  append_instants_and_span(cursor, out);
   return out;
 }
 
 namespace {
 
-void read_position(PayloadReader& in, PageCursor& cursor) {
+// The rest of either form: the instants, the feed span and the position, to the payload's end.
+void read_instants_span_and_position(PayloadReader& in, PageCursor& cursor) {
+  cursor.now = in.signed_number();
+  cursor.expires_at = cursor.now + in.signed_number();
+  cursor.feed_until = in.packed();
   const unsigned flags = in.byte();
   if ((flags & ~(kScored | kStatistics)) != 0) malformed();
   if ((flags & kScored) != 0) cursor.after.score = in.number();
@@ -234,10 +245,7 @@ PageCursor decode_cursor(std::string_view payload) {
   cursor.read = in.text();
   cursor.tenant = in.packed();
   cursor.request = in.packed();
-  cursor.now = in.signed_number();
-  cursor.expires_at = cursor.now + in.signed_number();
-  cursor.feed_until = in.packed();
-  read_position(in, cursor);
+  read_instants_span_and_position(in, cursor);
   return cursor;
 }
 
@@ -249,10 +257,7 @@ PageCursor decode_line_cursor(std::string_view payload) {
   cursor.read = kReads.at(read);
   cursor.tenant = in.hex(kHintBytes);
   cursor.request = in.hex(kHintBytes);
-  cursor.now = in.signed_number();
-  cursor.expires_at = cursor.now + in.signed_number();
-  cursor.feed_until = in.packed();
-  read_position(in, cursor);
+  read_instants_span_and_position(in, cursor);
   return cursor;
 }
 
