@@ -1,10 +1,12 @@
 #include "redis_limits.hpp"
 
 #include <charconv>
+#include <cstring>
 #include <random>
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
+#include "eventsvc/toolkit/hex.hpp"
 #include "eventsvc/toolkit/time.hpp"
 #include "limit_scripts.hpp"
 
@@ -69,11 +71,10 @@ std::string address_problem(const std::string& address) {
 std::string random_id() {
   std::random_device device;
   std::mt19937_64 bits((static_cast<std::uint64_t>(device()) << 32U) ^ device());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  for (std::uint64_t value = bits(), i = 0; i < 16; ++i, value >>= 4U)
-    id.push_back(kHex[value & 0xFU]);
-  return id;
+  const std::uint64_t value = bits();
+  std::string bytes(sizeof value, '\0');
+  std::memcpy(bytes.data(), &value, sizeof value);
+  return toolkit::hex_of(bytes);
 }
 
 double number_of(const Array& reply, std::size_t index) {

@@ -7,6 +7,8 @@
 
 #include <utility>
 
+#include "eventsvc/toolkit/hex.hpp"
+
 namespace eventsvc::plugins::limits {
 
 namespace {
@@ -60,11 +62,7 @@ std::string describe(const RedisLinkOptions& options) {
 LuaScript::LuaScript(std::string_view text) : source(text) {
   unsigned char digest[SHA_DIGEST_LENGTH];
   SHA1(reinterpret_cast<const unsigned char*>(source.data()), source.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (const unsigned char byte : digest) {
-    sha1.push_back(kHex[byte >> 4U]);
-    sha1.push_back(kHex[byte & 0xFU]);
-  }
+  sha1 = toolkit::hex_of(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
 RedisLink::RedisLink(RedisLinkOptions options, std::shared_ptr<sdk::Logger> logger)

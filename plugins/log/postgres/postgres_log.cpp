@@ -10,6 +10,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/metrics.hpp"
 #include "eventsvc/toolkit/big_endian.hpp"
+#include "eventsvc/toolkit/hex.hpp"
 #include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::plugins::log {
@@ -89,14 +90,10 @@ std::int64_t lock_of(std::string_view tenant, std::string_view key) {
 
 // A bytea[] literal for a text parameter: {"\\x00ff",...}.
 std::string bytea_array(const std::vector<std::string>& values) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string text = "{";
   for (std::size_t i = 0; i < values.size(); ++i) {
     text += i == 0 ? "\"\\\\x" : ",\"\\\\x";
-    for (const unsigned char byte : values[i]) {
-      text.push_back(kHex[byte >> 4U]);
-      text.push_back(kHex[byte & 0xFU]);
-    }
+    text += toolkit::hex_of(values[i]);
     text.push_back('"');
   }
   text.push_back('}');
