@@ -27,7 +27,7 @@
 namespace eventsvc::host {
 
 struct PageCursor {
-  std::string read;     // "search", "query" or "analyze"
+  std::string read;     // "search", "query", "analyze" or "exports"
   std::string tenant;   // digest of the workspace and environment
   std::string request;  // digest of the request body's canonical JSON
   sdk::Millis now = 0;  // the first page's

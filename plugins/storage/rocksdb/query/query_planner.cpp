@@ -331,8 +331,8 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
     plan.selective = small_ordered;
     return plan;
   }
-  // No index applies: read current or history in time order within the bounds (a bulk read
-  // without keeping the blocks it reads in the cache).
+  // No index applies: read current or history in time order within the bounds; a bulk query's
+  // blocks are read without being kept in the block cache.
   plan.candidates = key_range_stream(
       database_, query.source == sdk::Source::current ? database_.current : database_.history,
       std::string(tenant), true, "", bounds, query.order, !query.bulk);
