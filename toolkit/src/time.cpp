@@ -138,7 +138,7 @@ std::optional<Millis> parse_rfc3339(std::string_view text) {
   return seconds * 1000 + millis;
 }
 
-std::string format_rfc3339(Millis instant) {
+void append_rfc3339(std::string& out, Millis instant) {
   std::int64_t days = instant / 86400000;
   std::int64_t rest = instant % 86400000;
   if (rest < 0) {
@@ -154,13 +154,16 @@ std::string format_rfc3339(Millis instant) {
     char buffer[40];
     std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ",
                   static_cast<long long>(civil.year), civil.month, civil.day, h, m, s, ms);
-    return buffer;
+    out += buffer;
+    return;
   }
   // Digit by digit: answers format two instants per record, and printf is most of the cost.
-  std::string out = "0000-00-00T00:00:00.000Z";
-  auto put = [&](std::size_t end, unsigned value, int digits) {
+  const std::size_t at = out.size();
+  out += "0000-00-00T00:00:00.000Z";
+  char* const text = out.data() + at;
+  auto put = [text](std::size_t end, unsigned value, int digits) {
     for (int i = 1; i <= digits; ++i, value /= 10)
-      out[end - static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+      text[end - static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
   };
   put(4, static_cast<unsigned>(civil.year), 4);
   put(7, civil.month, 2);
@@ -169,6 +172,11 @@ std::string format_rfc3339(Millis instant) {
   put(16, static_cast<unsigned>(m), 2);
   put(19, static_cast<unsigned>(s), 2);
   put(23, static_cast<unsigned>(ms), 3);
+}
+
+std::string format_rfc3339(Millis instant) {
+  std::string out;
+  append_rfc3339(out, instant);
   return out;
 }
 

@@ -189,7 +189,10 @@ std::string ExportStream::read_page() {
     if (fields_.empty() && !format_.csv) {
       auto spliced = storage.scan_json(tenant_, query_, [&](const sdk::RecordJson& record) {
         ++delivered;
-        last = sdk::ReadPosition{0, record.timestamp, std::string(record.id)};
+        // Assigned in place: the id's buffer is reused from line to line.
+        if (!last) last.emplace();
+        last->timestamp = record.timestamp;
+        last->id.assign(record.id);
         write_ndjson_line(*last, record.json, out);
         return true;
       });

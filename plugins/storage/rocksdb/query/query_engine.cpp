@@ -275,10 +275,18 @@ QueryEngine::StoredVisitor QueryEngine::splicing(const std::string& tenant,
                                                  const sdk::RecordJsonVisitor& visit) {
   // A write's records lie side by side in time, so the last final verdict is kept: most records
   // are answered without a look-up (a pending one is asked again, since it may have changed).
-  return [this, &tenant, &visit, json = std::string(), receipt = std::string(),
+  return [this, &tenant, &visit, json = std::string(), escaped_id = std::string(),
+          receipt = std::string(),
           verdict = sdk::Verification::pending](std::string_view stored, double) mutable {
     const StoredRecordText record = read_record_text(stored);
-    const std::string id = json_string_value(record.id);
+    // The id's text without its quotes, unless an escape must be undone (or it is damaged).
+    std::string_view id = record.id;
+    if (id.size() >= 2 && id.front() == '"' && id.find('\\') == std::string_view::npos) {
+      id = id.substr(1, id.size() - 2);
+    } else {
+      escaped_id = json_string_value(record.id);
+      id = escaped_id;
+    }
     if (verdict == sdk::Verification::pending || record.receipt_id != receipt) {
       receipt = record.receipt_id;
       verdict = verdicts_.of(tenant, json_string_value(record.receipt_id));

@@ -19,6 +19,9 @@ std::optional<Millis> parse_rfc3339(std::string_view text);
 
 // "2026-11-22T08:30:00.000Z".
 std::string format_rfc3339(Millis instant);
+// The same text appended to `out`: answers write two instants per record, and a string of 24
+// characters each is an allocation each.
+void append_rfc3339(std::string& out, Millis instant);
 
 // A duration: <n><unit> with unit ms, s, m, h, d or w ("15m", "24h"). nullopt when malformed or
 // overflowing.
