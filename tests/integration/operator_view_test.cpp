@@ -356,6 +356,52 @@ TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
   EXPECT_EQ(sample(after, "eventsvc_storage_projection_lag_seconds{plugin=rocksdb}"), 0);
 }
 
+// Projection held still again, with a pacing mark and no bound: once the oldest write not yet
+// searchable has waited past projector.pace_from_ms, each 202 is held before it is sent (the
+// writer slows down) and none is refused; every held write is verified once search catches up.
+TEST(OperatorView, WritesAreSlowedDownBeforeAnyIsRefused) {
+  TempDir gate_dir;
+  const auto gate = gate_dir.path() / "gate";
+  std::ofstream(gate) << "closed";
+  TestConfig config;
+  config.plugins =
+      "  apikey:\n    library: eventsvc-auth-apikey\n"
+      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
+      "      projector:\n        pace_from_ms: 100\n        max_lag_ms: 0\n"
+      "  gated:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
+      "/libeventsvc-embedder-gated.so\n    config:\n      gate: " +
+      gate.string() + "\n";
+  ServerProcess server(config.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+
+  // The first write waits in the projector's embedder; the writes after it find search trailing.
+  std::vector<std::string> accepted;
+  for (int n = 0; n < 6; ++n) {
+    const auto answer = api.ingest_once(
+        make_batch("s", json::array{make_event("pace-" + std::to_string(n), "t", now_ms(), n)}),
+        "pace-write-" + std::to_string(n));
+    ASSERT_EQ(answer.status, 202) << answer.body;
+    accepted.emplace_back(answer.json().at("receipt_id").as_string());
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  const auto held = scrape(server);
+  const double storage_held = sample(held, "eventsvc_storage_ingest_held_total{plugin=rocksdb}");
+  EXPECT_GE(storage_held, 1);
+  // Every 202 the engine asked to hold, the server held.
+  EXPECT_EQ(sample(held, "eventsvc_http_answers_held_total{}"), storage_held);
+  EXPECT_GT(sample(held, "eventsvc_http_answer_hold_seconds_total{}"), 0);
+  EXPECT_GT(sample(held, "eventsvc_storage_ingest_held_seconds_total{plugin=rocksdb}"), 0);
+  EXPECT_EQ(
+      sample(held, "eventsvc_storage_ingest_refused_total{plugin=rocksdb,reason=projection_lag}"),
+      0);
+  EXPECT_EQ(sample(held, "eventsvc_http_requests_total{operation=ingest,status=202}"), 6);
+
+  std::filesystem::remove(gate);
+  for (const auto& receipt : accepted)
+    EXPECT_EQ(api.wait_final(receipt).at("status"), "verified");
+}
+
 TEST(OperatorView, MetricsCountWhatClientsDid) {
   TestConfig config;
   config.plans += "  tight:\n    requests_per_minute: {ingest: 2}\n";

@@ -136,7 +136,7 @@ ApiResponse IngestEndpoint::handle(const ApiRequest& request) {
   };
   const sdk::AcceptResult result =
       storage_.call([&](sdk::Storage& storage) { return storage.accept(write, render); });
-  ApiResponse response{202, result.body, {}, nullptr};
+  ApiResponse response{202, result.body, {}, nullptr, result.hold};
   if (result.replayed) {
     response.headers.emplace_back("Idempotent-Replayed", "true");
     metrics_.replayed();

@@ -33,6 +33,12 @@ void report_connection_stats(const ConnectionStats& stats, sdk::MetricsSink& sin
   sink.counter("http_busy_refusals_total",
                "Requests answered 503 because server.threads + server.queue were under way",
                value(stats.busy_refusals));
+  sink.counter("http_answers_held_total",
+               "Answers held before they were sent because the storage engine paced its writers "
+               "(search trailing acceptance)",
+               value(stats.answers_held));
+  sink.counter("http_answer_hold_seconds_total", "How long those answers were held, in all",
+               value(stats.held_ms) / 1000.0);
 }
 
 }  // namespace eventsvc::host

@@ -20,6 +20,8 @@ struct ConnectionStats {
   std::atomic<std::uint64_t> body_timeouts{0};
   std::atomic<std::uint64_t> malformed_heads{0};
   std::atomic<std::uint64_t> busy_refusals{0};  // 503: `threads` + `queue` requests under way
+  std::atomic<std::uint64_t> answers_held{0};   // sent late at the engine's asking (ingest pacing)
+  std::atomic<std::uint64_t> held_ms{0};        // and how long, in all
 };
 
 // The counters as eventsvc_connections_* and eventsvc_http_busy_refusals_total series.

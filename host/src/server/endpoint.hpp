@@ -2,6 +2,7 @@
 // handler that turns an authorised request into a response.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -31,6 +32,7 @@ struct ApiResponse {
   std::string body;  // JSON
   HeaderList headers;
   std::shared_ptr<BodyStream> stream;  // set: the body is streamed (its Content-Type in headers)
+  std::chrono::milliseconds hold{0};   // sent this long after it is ready (sdk::AcceptResult)
 };
 
 class Endpoint {

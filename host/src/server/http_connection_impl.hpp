@@ -67,6 +67,8 @@ constexpr std::size_t kLingerBytes = std::size_t{8} << 20;
 constexpr auto kLingerTime = 2s;
 constexpr auto kLingerPause = 200ms;
 constexpr auto kCloseNotifyTime = 500ms;
+// The longest an answer is held at the storage engine's asking (sdk::AcceptResult::hold).
+constexpr auto kLongestHold = 5s;
 // A live stream waiting for more looks at least this often whether the server is stopping.
 constexpr auto kStopCheck = std::chrono::milliseconds(200);
 
@@ -164,6 +166,19 @@ class Connection {
   }
 
   const ServerConfig& config() const { return host_.config; }
+
+  // An answer the storage engine asked to hold (ingest pacing, sdk::AcceptResult::hold): what it
+  // answers is done and durable, and a client waiting for it sends its next write that much
+  // later. The socket waits, not a thread; a stopping server sends it at once.
+  asio::awaitable<void> hold(std::chrono::milliseconds held) {
+    if (held <= 0ms || host_.stopping) co_return;
+    held = std::min<std::chrono::milliseconds>(held, kLongestHold);
+    ++host_.stats.answers_held;
+    host_.stats.held_ms += static_cast<std::uint64_t>(held.count());
+    timer_.expires_after(held);
+    beast::error_code ignored;
+    co_await timer_.async_wait(redirect(ignored));
+  }
 
   // The coroutine continues on an endpoint thread (ConnectionHost::endpoints). Nothing there may
   // touch the stream or the timers: those belong to the connection's strand, which the coroutine
@@ -309,6 +324,7 @@ class Connection {
     const bool keep_alive =
         exchange.answer.keep_alive && !body_unread && request.keep_alive() && !host_.stopping &&
         (config().max_keep_alive_requests == 0 || requests_ < config().max_keep_alive_requests);
+    co_await hold(exchange.answer.hold);
     host_.pipeline.finish(exchange);
     const bool written =
         co_await write(exchange.answer, keep_alive, exchange.head.method == "HEAD");

@@ -79,6 +79,8 @@ struct Answer {
   std::shared_ptr<BodyStream> stream;
   // What the stream needs held until its last chunk is written (a concurrency lease).
   std::shared_ptr<void> held;
+  // Sent this long after it is ready: the engine paces its writers (sdk::AcceptResult::hold).
+  std::chrono::milliseconds hold{0};
 };
 
 }  // namespace eventsvc::host

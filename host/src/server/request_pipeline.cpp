@@ -128,6 +128,7 @@ void RequestPipeline::complete(Exchange& exchange, std::string_view body) {
     exchange.answer.body = std::move(response.body);
     for (auto& header : response.headers)
       exchange.answer.headers.push_back(std::move(header));
+    exchange.answer.hold = response.hold;
     exchange.answered = true;
     if (response.stream) {
       // A streamed answer runs until its last chunk is written: its lease goes with it.

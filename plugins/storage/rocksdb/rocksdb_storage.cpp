@@ -54,6 +54,13 @@ constexpr ConfigKey kProjector[] = {
         .defaults_to("65536")
         .at_least(1)
         .at_most(16777216),
+    ConfigKey::integer("pace_from_ms",
+                       "Each new write's 202 is held (up to a second) for as long as the oldest "
+                       "accepted write not yet searchable has waited longer than this; 0: never "
+                       "held")
+        .defaults_to("1000")
+        .at_least(0)
+        .at_most(86400000),
     ConfigKey::integer("max_lag_ms",
                        "Writes are refused (503 with Retry-After) while the oldest accepted write "
                        "not yet searchable has waited longer than this; 0: never refused")
@@ -167,7 +174,9 @@ RocksdbStorage::RocksdbStorage(const sdk::PluginContext& context)
   // Checked, like every key, before the database is opened: a config error writes nothing.
   const auto projector = context.config.get_section("projector");
   ProjectorOptions projector_options = projector_options_of(projector);
-  max_lag_ = std::chrono::milliseconds(projector.get_int("max_lag_ms"));
+  lag_bound_ =
+      std::make_unique<LagBound>(std::chrono::milliseconds(projector.get_int("pace_from_ms")),
+                                 std::chrono::milliseconds(projector.get_int("max_lag_ms")));
   follow_batch_ =
       static_cast<std::size_t>(context.config.get_section("durable_log").get_int("follow_batch"));
   const DatabaseOptions options = database_options_of(context);
@@ -338,23 +347,27 @@ void RocksdbStorage::record_catalogue() {
 void RocksdbStorage::admit_while_search_keeps_up() {
   // A projector that is off or failing is reported otherwise (receipts say
   // verification-unavailable, /readyz is not ready): writes go on being accepted then, as before.
-  if (max_lag_.count() == 0 || !projector_->available()) return;
-  const auto lag = backlog_.lag();
-  if (lag <= max_lag_) return;
-  ++refused_for_lag_;
-  // The projector needs about the excess to bring the oldest write under the bound again.
-  const auto excess_s = (lag - max_lag_).count() / 1000 + 1;
-  const int retry_after = static_cast<int>(std::min<std::int64_t>(excess_s, 30));
-  throw sdk::Error(503,
-                   "search trails acceptance by " + std::to_string(lag.count()) +
-                       " ms, more than the " + std::to_string(max_lag_.count()) +
-                       " ms allowed (projector.max_lag_ms): retry after Retry-After seconds",
-                   {{"lag_ms", lag.count()}, {"max_lag_ms", max_lag_.count()}})
-      .with_retry_after(retry_after);
+  if (projector_->available()) lag_bound_->admit(backlog_.lag());
 }
 
 sdk::AcceptResult RocksdbStorage::accept(const sdk::IncomingWrite& write,
                                          const sdk::ReceiptRenderer& render) {
+  sdk::AcceptResult result = accept_write(write, render);
+  if (!result.replayed && projector_->available()) result.hold = lag_bound_->hold(lag_ahead());
+  return result;
+}
+
+std::chrono::milliseconds RocksdbStorage::lag_ahead() const {
+  const std::chrono::milliseconds waited = backlog_.lag();
+  const double pace = projector_->stats().writes_per_second.load(std::memory_order_relaxed);
+  if (pace <= 0) return waited;
+  const auto to_project = std::chrono::milliseconds(
+      static_cast<std::int64_t>(1000.0 * static_cast<double>(backlog_.total()) / pace));
+  return std::max(waited, to_project);
+}
+
+sdk::AcceptResult RocksdbStorage::accept_write(const sdk::IncomingWrite& write,
+                                               const sdk::ReceiptRenderer& render) {
   if (log_) {
     // Before the log's transaction: the replay of a completed key is refused too while lagging.
     admit_while_search_keeps_up();

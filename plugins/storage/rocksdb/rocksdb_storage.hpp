@@ -21,6 +21,7 @@
 #include "store/database.hpp"
 #include "write/backlog.hpp"
 #include "write/ingest_writer.hpp"
+#include "write/lag_bound.hpp"
 #include "write/verdicts.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -81,9 +82,16 @@ class RocksdbStorage final : public sdk::Storage {
                                               std::string_view receipt_id);
   bool verified_everywhere(const std::string& tenant_key, std::string_view receipt_id);
 
-  // Throws 503 with Retry-After while search trails acceptance by more than `max_lag_`: the lag
+  // Throws 503 with Retry-After while search trails acceptance by more than the bound: the lag
   // stays bounded under any offered load instead of growing until /readyz gives up on the server.
   void admit_while_search_keeps_up();
+  // How far search trails acceptance, seen ahead: how long the oldest write not yet searchable
+  // has waited, or how long the projector needs at its recent pace for every write waiting,
+  // whichever is longer. The first trails a backlog that builds up; the second sees it coming.
+  std::chrono::milliseconds lag_ahead() const;
+  // accept() before its 202 is paced (LagBound::hold).
+  sdk::AcceptResult accept_write(const sdk::IncomingWrite& write,
+                                 const sdk::ReceiptRenderer& render);
 
   // Resumes after a restart: the backlog is what the inbox still holds past the projector's
   // cursor; returns the sequence number the next accepted write takes.
@@ -98,8 +106,7 @@ class RocksdbStorage final : public sdk::Storage {
   std::filesystem::path path_;
   std::unique_ptr<Database> database_;
   Backlog backlog_;
-  std::chrono::milliseconds max_lag_{0};  // projector.max_lag_ms; 0: never refuse
-  std::atomic<std::uint64_t> refused_for_lag_{0};
+  std::unique_ptr<LagBound> lag_bound_;  // projector.pace_from_ms and max_lag_ms
   std::unique_ptr<toolkit::AppendSequence> sequence_;
   std::unique_ptr<Verdicts> verdicts_;
   std::unique_ptr<ChangeFeed> feed_;

@@ -14,11 +14,10 @@ double as_double(std::uint64_t value) {
   return static_cast<double>(value);
 }
 
-// The lag bound's side of projection: how far search trails, the bound, the writes it refused.
+// The lag bound's side of projection: how far search trails, and the bound's answers to it.
 struct LagFigures {
   std::chrono::milliseconds lag;
-  std::chrono::milliseconds max_lag;
-  std::uint64_t refused;
+  const LagBound& bound;
 };
 
 void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool available,
@@ -43,11 +42,17 @@ void report_projection(sdk::MetricsSink& sink, const ProjectorStats& stats, bool
              static_cast<double>(lag.lag.count()) / 1000.0);
   sink.gauge("storage_projection_max_lag_seconds",
              "projector.max_lag_ms: writes are refused past this lag (0: never)",
-             static_cast<double>(lag.max_lag.count()) / 1000.0);
+             static_cast<double>(lag.bound.max_lag().count()) / 1000.0);
   sink.counter("storage_ingest_refused_total",
                "Writes answered 503 because search trailed acceptance by more than "
                "projector.max_lag_ms",
-               as_double(lag.refused), {{"reason", "projection_lag"}});
+               as_double(lag.bound.refused()), {{"reason", "projection_lag"}});
+  sink.counter("storage_ingest_held_total",
+               "Writes whose 202 was held because search trailed acceptance by more than "
+               "projector.pace_from_ms",
+               as_double(lag.bound.held()));
+  sink.counter("storage_ingest_held_seconds_total", "How long those 202s were held, in all",
+               static_cast<double>(lag.bound.held_for().count()) / 1000.0);
   sink.gauge("storage_projector_up",
              "1 while the projector runs and its last round succeeded, else 0", available ? 1 : 0);
   sink.counter("storage_projected_writes_total", "Accepted writes projected",
@@ -141,8 +146,8 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
 
 void RocksdbStorage::report_metrics(sdk::MetricsSink& sink) {
   report_projection(sink, projector_->stats(), projector_->available(), backlog_.total(),
-                    {backlog_.lag(), max_lag_, refused_for_lag_.load()},
-                    database_->write_failures(), projector_->merges());
+                    {backlog_.lag(), *lag_bound_}, database_->write_failures(),
+                    projector_->merges());
   report_rocksdb(sink, *database_);
   if (follower_) {
     sink.gauge("storage_log_following_up",

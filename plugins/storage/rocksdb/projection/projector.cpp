@@ -114,8 +114,10 @@ void Projector::run() {
   auto backoff = std::chrono::milliseconds(100);
   while (!stopping_) {
     try {
+      const auto started = std::chrono::steady_clock::now();
       verify_queued();
       const std::size_t projected = project_once();
+      if (projected > 0) note_pace(projected, std::chrono::steady_clock::now() - started);
       if (!healthy_) logger_->info("projection recovered");
       healthy_ = true;
       backoff = std::chrono::milliseconds(100);
@@ -151,6 +153,16 @@ void Projector::run() {
       backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
     }
   }
+}
+
+void Projector::note_pace(std::size_t writes, std::chrono::steady_clock::duration took) {
+  const double seconds = std::chrono::duration<double>(took).count();
+  if (seconds <= 0) return;
+  const double pace = static_cast<double>(writes) / seconds;
+  const double before = stats_.writes_per_second.load(std::memory_order_relaxed);
+  // A third of the newest round: a few rounds (a second or two) make the average.
+  stats_.writes_per_second.store(before == 0 ? pace : before + (pace - before) / 3,
+                                 std::memory_order_relaxed);
 }
 
 std::vector<Projector::InboxEntry> Projector::read_inbox(std::uint64_t upper,

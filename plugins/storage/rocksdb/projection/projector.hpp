@@ -66,6 +66,9 @@ struct ProjectorStats {
   std::atomic<std::uint64_t> verified{0};   // receipts that ended `verified`
   std::atomic<std::uint64_t> conflicts{0};  // receipts that ended `conflict`
   std::atomic<std::uint64_t> erasures{0};   // erasures carried out (or failed)
+  // How many writes a second the projector takes while it has any to take: a moving average over
+  // its recent rounds (0 before the first).
+  std::atomic<double> writes_per_second{0};
   // From a write's acceptance to its receipt's verdict.
   sdk::Histogram verification_lag{sdk::Histogram::latency_bounds()};
 };
@@ -133,6 +136,9 @@ class Projector {
     std::optional<ErasureOrder> erasure;  // set: the entry is an erasure, not a write
   };
   void run();
+  // A busy round (verification and projection) took `took` for `writes`: the moving average of
+  // ProjectorStats::writes_per_second takes it in.
+  void note_pace(std::size_t writes, std::chrono::steady_clock::duration took);
   // The inbox's writes after the cursor and below `upper`, up to a round's batch limits; `events`
   // counts their events.
   std::vector<InboxEntry> read_inbox(std::uint64_t upper, std::size_t& events) const;

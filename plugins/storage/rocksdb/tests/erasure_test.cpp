@@ -23,7 +23,7 @@ sdk::Condition where(std::string_view field, sdk::Op op, json::value operand) {
   return {*sdk::FieldPath::parse(field), op, std::move(operand)};
 }
 
-std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
+std::vector<std::string> ids_and_seconds(const std::vector<sdk::Record>& records) {
   std::vector<std::string> ids;
   for (const auto& record : records)
     ids.push_back(record.id + "@" + std::to_string((record.timestamp - kT0) / 1000));
@@ -83,8 +83,8 @@ TEST_F(ErasureTest, ByIdsEveryVersionGoesFromHistoryAndCurrent) {
   EXPECT_TRUE(status.hidden_at.has_value());
   EXPECT_EQ(status.key_id, "k1");
 
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
   sdk::RecordQuery by_id = all(sdk::Source::history);
   by_id.where.push_back(where("id", sdk::Op::eq, json::value("a")));
   EXPECT_TRUE(read(by_id).empty());
@@ -93,7 +93,7 @@ TEST_F(ErasureTest, ByIdsEveryVersionGoesFromHistoryAndCurrent) {
   sdk::RecordQuery text = all(sdk::Source::history);
   text.text = sdk::TextQuery{};
   text.text->words = {"seen"};
-  EXPECT_EQ(ids_of(read(text)), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(text)), (std::vector<std::string>{"b@1", "c@1"}));
 }
 
 TEST_F(ErasureTest, CurrentFallsBackToTheNewestSurvivingVersion) {
@@ -102,18 +102,18 @@ TEST_F(ErasureTest, CurrentFallsBackToTheNewestSurvivingVersion) {
   const auto status =
       erase(erasure("erase-u42", {}, {where("payload.user.id", sdk::Op::eq, "u-42")}));
   EXPECT_EQ(status.erased_versions, 3U);
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "a@2"}));
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@2"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "a@2"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@2"}));
   // The survivor is current by its columns too, and by its indexes.
   EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-7")}), 2U);
   EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-42")}), 0U);
   sdk::RecordQuery by_id = all(sdk::Source::current);
   by_id.where.push_back(where("id", sdk::Op::eq, json::value("a")));
-  EXPECT_EQ(ids_of(read(by_id)), (std::vector<std::string>{"a@2"}));
+  EXPECT_EQ(ids_and_seconds(read(by_id)), (std::vector<std::string>{"a@2"}));
   // A newer version replaces the survivor as it would any current version.
   storage_->accept(write_of("key-a4", {event("a", kT0 + 4000, json::object{{"v", 4}})}), kRender);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@4"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@4"}));
 }
 
 TEST_F(ErasureTest, OverCurrentEveryVersionOfTheMatchedIdsGoes) {
@@ -122,8 +122,8 @@ TEST_F(ErasureTest, OverCurrentEveryVersionOfTheMatchedIdsGoes) {
   const auto status = erase(erasure(
       "erase-current", {}, {where("payload.user.id", sdk::Op::eq, "u-42")}, sdk::Source::current));
   EXPECT_EQ(status.erased_versions, 4U);
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1"}));
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1"}));
 }
 
 TEST_F(ErasureTest, WritesAcceptedAfterTheErasureAreKeptAndAnErasedEventIsStoredAgain) {
@@ -132,7 +132,7 @@ TEST_F(ErasureTest, WritesAcceptedAfterTheErasureAreKeptAndAnErasedEventIsStored
   // Accepted after the erasure, before it was carried out: not erased.
   storage_->accept(write_of("key-b-2", {event("b", kT0 + 2000, 2)}), kRender);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
             (std::vector<std::string>{"a@1", "c@1", "a@2", "b@2", "a@3"}));
   // The erased version sent again is no duplicate: it is stored again (erasure is not
   // suppression).
@@ -141,7 +141,7 @@ TEST_F(ErasureTest, WritesAcceptedAfterTheErasureAreKeptAndAnErasedEventIsStored
   const auto again = storage_->accept(write_of("key-b-again", {first}), kRender);
   EXPECT_EQ(summary_of(again.body).accepted, 1U);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
             (std::vector<std::string>{"a@1", "b@1", "c@1", "a@2", "b@2", "a@3"}));
 }
 
@@ -165,16 +165,16 @@ TEST_F(ErasureTest, ErasedRowsStayHiddenAcrossMergesAndAReopen) {
   ChunkMerger merger(storage_->database(), MergePolicy{});
   while (auto merge = merger.prepare())
     merger.commit(*merge);
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
   EXPECT_EQ(count(sdk::Source::current), 2U);
   open();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
   EXPECT_EQ(count(sdk::Source::history, {where("payload.user.id", sdk::Op::eq, "u-42")}), 1U);
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
   // A new version of an erased id is current again.
   storage_->accept(write_of("key-a9", {event("a", kT0 + 9000, 9)}), kRender);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
             (std::vector<std::string>{"b@1", "c@1", "a@9"}));
 }
 
@@ -206,9 +206,9 @@ TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
   EXPECT_EQ(eventsvc::testing::files_holding(dir_.path(), marker), std::vector<std::string>{});
 
   // The rebuilt chunk answers as before, current state and history, by columns and by text.
-  EXPECT_EQ(ids_of(read(all(sdk::Source::history))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
             (std::vector<std::string>{"a@1", "b@1", "c@1", "a@2", "a@3"}));
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
             (std::vector<std::string>{"b@1", "c@1", "a@3"}));
   EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-42")}), 2U);
   sdk::RecordQuery text = all(sdk::Source::history);
@@ -219,7 +219,7 @@ TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
   EXPECT_EQ(storage_->projector().purge_erasures(), 0U);
   storage_->accept(write_of("key-m-again", {event("m", kT0 + 20000, 1)}), kRender);
   project();
-  EXPECT_EQ(ids_of(read(all(sdk::Source::current))),
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
             (std::vector<std::string>{"b@1", "c@1", "a@3", "m@20"}));
 }
 

@@ -8,6 +8,7 @@
 // confirms them with matches() / text_matches(), so every backend gives the same answers.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -80,6 +81,10 @@ using ReceiptRenderer = std::function<std::string(const AcceptSummary&)>;
 struct AcceptResult {
   std::string body;       // the 202 body
   bool replayed = false;  // the idempotency key was already completed: body is the original
+  // How long the host holds the 202 before sending it (at most 5 s): an engine whose background
+  // work trails acceptance slows its writers down this way before it must refuse them. The write
+  // is durable already; the connection waits, not a thread.
+  std::chrono::milliseconds hold{0};
 };
 
 // ---- receipts ---------------------------------------------------------------------------------
