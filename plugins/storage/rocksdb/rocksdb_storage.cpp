@@ -55,9 +55,9 @@ constexpr ConfigKey kProjector[] = {
         .at_least(1)
         .at_most(16777216),
     ConfigKey::integer("pace_from_ms",
-                       "Each new write's 202 is held (up to a second) for as long as the oldest "
-                       "accepted write not yet searchable has waited longer than this; 0: never "
-                       "held")
+                       "While search is expected to trail a write accepted now by more than this, "
+                       "each new write's 202 is held for half the excess (up to a second); 0: "
+                       "never held")
         .defaults_to("1000")
         .at_least(0)
         .at_most(86400000),

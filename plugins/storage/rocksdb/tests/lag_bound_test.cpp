@@ -1,5 +1,5 @@
-// The lag bound's two answers, given the lag (no clock is read): a 202 held for as long as the lag
-// passes the pacing mark, a second at most; a 503 with Retry-After past the bound.
+// The lag bound's two answers, given the lag (no clock is read): a 202 held for half what the lag
+// passes the pacing mark by, a second at most; a 503 with Retry-After past the bound.
 #include "write/lag_bound.hpp"
 
 #include <gtest/gtest.h>
@@ -11,16 +11,17 @@ namespace {
 
 using std::chrono::milliseconds;
 
-TEST(LagBound, HoldsA202ForWhatTheLagPassesTheMarkByUpToASecond) {
+TEST(LagBound, HoldsA202ForHalfWhatTheLagPassesTheMarkByUpToASecond) {
   LagBound bound(milliseconds(1000), milliseconds(2000));
   EXPECT_EQ(bound.hold(milliseconds(0)), milliseconds(0));
   EXPECT_EQ(bound.hold(milliseconds(1000)), milliseconds(0));
+  EXPECT_EQ(bound.hold(milliseconds(1001)), milliseconds(0));  // under a millisecond: not held
   EXPECT_EQ(bound.held(), 0U);
-  EXPECT_EQ(bound.hold(milliseconds(1250)), milliseconds(250));
-  EXPECT_EQ(bound.hold(milliseconds(1001)), milliseconds(1));
+  EXPECT_EQ(bound.hold(milliseconds(1250)), milliseconds(125));
+  EXPECT_EQ(bound.hold(milliseconds(1002)), milliseconds(1));
   EXPECT_EQ(bound.hold(milliseconds(60000)), LagBound::kLongestHold);
   EXPECT_EQ(bound.held(), 3U);
-  EXPECT_EQ(bound.held_for(), milliseconds(250 + 1) + LagBound::kLongestHold);
+  EXPECT_EQ(bound.held_for(), milliseconds(125 + 1) + LagBound::kLongestHold);
   EXPECT_EQ(bound.refused(), 0U);
 }
 

@@ -23,9 +23,12 @@ void LagBound::admit(std::chrono::milliseconds lag) {
 
 std::chrono::milliseconds LagBound::hold(std::chrono::milliseconds lag) {
   if (pace_from_.count() == 0 || lag <= pace_from_) return std::chrono::milliseconds(0);
-  // As long as the lag exceeds the mark: the further behind, the slower each writer goes, until
-  // the rate offered is the rate projected and the lag settles a little past the mark.
-  const auto held = std::min(lag - pace_from_, kLongestHold);
+  // Half what the lag exceeds the mark by: the further behind, the slower each writer goes, until
+  // the rate offered is the rate projected and the lag settles a little past the mark. The whole
+  // excess overshot: writers held most of a second let the backlog drain to nothing, then came
+  // back at once, and the lag swung around the mark.
+  const auto held = std::min((lag - pace_from_) / 2, kLongestHold);
+  if (held.count() == 0) return held;
   held_.fetch_add(1, std::memory_order_relaxed);
   held_ms_.fetch_add(static_cast<std::uint64_t>(held.count()), std::memory_order_relaxed);
   return held;

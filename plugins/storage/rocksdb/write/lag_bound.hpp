@@ -1,5 +1,5 @@
 // How ingest answers a projector that trails acceptance. Past projector.pace_from_ms each new
-// write's 202 is held for as long as the lag exceeds it (a second at most), so that writers slow
+// write's 202 is held for half what the lag exceeds it by (a second at most), so that writers slow
 // to what the projector keeps up with; past projector.max_lag_ms writes are refused with 503 and
 // Retry-After. Holding first is RocksDB's write slowdown before its write stop: a load a little
 // above what the server projects is slowed by a fraction of a second, not stopped for seconds.
