@@ -280,22 +280,38 @@ TEST(OperatorView, TermFiltersAnswerForWordsNoChunkHolds) {
   EXPECT_GT(sample(scrape(server), "eventsvc_storage_term_filter_cache_bytes{plugin=rocksdb}"), 0);
 }
 
-// Projection held still by the gated test embedder: once the oldest write not yet searchable has
-// waited past projector.max_lag_ms, writes are refused with 503 and Retry-After (nothing of them
-// stored), the server stays ready, and writes are accepted again once search has caught up.
-TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
-  TempDir gate_dir;
-  const auto gate = gate_dir.path() / "gate";
-  std::ofstream(gate) << "closed";
+// The gate file of the gated test embedder, closed: projection waits in the embedder until the
+// file is removed.
+class ClosedGate {
+ public:
+  ClosedGate() { std::ofstream(path()) << "closed"; }
+  std::filesystem::path path() const { return dir_.path() / "gate"; }
+
+ private:
+  TempDir dir_;
+};
+
+// A server whose projection the gated embedder holds at `gate`, with these projector settings
+// (YAML lines under `projector:`).
+TestConfig held_projection_config(const std::filesystem::path& gate, const std::string& projector) {
   TestConfig config;
   config.plugins =
       "  apikey:\n    library: eventsvc-auth-apikey\n"
       "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
-      "      projector:\n        max_lag_ms: 300\n"
+      "      projector:\n" +
+      projector +
       "  gated:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
       "/libeventsvc-embedder-gated.so\n    config:\n      gate: " +
       gate.string() + "\n";
-  ServerProcess server(config.yaml());
+  return config;
+}
+
+// Projection held still by the gated test embedder: once the oldest write not yet searchable has
+// waited past projector.max_lag_ms, writes are refused with 503 and Retry-After (nothing of them
+// stored), the server stays ready, and writes are accepted again once search has caught up.
+TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
+  const ClosedGate gate;
+  ServerProcess server(held_projection_config(gate.path(), "        max_lag_ms: 300\n").yaml());
   server.start();
   ApiClient api(server.port(), server.create_key("ops", "test"));
   const auto write = [&](int n, const std::string& key) {
@@ -343,7 +359,7 @@ TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
   // Refusing writes is what keeps the server in its load balancer.
   EXPECT_EQ(admin_get(server, "/readyz").status, 200);
 
-  std::filesystem::remove(gate);
+  std::filesystem::remove(gate.path());
   for (const auto& receipt : accepted)
     EXPECT_EQ(api.wait_final(receipt).at("status"), "verified");
   // Caught up: the refused write, sent again with its key, is a new write.
@@ -360,18 +376,10 @@ TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
 // searchable has waited past projector.pace_from_ms, each 202 is held before it is sent (the
 // writer slows down) and none is refused; every held write is verified once search catches up.
 TEST(OperatorView, WritesAreSlowedDownBeforeAnyIsRefused) {
-  TempDir gate_dir;
-  const auto gate = gate_dir.path() / "gate";
-  std::ofstream(gate) << "closed";
-  TestConfig config;
-  config.plugins =
-      "  apikey:\n    library: eventsvc-auth-apikey\n"
-      "  rocksdb:\n    library: eventsvc-storage-rocksdb\n    config:\n"
-      "      projector:\n        pace_from_ms: 100\n        max_lag_ms: 0\n"
-      "  gated:\n    library: " EVENTSVC_TEST_PLUGIN_DIR
-      "/libeventsvc-embedder-gated.so\n    config:\n      gate: " +
-      gate.string() + "\n";
-  ServerProcess server(config.yaml());
+  const ClosedGate gate;
+  ServerProcess server(
+      held_projection_config(gate.path(), "        pace_from_ms: 100\n        max_lag_ms: 0\n")
+          .yaml());
   server.start();
   ApiClient api(server.port(), server.create_key("ops", "test"));
 
@@ -397,7 +405,7 @@ TEST(OperatorView, WritesAreSlowedDownBeforeAnyIsRefused) {
       0);
   EXPECT_EQ(sample(held, "eventsvc_http_requests_total{operation=ingest,status=202}"), 6);
 
-  std::filesystem::remove(gate);
+  std::filesystem::remove(gate.path());
   for (const auto& receipt : accepted)
     EXPECT_EQ(api.wait_final(receipt).at("status"), "verified");
 }
