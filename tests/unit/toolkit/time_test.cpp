@@ -44,6 +44,20 @@ TEST(Rfc3339, FormatsUtcWithMilliseconds) {
             "2024-02-29T23:59:59.500Z");
 }
 
+TEST(Rfc3339, AppendsAfterWhatTheTextHolds) {
+  std::string out = "at ";
+  append_rfc3339(out, 1795336200123);
+  EXPECT_EQ(out, "at 2026-11-22T08:30:00.123Z");
+  out += ", ";
+  append_rfc3339(out, 0);
+  EXPECT_EQ(out, "at 2026-11-22T08:30:00.123Z, 1970-01-01T00:00:00.000Z");
+  // Years past 9999 take the other path, appending just as well.
+  std::string far = "x";
+  append_rfc3339(far, 253402300800000);
+  EXPECT_EQ(far, "x" + format_rfc3339(253402300800000));
+  EXPECT_EQ(far.substr(0, 6), "x10000");
+}
+
 TEST(Durations, AllUnits) {
   EXPECT_EQ(parse_duration("15ms"), 15);
   EXPECT_EQ(parse_duration("2s"), 2000);

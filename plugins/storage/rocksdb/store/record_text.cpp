@@ -86,8 +86,8 @@ sdk::Millis instant_of(std::string_view text) {
 }
 
 // Where a stored member's value goes (stored_formats.cpp's encode_record names them). Keys are
-// told apart by length and first letter before one comparison: this runs for every member of
-// every record an export splices.
+// told apart by length first, then compared with the at most three names of that length: this
+// runs for every member of every record an export splices.
 std::string_view* slot_of(StoredRecordText& record, std::string_view key,
                           std::string_view& timestamp, std::string_view& ingested_at) {
   auto is = [key](std::string_view name) { return key == name; };

@@ -18,7 +18,6 @@ namespace {
 
 using namespace testing_support;
 
-
 sdk::Condition where(std::string_view field, sdk::Op op, json::value operand) {
   return {*sdk::FieldPath::parse(field), op, std::move(operand)};
 }
@@ -83,8 +82,10 @@ TEST_F(ErasureTest, ByIdsEveryVersionGoesFromHistoryAndCurrent) {
   EXPECT_TRUE(status.hidden_at.has_value());
   EXPECT_EQ(status.key_id, "k1");
 
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "c@1"}));
   sdk::RecordQuery by_id = all(sdk::Source::history);
   by_id.where.push_back(where("id", sdk::Op::eq, json::value("a")));
   EXPECT_TRUE(read(by_id).empty());
@@ -102,8 +103,10 @@ TEST_F(ErasureTest, CurrentFallsBackToTheNewestSurvivingVersion) {
   const auto status =
       erase(erasure("erase-u42", {}, {where("payload.user.id", sdk::Op::eq, "u-42")}));
   EXPECT_EQ(status.erased_versions, 3U);
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "a@2"}));
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@2"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"b@1", "a@2"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "a@2"}));
   // The survivor is current by its columns too, and by its indexes.
   EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-7")}), 2U);
   EXPECT_EQ(count(sdk::Source::current, {where("payload.user.id", sdk::Op::eq, "u-42")}), 0U);
@@ -113,7 +116,8 @@ TEST_F(ErasureTest, CurrentFallsBackToTheNewestSurvivingVersion) {
   // A newer version replaces the survivor as it would any current version.
   storage_->accept(write_of("key-a4", {event("a", kT0 + 4000, json::object{{"v", 4}})}), kRender);
   project();
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "a@4"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "a@4"}));
 }
 
 TEST_F(ErasureTest, OverCurrentEveryVersionOfTheMatchedIdsGoes) {
@@ -165,12 +169,15 @@ TEST_F(ErasureTest, ErasedRowsStayHiddenAcrossMergesAndAReopen) {
   ChunkMerger merger(storage_->database(), MergePolicy{});
   while (auto merge = merger.prepare())
     merger.commit(*merge);
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"b@1", "c@1"}));
   EXPECT_EQ(count(sdk::Source::current), 2U);
   open();
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))),
+            (std::vector<std::string>{"b@1", "c@1"}));
   EXPECT_EQ(count(sdk::Source::history, {where("payload.user.id", sdk::Op::eq, "u-42")}), 1U);
-  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), (std::vector<std::string>{"b@1", "c@1"}));
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))),
+            (std::vector<std::string>{"b@1", "c@1"}));
   // A new version of an erased id is current again.
   storage_->accept(write_of("key-a9", {event("a", kT0 + 9000, 9)}), kRender);
   project();

@@ -50,6 +50,7 @@ TEST(LagBound, RefusesPastTheBoundWithRetryAfterAndTheFigures) {
   // Retry-After stays within half a minute, however far behind search is.
   try {
     bound.admit(milliseconds(600000));
+    ADD_FAILURE() << "admitted ten minutes past the bound";
   } catch (const sdk::Error& error) {
     EXPECT_EQ(error.retry_after(), 30);
   }

@@ -45,24 +45,27 @@ TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) 
   EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
 }
 
-TEST_F(StorageTest, ABadLagBoundIsAConfigErrorNamingTheKey) {
-  const std::pair<json::value, std::string> cases[] = {
-      {json::value(-1), "plugins.test.config.projector.max_lag_ms: must be at least 0"},
-      {json::value("2s"), "plugins.test.config.projector.max_lag_ms: must be an integer"},
-      {json::value(86400001), "plugins.test.config.projector.max_lag_ms: must be at most 86400000"},
-  };
-  for (const auto& [bound, expected] : cases) {
-    testing::TempDir other;
-    try {
-      RocksdbStorage storage(testing::plugin_context(
-          sdk::manifest_of<RocksdbStorage>(), {{"projector", json::object{{"max_lag_ms", bound}}}},
-          other.path()));
-      ADD_FAILURE() << "accepted max_lag_ms " << sdk::to_json(bound);
-    } catch (const sdk::Error& error) {
-      EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
+TEST_F(StorageTest, ABadLagBoundOrPacingMarkIsAConfigErrorNamingTheKey) {
+  for (const std::string key : {"max_lag_ms", "pace_from_ms"}) {
+    const std::string named = "plugins.test.config.projector." + key;
+    const std::pair<json::value, std::string> cases[] = {
+        {json::value(-1), named + ": must be at least 0"},
+        {json::value("2s"), named + ": must be an integer"},
+        {json::value(86400001), named + ": must be at most 86400000"},
+    };
+    for (const auto& [bound, expected] : cases) {
+      testing::TempDir other;
+      try {
+        RocksdbStorage storage(testing::plugin_context(sdk::manifest_of<RocksdbStorage>(),
+                                                       {{"projector", json::object{{key, bound}}}},
+                                                       other.path()));
+        ADD_FAILURE() << "accepted " << key << " " << sdk::to_json(bound);
+      } catch (const sdk::Error& error) {
+        EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
+      }
+      // Nothing was opened or written.
+      EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
     }
-    // Nothing was opened or written.
-    EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
   }
 }
 
