@@ -21,6 +21,7 @@ inline constexpr char kWordBlocksTag = 0x04;   // word term blocks (term_blocks.
 inline constexpr char kValueBlocksTag = 0x05;  // value term blocks (term_blocks.hpp)
 inline constexpr char kFilterTag = 0x06;       // term filter (term_filter.hpp)
 inline constexpr char kAbsorbedTag = 0x07;     // the chunks a merge absorbed (absorbed_chunks.hpp)
+inline constexpr char kDirectoryTag = 0x08;  // first terms of the term blocks (term_directory.hpp)
 
 std::string chunk_prefix(std::string_view tenant);  // <tenant> 'H'
 // <tenant> 'H' <chunk> <tag>: where one kind of a chunk's data is kept.

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "store/database.hpp"
-#include "eventsvc/sdk/condition.hpp"
-#include "store/row_bits.hpp"
 #include "chunks/term_blocks.hpp"
+#include "eventsvc/sdk/condition.hpp"
+#include "store/database.hpp"
+#include "store/row_bits.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 

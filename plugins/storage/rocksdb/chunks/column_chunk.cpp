@@ -219,20 +219,30 @@ std::string encode_chunk_header(const ChunkHeader& header) {
   if (header.max_ingested_at || header.filter) {
     append_u64_le(out, static_cast<std::uint64_t>(header.max_ingested_at.value_or(kNoIngestedAt)));
   }
-  if (header.filter) append_u64_le(out, *header.filter);
+  // A directory only after a filter: chunks are given both at once (term_blocks.cpp).
+  if (header.filter || header.directory) append_u64_le(out, header.filter.value_or(0));
+  if (header.directory) append_u64_le(out, *header.directory);
   return out;
 }
 
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
-  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36) return std::nullopt;
+  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36 && bytes.size() != 44)
+    return std::nullopt;
   ChunkHeader header{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
                      static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
-                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)), std::nullopt, std::nullopt};
+                     static_cast<sdk::Millis>(read_le(bytes, 12, 8)),
+                     std::nullopt,
+                     std::nullopt,
+                     std::nullopt};
   if (bytes.size() >= 28) {
     const auto ingested_at = static_cast<sdk::Millis>(read_le(bytes, 20, 8));
     if (ingested_at != kNoIngestedAt) header.max_ingested_at = ingested_at;
   }
-  if (bytes.size() == 36) header.filter = read_le(bytes, 28, 8);
+  if (bytes.size() >= 36) {
+    const std::uint64_t filter = read_le(bytes, 28, 8);
+    if (filter != 0) header.filter = filter;  // ids are never 0
+  }
+  if (bytes.size() == 44) header.directory = read_le(bytes, 36, 8);
   return header;
 }
 
@@ -417,15 +427,7 @@ std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
         ordered.push_back(column.strings[i]);
       index_of[i] = static_cast<std::uint32_t>(ordered.size() - 1);
     }
-    // The dictionary: its size, the end offset of each entry in the text that follows, the text.
-    append_u32_le(bytes, static_cast<std::uint32_t>(ordered.size()));
-    std::uint32_t end = 0;
-    for (const auto text : ordered) {
-      end += static_cast<std::uint32_t>(text.size());
-      append_u32_le(bytes, end);
-    }
-    for (const auto text : ordered)
-      bytes += text;
+    append_string_table(bytes, ordered);  // the dictionary
     for (const auto index : index_of)
       append_u32_le(bytes, index);
     out.emplace_back(name, std::move(bytes));
@@ -465,19 +467,13 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
   view.uniform_numbers_ = numbers == rows;
   view.uniform_strings_ = strings == rows;
   const auto number_bytes = take(bytes, numbers * 8);
-  const auto dictionary_size = take(bytes, 4);
-  if (!number_bytes || !dictionary_size) return std::nullopt;
+  if (!number_bytes) return std::nullopt;
   view.numbers_ = *number_bytes;
-  const auto entries = read_le(*dictionary_size, 0, 4);
-  const auto ends = take(bytes, entries * 4);
-  if (!ends) return std::nullopt;
   // Entries and string indexes are checked where they are read (dictionary_entry, Cursor::next):
   // a read touches a few of them, a check here would touch all.
-  const auto text = take(bytes, entries > 0 ? read_le(*ends, (entries - 1) * 4, 4) : 0);
-  if (!text) return std::nullopt;
-  view.dictionary_ends_ = *ends;
-  view.dictionary_text_ = *text;
-  view.dictionary_size_ = static_cast<std::uint32_t>(entries);
+  auto dictionary = StringTable::take(bytes);
+  if (!dictionary) return std::nullopt;
+  view.dictionary_ = *dictionary;
   const auto indexes = take(bytes, strings * 4);
   if (!indexes || !bytes.empty()) return std::nullopt;
   view.string_indexes_ = *indexes;
@@ -485,11 +481,9 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
 }
 
 std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
-  if (index >= dictionary_size_) throw damaged_column();
-  const auto begin = index == 0 ? 0 : read_le(dictionary_ends_, std::size_t{index - 1} * 4U, 4);
-  const auto end = read_le(dictionary_ends_, std::size_t{index} * 4U, 4);
-  if (begin > end || end > dictionary_text_.size()) throw damaged_column();
-  return dictionary_text_.substr(begin, end - begin);
+  const auto entry = dictionary_.entry(index);
+  if (!entry) throw damaged_column();
+  return *entry;
 }
 
 void ColumnView::Cursor::skip(std::size_t rows) {
@@ -517,7 +511,7 @@ CellKind ColumnView::Cursor::next() {
   } else if (kind == CellKind::string) {
     string_index_ =
         static_cast<std::uint32_t>(read_le(view_.string_indexes_, next_string_++ * 4, 4));
-    if (string_index_ >= view_.dictionary_size_) throw damaged_column();
+    if (string_index_ >= view_.dictionary_.size()) throw damaged_column();
   }
   return kind;
 }

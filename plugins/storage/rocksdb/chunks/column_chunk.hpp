@@ -5,7 +5,8 @@
 // so it exists exactly when its records do.
 //
 //   columns  <tenant> 'C' <chunk:u64>                     -> header: rows, min and max timestamp,
-//                                                             max ingested_at
+//                                                             max ingested_at, the ids of the
+//                                                             term filter and block directory
 //            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
 //
 // The headers are a contiguous catalogue, so the chunks of a time range are found by reading it
@@ -46,6 +47,7 @@
 
 #include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
+#include "chunks/string_table.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "store/string_hash.hpp"
@@ -82,6 +84,8 @@ struct ChunkHeader {
   std::optional<sdk::Millis> max_ingested_at;  // absent in chunks written before it was kept
   // The id of the chunk's term filter (term_filter.hpp); absent in chunks written before them.
   std::optional<std::uint64_t> filter;
+  // The id of its directory of term blocks (term_directory.hpp); absent in chunks written before.
+  std::optional<std::uint64_t> directory;
 };
 
 // A chunk as the catalogue lists it.
@@ -175,7 +179,7 @@ class ColumnView {
   // it is a number.
   bool stored() const { return bytes_ != nullptr || pinned_ != nullptr; }
   bool every_row_a_number() const { return uniform_numbers_; }
-  std::uint32_t dictionary_size() const { return dictionary_size_; }
+  std::uint32_t dictionary_size() const { return dictionary_.size(); }
   std::string_view dictionary_entry(std::uint32_t index) const;
 
   class Cursor {
@@ -212,9 +216,7 @@ class ColumnView {
   std::string_view kinds_;
   std::string_view numbers_;         // 8 bytes each, little-endian
   std::string_view string_indexes_;  // 4 bytes each, little-endian
-  std::uint32_t dictionary_size_ = 0;
-  std::string_view dictionary_ends_;  // 4 bytes each, little-endian: where each entry ends
-  std::string_view dictionary_text_;
+  StringTable dictionary_;
   bool has_containers_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
+#include "chunks/term_directory.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
 
@@ -68,19 +69,27 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
   for (auto& [column, bytes] : built.encode())
     entries.emplace_back(chunk_column_key(tenant, chunk, column), std::move(bytes));
   TermFilterBuilder filter;
+  std::vector<std::string> firsts[2];  // per index, the first term of each block
   for (const auto index : {TermIndex::words, TermIndex::values}) {
     const auto& terms = index == TermIndex::words ? words : values;
     const std::string prefix = term_blocks_prefix(tenant, chunk, index);
-    for (auto& [first, block] : encode_term_blocks(terms))
+    for (auto& [first, block] : encode_term_blocks(terms)) {
       entries.emplace_back(prefix + first, std::move(block));
+      firsts[static_cast<int>(index)].push_back(std::move(first));
+    }
     for (const auto& term : terms)
       filter.add(index, term.first);
   }
   std::string filter_bytes = filter.build();
+  std::string directory =
+      encode_term_directory(std::vector<std::string_view>(firsts[0].begin(), firsts[0].end()),
+                            std::vector<std::string_view>(firsts[1].begin(), firsts[1].end()));
   ChunkHeader header = built.header();
   header.filter = term_filter_id(filter_bytes);
+  header.directory = term_directory_id(directory);
   entries.front().second = encode_chunk_header(header);
   entries.emplace_back(term_filter_key(tenant, chunk), std::move(filter_bytes));
+  entries.emplace_back(term_directory_key(tenant, chunk), std::move(directory));
   return entries;
 }
 
@@ -138,6 +147,20 @@ std::string ChunkTerms::legacy_prefix(std::uint64_t chunk) const {
                                     : chunk_values_prefix(tenant_, chunk);
 }
 
+std::shared_ptr<const std::string> ChunkTerms::directory_of(const ChunkRef& chunk) {
+  if (!chunk.header.directory) return nullptr;
+  return database_.term_filters().get(
+      tenant_, chunk.number, *chunk.header.directory,
+      [&]() -> std::optional<std::string> {
+        auto directory =
+            database_.get(database_.columns, term_directory_key(tenant_, chunk.number), snapshot_);
+        if (directory && !term_directory_intact(*directory))
+          throw term_blocks_damaged(chunk.number);
+        return directory;
+      },
+      ChunkSummary::directory);
+}
+
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   if (!chunk.header.filter) return true;
   TermFilterCache& cache = database_.term_filters();
@@ -153,15 +176,36 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
   if (!may_hold(ref, term)) return std::nullopt;
   const std::uint64_t chunk = ref.number;
   const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
-  if (!seek_block(prefix, term))
+  // The block from the directory by one point lookup, else by seeking to it.
+  std::unique_ptr<rocksdb::PinnableSlice> pinned;
+  std::string_view block;
+  if (const auto directory = directory_of(ref)) {
+    std::string_view first;
+    switch (find_term_block(*directory, index_, term, first)) {
+      case BlockSearch::absent:
+        return std::nullopt;
+      case BlockSearch::damaged:
+        throw term_blocks_damaged(chunk);
+      case BlockSearch::found:
+        break;
+    }
+    std::string key = prefix;
+    key += first;
+    pinned = database_.get_pinned(database_.columns, key, snapshot_);
+    if (!pinned) throw term_blocks_damaged(chunk);  // the directory names a block not there
+    block = as_view(*pinned);
+  } else if (seek_block(prefix, term)) {
+    block = as_view(iterator().value());
+  } else {
     return database_.get(database_.columns, legacy_prefix(chunk) + std::string(term), snapshot_);
+  }
   std::optional<std::string> found;
-  const bool intact = for_each_term(as_view(iterator().value()),
-                                    [&](std::string_view candidate, std::string_view postings) {
-                                      if (candidate < term) return true;
-                                      if (candidate == term) found.emplace(postings);
-                                      return false;
-                                    });
+  const bool intact =
+      for_each_term(block, [&](std::string_view candidate, std::string_view postings) {
+        if (candidate < term) return true;
+        if (candidate == term) found.emplace(postings);
+        return false;
+      });
   if (!intact) throw term_blocks_damaged(chunk);
   return found;
 }

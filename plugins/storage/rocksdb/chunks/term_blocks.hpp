@@ -14,7 +14,8 @@
 //
 // Chunks written before blocks keep one key per term (tags 0x02 and 0x03, chunk_postings.hpp):
 // ChunkTerms reads both layouts, and merging such chunks writes blocks. A chunk written with
-// blocks also has a filter of its terms (term_filter.hpp), which ChunkTerms asks first.
+// blocks also has a filter of its terms (term_filter.hpp), which ChunkTerms asks first, and later
+// ones a directory of their blocks (term_directory.hpp), which finds a term's block without a seek.
 #pragma once
 
 #include <rocksdb/iterator.h>
@@ -89,6 +90,8 @@ class ChunkTerms {
   bool seek_block(const std::string& prefix, std::string_view term);
   // False when the chunk's filter says `term` is not in it.
   bool may_hold(const ChunkRef& chunk, std::string_view term);
+  // The chunk's directory of blocks (term_directory.hpp), cached; null when it has none.
+  std::shared_ptr<const std::string> directory_of(const ChunkRef& chunk);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

@@ -1,9 +1,6 @@
 #include "merge/background_thread.hpp"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include "store/thread_priority.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -27,14 +24,7 @@ void BackgroundThread::post(std::function<void()> task) {
 }
 
 void BackgroundThread::loop(int nice) {
-  if (nice != 0) {
-    // PRIO_PROCESS with a thread id sets that thread's nice value alone (Linux). A refusal only
-    // leaves the thread at the priority it has.
-    const auto self = static_cast<id_t>(gettid());
-    errno = 0;
-    const int current = getpriority(PRIO_PROCESS, self);
-    if (errno == 0) static_cast<void>(setpriority(PRIO_PROCESS, self, current + nice));
-  }
+  lower_thread_priority(nice);
   std::unique_lock lock(mutex_);
   while (true) {
     wakeup_.wait(lock, [&] { return task_ || stopping_; });

@@ -13,6 +13,7 @@
 #include "chunks/column_chunk.hpp"
 #include "chunks/erased_rows.hpp"
 #include "chunks/term_blocks.hpp"
+#include "chunks/term_directory.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
 
@@ -169,12 +170,13 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
   const std::string word_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::words);
   const std::string value_blocks = term_blocks_prefix(tenant, chunk.number, TermIndex::values);
   const std::string filter = term_filter_key(tenant, chunk.number);
+  const std::string directory = term_directory_key(tenant, chunk.number);
   const std::string absorbed = absorbed_key(tenant, chunk.number);
   std::map<std::string, ColumnView> columns;
   batch.Delete(database.columns, chunk_header_key(tenant, chunk.number));
   for (auto& [key, value] : entries_under(database, prefix)) {
     batch.Delete(database.columns, key);
-    if (key == filter) continue;  // the merged chunk has a filter of its own
+    if (key == filter || key == directory) continue;  // the merged chunk has its own
     if (key == absorbed) {
       auto list = decode_absorbed(value);
       if (!list) {

@@ -22,6 +22,7 @@
 #include "merge/background_thread.hpp"
 #include "merge/chunk_merger.hpp"
 #include "store/database.hpp"
+#include "store/thread_priority.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -72,8 +73,7 @@ class MergeThread {
   std::function<void()> after_merges_;
   std::mutex merging_;  // one merge at a time, from prepare to commit
   // Where merges and purges are prepared: below the priority of projection, ingest and reads.
-  static constexpr int kPreparingNice = 10;
-  BackgroundThread preparing_{kPreparingNice};
+  BackgroundThread preparing_{kBackgroundNice};
   std::mutex mutex_;
   std::condition_variable wakeup_;
   bool pending_ = true;    // guarded by mutex_; a restart may have left chunks to merge

@@ -104,15 +104,20 @@ bool term_filter_may_hold(std::string_view filter, TermIndex index, std::string_
   return all;
 }
 
-std::uint64_t term_filter_id(std::string_view filter) {
-  const std::uint64_t id = murmur64(filter, 0x66696c7465722121ULL);
+std::uint64_t content_id(std::string_view bytes, std::uint64_t seed) {
+  const std::uint64_t id = murmur64(bytes, seed);
   return id != 0 ? id : 1;
 }
 
-std::string TermFilterCache::key_of(std::string_view tenant, std::uint64_t chunk,
-                                    std::uint64_t id) const {
+std::uint64_t term_filter_id(std::string_view filter) {
+  return content_id(filter, 0x66696c7465722121ULL);
+}
+
+std::string TermFilterCache::key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
+                                    ChunkSummary kind) const {
   std::string key(tenant);
   key.push_back('\0');
+  key.push_back(static_cast<char>(kind));
   append_u64(key, chunk);
   append_u64(key, id);
   return key;
@@ -120,8 +125,8 @@ std::string TermFilterCache::key_of(std::string_view tenant, std::uint64_t chunk
 
 std::shared_ptr<const std::string> TermFilterCache::get(
     std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
-    const std::function<std::optional<std::string>()>& load) {
-  const std::string key = key_of(tenant, chunk, id);
+    const std::function<std::optional<std::string>()>& load, ChunkSummary kind) {
+  const std::string key = key_of(tenant, chunk, id, kind);
   {
     const std::lock_guard lock(mutex_);
     if (const auto it = entries_.find(key); it != entries_.end()) {

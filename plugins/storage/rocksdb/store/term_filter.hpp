@@ -52,17 +52,25 @@ bool term_filter_may_hold(std::string_view filter, TermIndex index, std::string_
 
 // The id of a filter: a hash of its bytes, never 0.
 std::uint64_t term_filter_id(std::string_view filter);
+// A hash of `bytes` with `seed`, never 0, fixed by the formats that name data by it.
+std::uint64_t content_id(std::string_view bytes, std::uint64_t seed);
 
-// The filters read, least recently used dropped past `capacity_bytes`. Thread-safe.
+// What of a chunk the cache below holds: its filter, or its directory of term blocks
+// (term_directory.hpp), which share the cache's bytes.
+enum class ChunkSummary : char { filter = 'f', directory = 'd' };
+
+// The filters (and directories) read, least recently used dropped past `capacity_bytes`.
+// Thread-safe.
 class TermFilterCache {
  public:
   explicit TermFilterCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
-  // The filter of (tenant, chunk, id), read by `load` when it is not cached; null when `load`
-  // finds none (the chunk then may hold every term).
+  // The filter (or directory) of (tenant, chunk, id), read by `load` when it is not cached; null
+  // when `load` finds none (the chunk then may hold every term).
   std::shared_ptr<const std::string> get(std::string_view tenant, std::uint64_t chunk,
                                          std::uint64_t id,
-                                         const std::function<std::optional<std::string>()>& load);
+                                         const std::function<std::optional<std::string>()>& load,
+                                         ChunkSummary kind = ChunkSummary::filter);
 
   // Counts a term lookup that a filter answered "not here", and one that it let through.
   void count(bool skipped) { (skipped ? skips_ : passes_).fetch_add(1, std::memory_order_relaxed); }
@@ -76,7 +84,8 @@ class TermFilterCache {
     std::shared_ptr<const std::string> filter;
     std::list<std::string>::iterator recency;
   };
-  std::string key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id) const;
+  std::string key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
+                     ChunkSummary kind) const;
 
   const std::size_t capacity_;
   mutable std::mutex mutex_;

@@ -1,5 +1,6 @@
 // The column format: cells of every kind round-trip through a chunk, read row by row or stepping
-// past runs of rows (counted 16 kinds at a time, with a tail), and a damaged kind byte is refused.
+// past runs of rows (counted 16 kinds at a time, with a tail), and a damaged kind byte is refused;
+// chunk headers of every vintage read back as written.
 #include "chunks/column_chunk.hpp"
 
 #include <gtest/gtest.h>
@@ -123,6 +124,35 @@ TEST(ColumnChunk, AKindPastContainerIsDamaged) {
     bytes[at] = static_cast<char>(0xC8);
     EXPECT_FALSE(ColumnView::decode(bytes, 5000).has_value()) << "kind byte " << at;
   }
+}
+
+// Each header field came later than the ones before it: a header holds a prefix of them, and
+// reads back the same whatever its vintage.
+TEST(ChunkHeaderFormat, HeadersOfEveryVintageReadBackAsWritten) {
+  const auto same = [](const ChunkHeader& a, const ChunkHeader& b) {
+    return a.rows == b.rows && a.min_timestamp == b.min_timestamp &&
+           a.max_timestamp == b.max_timestamp && a.max_ingested_at == b.max_ingested_at &&
+           a.filter == b.filter && a.directory == b.directory;
+  };
+  ChunkHeader header{7, 100, 200, std::nullopt, std::nullopt, std::nullopt};
+  std::vector<std::size_t> sizes;
+  for (int vintage = 0; vintage < 4; ++vintage) {
+    if (vintage == 1) header.max_ingested_at = 300;
+    if (vintage == 2) header.filter = 0x1234;
+    if (vintage == 3) header.directory = 0x5678;
+    const std::string bytes = encode_chunk_header(header);
+    sizes.push_back(bytes.size());
+    const auto read = decode_chunk_header(bytes);
+    ASSERT_TRUE(read);
+    EXPECT_TRUE(same(*read, header)) << "vintage " << vintage;
+  }
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{20, 28, 36, 44}));
+  // A filter and a directory without max_ingested_at (a merge of chunks from before it was kept).
+  header.max_ingested_at.reset();
+  const auto read = decode_chunk_header(encode_chunk_header(header));
+  ASSERT_TRUE(read);
+  EXPECT_TRUE(same(*read, header));
+  EXPECT_FALSE(decode_chunk_header(std::string(43, '\0')));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Term blocks: the encoding round-trips and refuses damage; searches and equalities read them, read
-// chunks written before them (one key per term) alike, and merging such chunks writes blocks.
+// Term blocks: the encoding round-trips and refuses damage; a directory finds a term's block;
+// searches and equalities read them, read chunks written before them (one key per term) or before
+// directories alike, and merging such chunks writes blocks and directories.
 #include "chunks/term_blocks.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
+#include "chunks/term_directory.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "storage_fixture.hpp"
 #include "store/key_codec.hpp"
@@ -17,7 +19,6 @@ namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
 using namespace testing_support;
-
 
 std::vector<std::pair<std::string, std::string>> unblocked(
     const std::vector<std::pair<std::string, std::string>>& blocks) {
@@ -69,6 +70,58 @@ TEST(TermBlocks, DamagedBlocksAreRefused) {
                     "a\x09"s,
                     visit));  // postings past the end
   EXPECT_TRUE(for_each_term("", visit));
+}
+
+TEST(TermDirectory, FindsTheOnlyBlockThatMayHoldATerm) {
+  const std::string directory = encode_term_directory({"apple", "kiwi", "pear"}, {"v\x01"
+                                                                                  "b"});
+  ASSERT_TRUE(term_directory_intact(directory));
+  const auto block_of = [&](TermIndex index, std::string_view term) -> std::string {
+    std::string_view first;
+    switch (find_term_block(directory, index, term, first)) {
+      case BlockSearch::found:
+        return std::string(first);
+      case BlockSearch::absent:
+        return "(absent)";
+      case BlockSearch::damaged:
+        return "(damaged)";
+    }
+    return "";
+  };
+  EXPECT_EQ(block_of(TermIndex::words, "aardvark"), "(absent)") << "before every block";
+  EXPECT_EQ(block_of(TermIndex::words, "apple"), "apple");
+  EXPECT_EQ(block_of(TermIndex::words, "banana"), "apple");
+  EXPECT_EQ(block_of(TermIndex::words, "kiwi"), "kiwi");
+  EXPECT_EQ(block_of(TermIndex::words, "orange"), "kiwi");
+  EXPECT_EQ(block_of(TermIndex::words, "zucchini"), "pear") << "after the last first term";
+  EXPECT_EQ(block_of(TermIndex::values,
+                     "v\x01"
+                     "a"),
+            "(absent)");
+  EXPECT_EQ(block_of(TermIndex::values,
+                     "v\x01"
+                     "c"),
+            "v\x01"
+            "b");
+
+  const std::string empty = encode_term_directory({}, {});
+  EXPECT_TRUE(term_directory_intact(empty));
+  std::string_view first;
+  EXPECT_EQ(find_term_block(empty, TermIndex::values, "x", first), BlockSearch::absent);
+}
+
+TEST(TermDirectory, DamagedDirectoriesAreRefused) {
+  const std::string directory = encode_term_directory({"apple", "kiwi"}, {"v"});
+  EXPECT_FALSE(term_directory_intact(""));
+  EXPECT_FALSE(term_directory_intact("\x02" + directory.substr(1))) << "another format";
+  EXPECT_FALSE(term_directory_intact(directory.substr(0, directory.size() - 1))) << "cut short";
+  EXPECT_FALSE(term_directory_intact(directory + "x")) << "bytes past the end";
+  std::string backwards = directory;
+  backwards[1 + 4] = 9;  // the first term "applekiwi", the second "": out of order
+  EXPECT_FALSE(term_directory_intact(backwards));
+  std::string_view first;
+  EXPECT_EQ(find_term_block("\x02", TermIndex::words, "a", first), BlockSearch::damaged);
+  EXPECT_NE(term_directory_id(directory), term_directory_id(directory + "x"));
 }
 
 class TermBlocksStorageTest : public StorageFixture {
@@ -136,8 +189,36 @@ class TermBlocksStorageTest : public StorageFixture {
     return out;
   }
 
+  // Removes every chunk's directory of blocks and its header's mention of it, as chunks were
+  // written before directories; returns how many it removed.
+  std::size_t forget_directories() {
+    auto& database = storage_->database();
+    rocksdb::WriteBatch batch;
+    std::size_t removed = 0;
+    auto it = database.iterator(database.columns);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string key = it->key().ToString();
+      const auto tenant = tenant_of(key);
+      if (!tenant || key.size() <= tenant->size() + 8) continue;
+      const std::uint64_t chunk = read_u64(std::string_view(key).substr(tenant->size() + 1, 8));
+      if (key == chunk_header_key(*tenant, chunk)) {
+        auto header = decode_chunk_header(it->value().ToStringView());
+        EXPECT_TRUE(header);
+        if (!header) continue;
+        header->directory.reset();
+        batch.Put(database.columns, key, encode_chunk_header(*header));
+      } else if (key == term_directory_key(*tenant, chunk)) {
+        ++removed;
+        batch.Delete(database.columns, key);
+      }
+    }
+    database.write(batch, true);
+    return removed;
+  }
+
   // Rewrites every chunk's blocks as one key per term, as chunks were written before blocks.
   void unblock_every_chunk() {
+    forget_directories();
     auto& database = storage_->database();
     rocksdb::WriteBatch batch;
     auto it = database.iterator(database.columns);
@@ -199,6 +280,18 @@ TEST_F(TermBlocksStorageTest, ChunksWrittenBeforeBlocksAnswerAlikeAndMergeIntoBl
   const auto [blocks, per_term] = layouts();
   EXPECT_GT(blocks, 0U);
   EXPECT_EQ(per_term, 0U);
+  EXPECT_EQ(answers(), expected);
+}
+
+// Chunks written with blocks but before directories find a term's block by seeking: the same
+// answers, and a merge gives the merged chunk a directory.
+TEST_F(TermBlocksStorageTest, ChunksWrittenBeforeDirectoriesAnswerAlike) {
+  const auto expected = answers();
+  EXPECT_EQ(forget_directories(), 6U);
+  EXPECT_EQ(forget_directories(), 0U);
+  EXPECT_EQ(answers(), expected);
+  EXPECT_GT(storage_->projector().merge_chunks(), 0U);
+  EXPECT_GT(forget_directories(), 0U) << "the merged chunks have directories";
   EXPECT_EQ(answers(), expected);
 }
 
