@@ -216,7 +216,7 @@ std::string encode_chunk_header(const ChunkHeader& header) {
   append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
   // The optional fields in order, a filter only after max_ingested_at, which is then
   // kNoIngestedAt when it is unknown (a merge of chunks written before it was kept).
-  if (header.max_ingested_at || header.filter) {
+  if (header.max_ingested_at || header.filter || header.directory) {
     append_u64_le(out, static_cast<std::uint64_t>(header.max_ingested_at.value_or(kNoIngestedAt)));
   }
   // A directory only after a filter: chunks are given both at once (term_blocks.cpp).

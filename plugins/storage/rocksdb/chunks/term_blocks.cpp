@@ -154,8 +154,10 @@ std::shared_ptr<const std::string> ChunkTerms::directory_of(const ChunkRef& chun
       [&]() -> std::optional<std::string> {
         auto directory =
             database_.get(database_.columns, term_directory_key(tenant_, chunk.number), snapshot_);
-        if (directory && !term_directory_intact(*directory))
-          throw term_blocks_damaged(chunk.number);
+        // Bytes other than the ones the header names (a reader without a snapshot, the chunk's
+        // number reused by a merge since) are neither used nor cached: the block is then sought.
+        if (!directory || term_directory_id(*directory) != *chunk.header.directory) return {};
+        if (!term_directory_intact(*directory)) throw term_blocks_damaged(chunk.number);
         return directory;
       },
       ChunkSummary::directory);
@@ -164,9 +166,14 @@ std::shared_ptr<const std::string> ChunkTerms::directory_of(const ChunkRef& chun
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   if (!chunk.header.filter) return true;
   TermFilterCache& cache = database_.term_filters();
-  const auto filter = cache.get(tenant_, chunk.number, *chunk.header.filter, [&] {
-    return database_.get(database_.columns, term_filter_key(tenant_, chunk.number), snapshot_);
-  });
+  const auto filter =
+      cache.get(tenant_, chunk.number, *chunk.header.filter, [&]() -> std::optional<std::string> {
+        auto filter =
+            database_.get(database_.columns, term_filter_key(tenant_, chunk.number), snapshot_);
+        // As for directories: only the filter the header names answers "not here".
+        if (!filter || term_filter_id(*filter) != *chunk.header.filter) return {};
+        return filter;
+      });
   const bool held = filter == nullptr || term_filter_may_hold(*filter, index_, term);
   cache.count(!held);
   return held;

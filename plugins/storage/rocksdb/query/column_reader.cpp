@@ -338,6 +338,10 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
 
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     const rocksdb::Snapshot* snapshot, const std::string& tenant, const sdk::TextQuery& query) {
+  // The chunks listed and their postings read at one point in time: a merge between the two
+  // reuses the first chunk's number for chunks the list does not name.
+  std::optional<Snapshot> own;
+  if (snapshot == nullptr) snapshot = own.emplace(database_).get();
   std::uint64_t rows = 0;
   return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, toolkit::TimeBounds{}, rows),
                          query);

@@ -147,11 +147,15 @@ TEST(ChunkHeaderFormat, HeadersOfEveryVintageReadBackAsWritten) {
     EXPECT_TRUE(same(*read, header)) << "vintage " << vintage;
   }
   EXPECT_EQ(sizes, (std::vector<std::size_t>{20, 28, 36, 44}));
-  // A filter and a directory without max_ingested_at (a merge of chunks from before it was kept).
+  // A filter and a directory without max_ingested_at (a merge of chunks from before it was kept),
+  // and a directory without a filter.
   header.max_ingested_at.reset();
-  const auto read = decode_chunk_header(encode_chunk_header(header));
-  ASSERT_TRUE(read);
-  EXPECT_TRUE(same(*read, header));
+  for (int without_filter = 0; without_filter < 2; ++without_filter) {
+    if (without_filter == 1) header.filter.reset();
+    const auto read = decode_chunk_header(encode_chunk_header(header));
+    ASSERT_TRUE(read);
+    EXPECT_TRUE(same(*read, header)) << "without a filter: " << without_filter;
+  }
   EXPECT_FALSE(decode_chunk_header(std::string(43, '\0')));
 }
 

@@ -295,6 +295,36 @@ TEST_F(TermBlocksStorageTest, ChunksWrittenBeforeDirectoriesAnswerAlike) {
   EXPECT_EQ(answers(), expected);
 }
 
+// A filter or directory whose bytes are not the ones its chunk's header names (what a reader
+// without a snapshot meets when a merge reuses the chunk's number) is neither used nor cached:
+// here each says "nothing is in this chunk", and the answers stay the same.
+TEST_F(TermBlocksStorageTest, AFilterOrDirectoryTheHeaderDoesNotNameIsNotUsed) {
+  const auto expected = answers();
+  std::size_t replaced = 0;
+  {
+    auto& database = storage_->database();
+    rocksdb::WriteBatch batch;
+    auto it = database.iterator(database.columns);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string key = it->key().ToString();
+      const auto tenant = tenant_of(key);
+      if (!tenant || key.size() <= tenant->size() + 8) continue;
+      const std::uint64_t chunk = read_u64(std::string_view(key).substr(tenant->size() + 1, 8));
+      if (key == term_directory_key(*tenant, chunk)) {
+        batch.Put(database.columns, key, encode_term_directory({"~"}, {"~"}));  // all absent
+        ++replaced;
+      } else if (key == term_filter_key(*tenant, chunk)) {
+        batch.Put(database.columns, key, TermFilterBuilder().build());  // holds nothing
+        ++replaced;
+      }
+    }
+    database.write(batch, true);
+  }  // no iterator outlives the database
+  EXPECT_EQ(replaced, 12U);
+  open();  // nothing cached: the replaced bytes are what a read finds
+  EXPECT_EQ(answers(), expected);
+}
+
 // A word or value that one chunk of six holds: the other five chunks' filters say "not here" and
 // their postings are not read; merged chunks have filters of their own and answer alike.
 TEST_F(TermBlocksStorageTest, ARareTermOpensOnlyTheChunksThatMayHoldIt) {
