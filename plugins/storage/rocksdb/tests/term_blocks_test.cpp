@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/write_batch.h>
 
+#include <functional>
 #include <set>
 
 #include "chunks/chunk_postings.hpp"
@@ -189,30 +190,43 @@ class TermBlocksStorageTest : public StorageFixture {
     return out;
   }
 
+  // Rewrites the columns family in one batch: `change(tenant, chunk, key, value, batch)` is called
+  // for each key of a chunk (its header, its data) with the tenant and chunk number it names.
+  void rewrite_chunk_keys(
+      const std::function<void(std::string_view, std::uint64_t, const std::string&,
+                               std::string_view, rocksdb::WriteBatch&)>& change) {
+    auto& database = storage_->database();
+    rocksdb::WriteBatch batch;
+    {
+      auto it = database.iterator(database.columns);
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string key = it->key().ToString();
+        const auto tenant = tenant_of(key);
+        if (!tenant || key.size() <= tenant->size() + 8) continue;
+        const std::uint64_t chunk = read_u64(std::string_view(key).substr(tenant->size() + 1, 8));
+        change(*tenant, chunk, key, it->value().ToStringView(), batch);
+      }
+    }  // no iterator outlives a reopened database
+    database.write(batch, true);
+  }
+
   // Removes every chunk's directory of blocks and its header's mention of it, as chunks were
   // written before directories; returns how many it removed.
   std::size_t forget_directories() {
-    auto& database = storage_->database();
-    rocksdb::WriteBatch batch;
     std::size_t removed = 0;
-    auto it = database.iterator(database.columns);
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      const std::string key = it->key().ToString();
-      const auto tenant = tenant_of(key);
-      if (!tenant || key.size() <= tenant->size() + 8) continue;
-      const std::uint64_t chunk = read_u64(std::string_view(key).substr(tenant->size() + 1, 8));
-      if (key == chunk_header_key(*tenant, chunk)) {
-        auto header = decode_chunk_header(it->value().ToStringView());
-        EXPECT_TRUE(header);
-        if (!header) continue;
+    rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                           std::string_view value, rocksdb::WriteBatch& batch) {
+      auto& columns = storage_->database().columns;
+      if (key == chunk_header_key(tenant, chunk)) {
+        auto header = decode_chunk_header(value);
+        ASSERT_TRUE(header);
         header->directory.reset();
-        batch.Put(database.columns, key, encode_chunk_header(*header));
-      } else if (key == term_directory_key(*tenant, chunk)) {
+        batch.Put(columns, key, encode_chunk_header(*header));
+      } else if (key == term_directory_key(tenant, chunk)) {
         ++removed;
-        batch.Delete(database.columns, key);
+        batch.Delete(columns, key);
       }
-    }
-    database.write(batch, true);
+    });
     return removed;
   }
 
@@ -301,25 +315,17 @@ TEST_F(TermBlocksStorageTest, ChunksWrittenBeforeDirectoriesAnswerAlike) {
 TEST_F(TermBlocksStorageTest, AFilterOrDirectoryTheHeaderDoesNotNameIsNotUsed) {
   const auto expected = answers();
   std::size_t replaced = 0;
-  {
-    auto& database = storage_->database();
-    rocksdb::WriteBatch batch;
-    auto it = database.iterator(database.columns);
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      const std::string key = it->key().ToString();
-      const auto tenant = tenant_of(key);
-      if (!tenant || key.size() <= tenant->size() + 8) continue;
-      const std::uint64_t chunk = read_u64(std::string_view(key).substr(tenant->size() + 1, 8));
-      if (key == term_directory_key(*tenant, chunk)) {
-        batch.Put(database.columns, key, encode_term_directory({"~"}, {"~"}));  // all absent
-        ++replaced;
-      } else if (key == term_filter_key(*tenant, chunk)) {
-        batch.Put(database.columns, key, TermFilterBuilder().build());  // holds nothing
-        ++replaced;
-      }
+  rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                         std::string_view, rocksdb::WriteBatch& batch) {
+    auto& columns = storage_->database().columns;
+    if (key == term_directory_key(tenant, chunk)) {
+      batch.Put(columns, key, encode_term_directory({"~"}, {"~"}));  // every term absent
+      ++replaced;
+    } else if (key == term_filter_key(tenant, chunk)) {
+      batch.Put(columns, key, TermFilterBuilder().build());  // holds nothing
+      ++replaced;
     }
-    database.write(batch, true);
-  }  // no iterator outlives the database
+  });
   EXPECT_EQ(replaced, 12U);
   open();  // nothing cached: the replaced bytes are what a read finds
   EXPECT_EQ(answers(), expected);
