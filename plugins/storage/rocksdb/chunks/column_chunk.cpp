@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <limits>
 
 #if defined(__SSE2__)
@@ -15,6 +14,7 @@
 #include "eventsvc/toolkit/field_walk.hpp"
 #include "eventsvc/toolkit/record_json.hpp"
 #include "store/key_codec.hpp"
+#include "store/little_endian.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -84,36 +84,7 @@ KindCounts count_kinds(const char* kinds, std::size_t size) {
   return counts;
 }
 
-void append_u32_le(std::string& out, std::uint32_t value) {
-  for (int i = 0; i < 4; ++i) {
-    out.push_back(static_cast<char>(value & 0xFFU));
-    value >>= 8U;
-  }
-}
-
-void append_u64_le(std::string& out, std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    out.push_back(static_cast<char>(value & 0xFFU));
-    value >>= 8U;
-  }
-}
-
 constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
-
-std::uint64_t read_le(std::string_view bytes, std::size_t offset, int size) {
-  if constexpr (std::endian::native == std::endian::little) {
-    std::uint64_t value = 0;
-    std::memcpy(&value, bytes.data() + offset, static_cast<std::size_t>(size));
-    return value;
-  } else {
-    std::uint64_t value = 0;
-    for (int i = size - 1; i >= 0; --i) {
-      value =
-          (value << 8U) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
-    }
-    return value;
-  }
-}
 
 // Reads `size` bytes from the front of `bytes`.
 std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {

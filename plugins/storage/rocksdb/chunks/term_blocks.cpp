@@ -147,33 +147,33 @@ std::string ChunkTerms::legacy_prefix(std::uint64_t chunk) const {
                                     : chunk_values_prefix(tenant_, chunk);
 }
 
-std::shared_ptr<const std::string> ChunkTerms::directory_of(const ChunkRef& chunk) {
-  if (!chunk.header.directory) return nullptr;
+std::shared_ptr<const std::string> ChunkTerms::summary_of(const ChunkRef& chunk,
+                                                          ChunkSummary kind) {
+  const bool filter = kind == ChunkSummary::filter;
+  const auto id = filter ? chunk.header.filter : chunk.header.directory;
+  if (!id) return nullptr;
   return database_.term_filters().get(
-      tenant_, chunk.number, *chunk.header.directory,
+      tenant_, chunk.number, *id,
       [&]() -> std::optional<std::string> {
-        auto directory =
-            database_.get(database_.columns, term_directory_key(tenant_, chunk.number), snapshot_);
+        auto bytes = database_.get(database_.columns,
+                                   filter ? term_filter_key(tenant_, chunk.number)
+                                          : term_directory_key(tenant_, chunk.number),
+                                   snapshot_);
         // Bytes other than the ones the header names (a reader without a snapshot, the chunk's
-        // number reused by a merge since) are neither used nor cached: the block is then sought.
-        if (!directory || term_directory_id(*directory) != *chunk.header.directory) return {};
-        if (!term_directory_intact(*directory)) throw term_blocks_damaged(chunk.number);
-        return directory;
+        // number reused by a merge since) are neither used nor cached: without a filter every
+        // term may be in the chunk, without a directory its block is sought.
+        if (!bytes || (filter ? term_filter_id(*bytes) : term_directory_id(*bytes)) != *id)
+          return {};
+        if (!filter && !term_directory_intact(*bytes)) throw term_blocks_damaged(chunk.number);
+        return bytes;
       },
-      ChunkSummary::directory);
+      kind);
 }
 
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
-  if (!chunk.header.filter) return true;
+  if (!chunk.header.filter) return true;  // a chunk from before filters
+  const auto filter = summary_of(chunk, ChunkSummary::filter);
   TermFilterCache& cache = database_.term_filters();
-  const auto filter =
-      cache.get(tenant_, chunk.number, *chunk.header.filter, [&]() -> std::optional<std::string> {
-        auto filter =
-            database_.get(database_.columns, term_filter_key(tenant_, chunk.number), snapshot_);
-        // As for directories: only the filter the header names answers "not here".
-        if (!filter || term_filter_id(*filter) != *chunk.header.filter) return {};
-        return filter;
-      });
   const bool held = filter == nullptr || term_filter_may_hold(*filter, index_, term);
   cache.count(!held);
   return held;
@@ -186,7 +186,7 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
   // The block from the directory by one point lookup, else by seeking to it.
   std::unique_ptr<rocksdb::PinnableSlice> pinned;
   std::string_view block;
-  if (const auto directory = directory_of(ref)) {
+  if (const auto directory = summary_of(ref, ChunkSummary::directory)) {
     std::string_view first;
     switch (find_term_block(*directory, index_, term, first)) {
       case BlockSearch::absent:

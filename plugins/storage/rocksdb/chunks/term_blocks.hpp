@@ -90,8 +90,9 @@ class ChunkTerms {
   bool seek_block(const std::string& prefix, std::string_view term);
   // False when the chunk's filter says `term` is not in it.
   bool may_hold(const ChunkRef& chunk, std::string_view term);
-  // The chunk's directory of blocks (term_directory.hpp), cached; null when it has none.
-  std::shared_ptr<const std::string> directory_of(const ChunkRef& chunk);
+  // The chunk's filter or directory of blocks (term_directory.hpp) that its header names, cached;
+  // null when it has none.
+  std::shared_ptr<const std::string> summary_of(const ChunkRef& chunk, ChunkSummary kind);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

@@ -531,8 +531,9 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   // Equalities that the value postings decide leave most chunks without a row to read, and a
   // second thread then cost more than it saved (a selective current-state question at 1,000,000
   // events: 0.75 → 0.63 ms in the server on one thread); text queries read and score many rows.
-  const bool narrowed = chunk_indexed_ && !query.text &&
-                        std::any_of(where.begin(), where.end(), ChunkValues::narrows);
+  const bool narrowed =
+      !query.text && std::any_of(planned->conditions.begin(), planned->conditions.end(),
+                                 [](std::size_t slot) { return slot == ColumnPlan::kDecided; });
   const std::size_t threads = rows >= parallel_rows_ && !narrowed ? 2 : 1;
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
