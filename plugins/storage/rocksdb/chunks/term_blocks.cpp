@@ -55,14 +55,16 @@ std::vector<std::pair<std::string, std::string>> encode_term_blocks(
 
 std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
                                                                std::uint64_t chunk,
-                                                               const ChunkBuilder& built) {
-  return chunk_entries(tenant, chunk, built, built.postings().encode(), built.values().encode());
+                                                               const ChunkBuilder& built,
+                                                               TermFilterCache* cache) {
+  return chunk_entries(tenant, chunk, built, built.postings().encode(), built.values().encode(),
+                       cache);
 }
 
 std::vector<std::pair<std::string, std::string>> chunk_entries(
     std::string_view tenant, std::uint64_t chunk, const ChunkBuilder& built,
     const std::vector<std::pair<std::string, std::string>>& words,
-    const std::vector<std::pair<std::string, std::string>>& values) {
+    const std::vector<std::pair<std::string, std::string>>& values, TermFilterCache* cache) {
   std::vector<std::pair<std::string, std::string>> entries;
   // The header names the filter, so its value is set once the filter is built.
   entries.emplace_back(chunk_header_key(tenant, chunk), std::string());
@@ -88,6 +90,10 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
   header.filter = term_filter_id(filter_bytes);
   header.directory = term_directory_id(directory);
   entries.front().second = encode_chunk_header(header);
+  if (cache != nullptr) {
+    cache->put(tenant, chunk, *header.filter, filter_bytes, ChunkSummary::filter);
+    cache->put(tenant, chunk, *header.directory, directory, ChunkSummary::directory);
+  }
   entries.emplace_back(term_filter_key(tenant, chunk), std::move(filter_bytes));
   entries.emplace_back(term_directory_key(tenant, chunk), std::move(directory));
   return entries;

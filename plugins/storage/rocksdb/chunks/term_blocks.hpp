@@ -50,14 +50,17 @@ class ChunkBuilder;
 // Every key and value of a built chunk numbered `chunk` (columns family): its header (naming a
 // new filter), its columns, its word and value postings as blocks and the filter of their terms.
 // The postings are the builder's own, or, merging chunks, given as (term, postings) in term
-// order.
+// order. With a `cache`, the chunk's filter and directory are also put there
+// (TermFilterCache::put).
 std::vector<std::pair<std::string, std::string>> chunk_entries(std::string_view tenant,
                                                                std::uint64_t chunk,
-                                                               const ChunkBuilder& built);
+                                                               const ChunkBuilder& built,
+                                                               TermFilterCache* cache = nullptr);
 std::vector<std::pair<std::string, std::string>> chunk_entries(
     std::string_view tenant, std::uint64_t chunk, const ChunkBuilder& built,
     const std::vector<std::pair<std::string, std::string>>& words,
-    const std::vector<std::pair<std::string, std::string>>& values);
+    const std::vector<std::pair<std::string, std::string>>& values,
+    TermFilterCache* cache = nullptr);
 
 // Calls visit(term, postings) for each term of a block, in order, until it returns false; false
 // when the block is damaged.

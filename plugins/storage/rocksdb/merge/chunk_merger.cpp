@@ -248,7 +248,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
   merge.batch.Put(database_.columns, absorbed_key(tenant, merge.merged), encode_absorbed(absorbed));
   for (const auto& [key, value] :
        chunk_entries(tenant, merge.merged, builder, merge_term_lists(word_lists, true),
-                     merge_term_lists(value_lists, false)))
+                     merge_term_lists(value_lists, false), &database_.term_filters()))
     merge.batch.Put(database_.columns, key, value);
   return merge;
 }
@@ -296,7 +296,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare_purge() {
   if (!builder.empty()) {
     for (const auto& [key, value] :
          chunk_entries(tenant, number, builder, merge_term_lists(words, true),
-                       merge_term_lists(values, false)))
+                       merge_term_lists(values, false), &database_.term_filters()))
       purge.batch.Put(database_.columns, key, value);
   }
   return purge;

@@ -45,7 +45,7 @@ std::string embedding_text(const sdk::Record& record) {
 // What this round's batch already wrote, since the batch is not readable until committed.
 struct Projector::Overlay {
   Overlay(std::uint64_t chunk_number, Database& database)
-      : chunk(chunk_number), chunks(chunk_number), resolver(database) {}
+      : chunk(chunk_number), chunks(chunk_number, database.term_filters()), resolver(database) {}
   std::map<std::string, std::string> versions;  // version key -> digest
   // tenant|id -> current record
   std::map<std::string, std::shared_ptr<const sdk::Record>> current;

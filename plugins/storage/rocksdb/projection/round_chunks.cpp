@@ -4,7 +4,8 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-RoundChunks::RoundChunks(std::uint64_t chunk) : chunk_(chunk), thread_([this] { build(); }) {}
+RoundChunks::RoundChunks(std::uint64_t chunk, TermFilterCache& filters)
+    : chunk_(chunk), filters_(filters), thread_([this] { build(); }) {}
 
 RoundChunks::~RoundChunks() {
   {
@@ -59,7 +60,7 @@ void RoundChunks::build() {
       taken.clear();
     }
     for (const auto& [tenant, chunk] : chunks_) {
-      for (auto& entry : chunk_entries(tenant, chunk_, chunk))
+      for (auto& entry : chunk_entries(tenant, chunk_, chunk, &filters_))
         encoded_.push_back(std::move(entry));
     }
   } catch (...) {

@@ -18,13 +18,15 @@
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "store/term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 class RoundChunks {
  public:
-  // `chunk`: the number every tenant's chunk of this round gets.
-  explicit RoundChunks(std::uint64_t chunk);
+  // `chunk`: the number every tenant's chunk of this round gets; `filters`: where their filters
+  // and directories are put as they are built.
+  RoundChunks(std::uint64_t chunk, TermFilterCache& filters);
   // Stops the thread; what it built is dropped unless finish() took it.
   ~RoundChunks();
   RoundChunks(const RoundChunks&) = delete;
@@ -53,6 +55,7 @@ class RoundChunks {
   void stop();
 
   std::uint64_t chunk_;
+  TermFilterCache& filters_;
   std::map<std::string, Tenant, std::less<>> rows_;  // the projector's side: rows so far
 
   std::mutex mutex_;

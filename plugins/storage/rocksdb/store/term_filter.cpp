@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/key_codec.hpp"
+#include "store/little_endian.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -21,18 +22,17 @@ std::uint64_t murmur64(std::string_view term, std::uint64_t seed) {
   constexpr std::uint64_t m = 0xc6a4a7935bd1e995ULL;
   constexpr int r = 47;
   std::uint64_t h = seed ^ (term.size() * m);
-  const auto* data = reinterpret_cast<const unsigned char*>(term.data());
   const std::size_t whole = term.size() / 8;
-  for (std::size_t i = 0; i < whole; ++i, data += 8) {
-    std::uint64_t k = 0;
-    for (int byte = 7; byte >= 0; --byte)
-      k = (k << 8) | data[byte];
+  for (std::size_t i = 0; i < whole; ++i) {
+    // One load a word: a filter of a large chunk is a megabyte, hashed when it is read.
+    std::uint64_t k = read_le(term, i * 8, 8);
     k *= m;
     k ^= k >> r;
     k *= m;
     h ^= k;
     h *= m;
   }
+  const auto* data = reinterpret_cast<const unsigned char*>(term.data()) + whole * 8;
   const std::size_t tail = term.size() & 7;
   if (tail != 0) {
     for (std::size_t byte = tail; byte-- > 0;)
@@ -137,7 +137,16 @@ std::shared_ptr<const std::string> TermFilterCache::get(
   // Read outside the lock: two readers may both read a filter the first time, and keep one.
   auto loaded = load();
   if (!loaded) return nullptr;
-  auto filter = std::make_shared<const std::string>(std::move(*loaded));
+  return keep(key, std::make_shared<const std::string>(std::move(*loaded)));
+}
+
+void TermFilterCache::put(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
+                          std::string bytes, ChunkSummary kind) {
+  keep(key_of(tenant, chunk, id, kind), std::make_shared<const std::string>(std::move(bytes)));
+}
+
+std::shared_ptr<const std::string> TermFilterCache::keep(
+    const std::string& key, std::shared_ptr<const std::string> filter) {
   const std::lock_guard lock(mutex_);
   if (const auto it = entries_.find(key); it != entries_.end()) return it->second.filter;
   if (filter->size() > capacity_) return filter;  // used once, never kept

@@ -72,6 +72,13 @@ class TermFilterCache {
                                          const std::function<std::optional<std::string>()>& load,
                                          ChunkSummary kind = ChunkSummary::filter);
 
+  // Keeps the filter (or directory) `bytes` of (tenant, chunk, id) as if read: a chunk's writer
+  // puts what it wrote, so that the first questions after a load or a merge do not read and
+  // check a megabyte of filters per chunk. Kept under its id, it is found only once a header
+  // names it, which the chunk's commit does.
+  void put(std::string_view tenant, std::uint64_t chunk, std::uint64_t id, std::string bytes,
+           ChunkSummary kind);
+
   // Counts a term lookup that a filter answered "not here", and one that it let through.
   void count(bool skipped) { (skipped ? skips_ : passes_).fetch_add(1, std::memory_order_relaxed); }
   std::uint64_t skips() const { return skips_.load(std::memory_order_relaxed); }
@@ -86,6 +93,9 @@ class TermFilterCache {
   };
   std::string key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
                      ChunkSummary kind) const;
+  // The entry of `key`: the one cached, else `filter`, kept when it fits.
+  std::shared_ptr<const std::string> keep(const std::string& key,
+                                          std::shared_ptr<const std::string> filter);
 
   const std::size_t capacity_;
   mutable std::mutex mutex_;

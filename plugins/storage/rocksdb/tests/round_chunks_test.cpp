@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <string>
 
+#include "chunks/chunk_keys.hpp"
 #include "chunks/term_blocks.hpp"
+#include "chunks/term_directory.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
@@ -29,7 +33,8 @@ std::shared_ptr<const sdk::Record> record_at(int n) {
 
 TEST(RoundChunks, BuildsWhatTheProjectorWouldBuildInLine) {
   constexpr std::uint64_t kChunk = 77;
-  RoundChunks round(kChunk);
+  TermFilterCache filters(1 << 20);
+  RoundChunks round(kChunk, filters);
   std::map<std::string, ChunkBuilder> in_line;
   for (int n = 0; n < 500; ++n) {
     const std::string tenant = n % 3 == 0 ? "\x01"
@@ -48,13 +53,31 @@ TEST(RoundChunks, BuildsWhatTheProjectorWouldBuildInLine) {
   }
   EXPECT_FALSE(round.empty());
   EXPECT_EQ(round.finish(), expected);
+  // Each chunk's filter and directory are in the cache as the header names them, unread.
+  const std::map<std::string, std::string> written(expected.begin(), expected.end());
+  for (const auto& [tenant, chunk] : in_line) {
+    const auto header = decode_chunk_header(written.at(chunk_header_key(tenant, kChunk)));
+    ASSERT_TRUE(header && header->filter && header->directory);
+    const auto unread = []() -> std::optional<std::string> {
+      ADD_FAILURE() << "read back instead of kept";
+      return std::nullopt;
+    };
+    const auto filter = filters.get(tenant, kChunk, *header->filter, unread, ChunkSummary::filter);
+    ASSERT_NE(filter, nullptr);
+    EXPECT_EQ(*filter, written.at(term_filter_key(tenant, kChunk)));
+    const auto directory =
+        filters.get(tenant, kChunk, *header->directory, unread, ChunkSummary::directory);
+    ASSERT_NE(directory, nullptr);
+    EXPECT_EQ(*directory, written.at(term_directory_key(tenant, kChunk)));
+  }
 }
 
 TEST(RoundChunks, ARoundDroppedBeforeFinishingStops) {
-  RoundChunks empty(1);
+  TermFilterCache filters(1 << 20);
+  RoundChunks empty(1, filters);
   EXPECT_TRUE(empty.empty());
   EXPECT_TRUE(empty.finish().empty());
-  auto dropped = std::make_unique<RoundChunks>(2);
+  auto dropped = std::make_unique<RoundChunks>(2, filters);
   const auto record = record_at(1);
   dropped->add(
       "\x01"

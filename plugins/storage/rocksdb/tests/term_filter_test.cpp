@@ -60,6 +60,38 @@ TEST(TermFilter, AFiltersIdIsItsHash) {
   EXPECT_NE(term_filter_id(""), 0U);
 }
 
+TEST(TermFilter, ContentIdsAreFixedByTheFormat) {
+  // Headers on disk name filters and directories by these hashes (MurmurHash64A): a change of the
+  // function would leave every chunk written before it without its filter and directory.
+  EXPECT_EQ(content_id("abc", 0), 0x9cc9c33498a95efbULL);
+  EXPECT_EQ(content_id("", 7), 0x6e80950782bdbe12ULL);
+  EXPECT_EQ(content_id("hello world!", 42), 0xd6807ae4b30e7eedULL);
+}
+
+TEST(TermFilterCache, KeepsWhatAWriterPutsAsIfRead) {
+  TermFilterCache cache(1000);
+  const auto unread = []() -> std::optional<std::string> {
+    ADD_FAILURE() << "read instead of kept";
+    return std::nullopt;
+  };
+  cache.put("t", 1, 11, std::string(400, 'a'), ChunkSummary::filter);
+  cache.put("t", 1, 12, std::string(300, 'b'), ChunkSummary::directory);
+  EXPECT_EQ(*cache.get("t", 1, 11, unread, ChunkSummary::filter), std::string(400, 'a'));
+  EXPECT_EQ(*cache.get("t", 1, 12, unread, ChunkSummary::directory), std::string(300, 'b'));
+  EXPECT_EQ(cache.bytes(), 700U);
+  // Within the capacity like what is read: the least recently used goes, one too large stays out.
+  cache.put("t", 2, 21, std::string(400, 'c'), ChunkSummary::filter);
+  EXPECT_EQ(cache.bytes(), 700U);
+  cache.put("t", 3, 31, std::string(2000, 'd'), ChunkSummary::filter);
+  EXPECT_EQ(cache.bytes(), 700U);
+  int loads = 0;
+  cache.get("t", 1, 11, [&]() -> std::optional<std::string> {
+    ++loads;
+    return std::string(400, 'a');
+  });
+  EXPECT_EQ(loads, 1);
+}
+
 TEST(TermFilterCache, KeepsTheMostRecentlyUsedWithinItsBytes) {
   TermFilterCache cache(1000);
   int loads = 0;
