@@ -1,8 +1,11 @@
 #include "store/index_keys.hpp"
 
+#include <algorithm>
+
 #include "eventsvc/sdk/cells.hpp"
 #include "eventsvc/toolkit/field_walk.hpp"
 #include "store/key_codec.hpp"
+#include "store/little_endian.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -109,21 +112,13 @@ void for_each_indexed_value(const sdk::Record& record,
 }
 
 std::string counter_delta(std::int64_t delta) {
-  auto value = static_cast<std::uint64_t>(delta);
-  std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) {
-    out[static_cast<std::size_t>(i)] = static_cast<char>(value & 0xFFU);
-    value >>= 8U;
-  }
+  std::string out;
+  append_u64_le(out, static_cast<std::uint64_t>(delta));
   return out;
 }
 
 std::uint64_t counter_value(std::string_view bytes) {
-  std::uint64_t value = 0;
-  for (std::size_t i = std::min<std::size_t>(bytes.size(), 8); i > 0; --i) {
-    value = (value << 8U) | static_cast<unsigned char>(bytes[i - 1]);
-  }
-  return value;
+  return read_le(bytes, 0, static_cast<int>(std::min<std::size_t>(bytes.size(), 8)));
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -4,6 +4,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
+#include "store/little_endian.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -296,13 +297,8 @@ std::string encode_idempotency(sdk::Millis created_at, std::string_view body) {
 std::string encode_embedding(std::string_view model, const std::vector<float>& vector) {
   std::string out;
   append_string(out, model);
-  for (const float value : vector) {
-    auto bits = std::bit_cast<std::uint32_t>(value);
-    for (int i = 0; i < 4; ++i) {
-      out.push_back(static_cast<char>(bits & 0xFFU));
-      bits >>= 8U;
-    }
-  }
+  for (const float value : vector)
+    append_u32_le(out, std::bit_cast<std::uint32_t>(value));
   return out;
 }
 
@@ -310,13 +306,8 @@ std::vector<float> decode_embedding(std::string_view value, std::string_view mod
   const auto stored_model = take_string(value);
   if (!stored_model || *stored_model != model) return {};
   std::vector<float> vector(value.size() / 4);
-  for (std::size_t i = 0; i < vector.size(); ++i) {
-    std::uint32_t bits = 0;
-    for (int b = 3; b >= 0; --b) {
-      bits = (bits << 8U) | static_cast<unsigned char>(value[i * 4 + static_cast<std::size_t>(b)]);
-    }
-    vector[i] = std::bit_cast<float>(bits);
-  }
+  for (std::size_t i = 0; i < vector.size(); ++i)
+    vector[i] = std::bit_cast<float>(static_cast<std::uint32_t>(read_le(value, i * 4, 4)));
   return vector;
 }
 
