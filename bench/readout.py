@@ -8,9 +8,11 @@
                          ORDER BY occurred_at, id) TO STDOUT over TLS, read to the end and counted
            events/s, and the server's resident memory before and at its largest during the export
            (sampled every 20 ms; PostgreSQL: the sum over its processes).
-  paging   the broadest query, history newest first, 100 a page: page 1 and page 1,000 (or the
-           last page, when there are fewer), 100 runs each, interleaved:
-             eventsvc    POST /v1/query, page 1,000 with the cursor page 999 gave
+  paging   the broadest query, history newest first, 100 a page, each row's id and timestamp:
+           page 1 and page 1,000 (or the last page, when there are fewer), 100 runs each,
+           interleaved:
+             eventsvc    POST /v1/query with fields [id, timestamp], page 1,000 with the cursor
+                         page 999 gave
              PostgreSQL  keyset: WHERE occurred_at >= $1 [AND (occurred_at, id) < ($2, $3)]
                          ORDER BY occurred_at DESC, id DESC LIMIT 100 (ids bytewise, as
                          eventsvc orders them)
@@ -169,7 +171,9 @@ def export_rows(args, span, expected):
 
 def paging_rows(args, span):
     svc = Eventsvc(args.eventsvc, args.key)
-    body = {"source": "history", "where": span.where(), "limit": PAGE}
+    # The same projection on both sides: PostgreSQL's keyset query selects (id, occurred_at).
+    body = {"source": "history", "where": span.where(), "limit": PAGE,
+            "fields": ["id", "timestamp"]}
     cursor, page, ids = None, 1, []
     while page < DEEP_PAGE:
         answer = svc.post("/v1/query" + ("?cursor=" + cursor if cursor else ""), body)
