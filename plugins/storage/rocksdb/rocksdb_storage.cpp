@@ -54,6 +54,12 @@ constexpr ConfigKey kProjector[] = {
         .defaults_to("65536")
         .at_least(1)
         .at_most(16777216),
+    ConfigKey::integer("column_page_rows",
+                       "A column chunk's columns of more rows than this are kept in pages of this "
+                       "many rows, so that a question about a few rows reads a few pages")
+        .defaults_to("4096")
+        .at_least(64)
+        .at_most(16777216),
     ConfigKey::integer("pace_from_ms",
                        "While search is expected to trail a write accepted now by more than this, "
                        "each new write's 202 is held for half the excess (up to a second); 0: "
@@ -124,6 +130,7 @@ ProjectorOptions projector_options_of(const sdk::ConfigSection& projector) {
   options.merge.small_rows = static_cast<std::uint32_t>(projector.get_int("merge_small_rows"));
   options.merge.fanout = static_cast<std::uint32_t>(projector.get_int("merge_fanout"));
   options.merge.final_rows = static_cast<std::uint32_t>(projector.get_int("merge_final_rows"));
+  options.merge.page_rows = static_cast<std::uint32_t>(projector.get_int("column_page_rows"));
   if (options.merge.final_rows < options.merge.small_rows) {
     projector.fail("merge_final_rows", "must be at least merge_small_rows (" +
                                            std::to_string(options.merge.small_rows) + ")");

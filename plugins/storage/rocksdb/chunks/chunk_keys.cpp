@@ -36,6 +36,20 @@ std::string chunk_column_key(std::string_view tenant, std::uint64_t chunk,
   return key;
 }
 
+std::string chunk_column_pages_prefix(std::string_view tenant, std::uint64_t chunk,
+                                      std::string_view column) {
+  std::string key = chunk_data_prefix(tenant, chunk, kColumnPageTag);
+  key += column;
+  return key;
+}
+
+std::string chunk_column_page_key(std::string_view tenant, std::uint64_t chunk,
+                                  std::string_view column, std::uint32_t page) {
+  std::string key = chunk_column_pages_prefix(tenant, chunk, column);
+  append_u32(key, page);
+  return key;
+}
+
 std::string erased_key(std::string_view tenant, std::uint64_t chunk) {
   std::string key(tenant);
   key.push_back('R');

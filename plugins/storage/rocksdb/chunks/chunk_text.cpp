@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "chunks/stored_column.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/key_codec.hpp"
 
@@ -121,10 +122,8 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, co
                                const std::vector<std::pair<std::string, Rows>>& scored) {
   // Each row's length in tokens, BM25's document length.
   std::vector<std::uint32_t> lengths(chunk_rows, 0);
-  if (auto bytes = database_.get_pinned(
-          database_.columns, chunk_column_key(tenant_, chunk, kTokenCountColumn), snapshot_)) {
-    const auto view = ColumnView::decode(std::move(bytes), chunk_rows);
-    if (!view) throw postings_damaged(chunk);
+  if (const auto view =
+          read_column(database_, snapshot_, tenant_, chunk, kTokenCountColumn, chunk_rows)) {
     // Only the candidates' lengths: the cursor steps over the rows between them undecoded.
     ColumnView::Cursor cursor(*view);
     std::uint32_t position = 0;

@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include <span>
 
 #include "chunks/chunk_keys.hpp"
 #include "eventsvc/sdk/cells.hpp"
@@ -15,87 +12,61 @@
 #include "eventsvc/toolkit/record_json.hpp"
 #include "store/key_codec.hpp"
 #include "store/little_endian.hpp"
+#include "store/term_filter.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
-// How many cells of a run of kind bytes are numbers, strings and containers, and the highest kind
-// byte (a column is damaged when it is past `container`). Reading a column counts every row's
-// kind, and stepping a cursor past rows counts theirs: both sit on query paths, so 16 kinds at a
-// time where the CPU has SSE2 (every x86-64).
-struct KindCounts {
+constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
+
+struct KindTally {
+  std::size_t cells = 0;  // not absent
   std::size_t numbers = 0;
   std::size_t strings = 0;
   std::size_t containers = 0;
-  unsigned char highest = 0;
 };
 
-KindCounts count_kinds(const char* kinds, std::size_t size) {
-  KindCounts counts;
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i below_numbers = _mm_set1_epi8(static_cast<char>(CellKind::int64) - 1);
-  const __m128i above_numbers = _mm_set1_epi8(static_cast<char>(CellKind::double_number) + 1);
-  const __m128i string = _mm_set1_epi8(static_cast<char>(CellKind::string));
-  const __m128i container = _mm_set1_epi8(static_cast<char>(CellKind::container));
-  __m128i highest = zero;
-  auto total = [&](__m128i bytes) {  // the sum of 16 byte counters
-    const __m128i sums = _mm_sad_epu8(bytes, zero);
-    return static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
-           static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
-  };
-  while (size - i >= 16) {
-    // Byte counters count down by one per match (a match compares as -1); 255 rounds at most.
-    __m128i numbers = zero;
-    __m128i strings = zero;
-    __m128i containers = zero;
-    for (int round = 0; round < 255 && size - i >= 16; ++round, i += 16) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + i));
-      highest = _mm_max_epu8(highest, v);
-      // Kinds are small: signed comparisons are safe below 128; a damaged byte above shows in
-      // `highest`.
-      numbers = _mm_sub_epi8(numbers, _mm_and_si128(_mm_cmpgt_epi8(v, below_numbers),
-                                                    _mm_cmplt_epi8(v, above_numbers)));
-      strings = _mm_sub_epi8(strings, _mm_cmpeq_epi8(v, string));
-      containers = _mm_sub_epi8(containers, _mm_cmpeq_epi8(v, container));
-    }
-    counts.numbers += total(numbers);
-    counts.strings += total(strings);
-    counts.containers += total(containers);
+KindTally tally_kinds(std::span<const CellKind> kinds) {
+  KindTally tally;
+  for (const CellKind kind : kinds) {
+    tally.cells += static_cast<std::size_t>(kind != CellKind::absent);
+    tally.numbers += static_cast<std::size_t>(kind == CellKind::int64 || kind == CellKind::uint64 ||
+                                              kind == CellKind::double_number);
+    tally.strings += static_cast<std::size_t>(kind == CellKind::string);
+    tally.containers += static_cast<std::size_t>(kind == CellKind::container);
   }
-  alignas(16) unsigned char lanes[16];
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), highest);
-  for (const unsigned char lane : lanes)
-    counts.highest = std::max(counts.highest, lane);
-#endif
-  for (; i < size; ++i) {
-    const auto kind = static_cast<unsigned char>(kinds[i]);
-    counts.highest = std::max(counts.highest, kind);
-    counts.numbers +=
-        static_cast<std::size_t>(kind >= static_cast<unsigned char>(CellKind::int64) &&
-                                 kind <= static_cast<unsigned char>(CellKind::double_number));
-    counts.strings +=
-        static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::string));
-    counts.containers +=
-        static_cast<std::size_t>(kind == static_cast<unsigned char>(CellKind::container));
-  }
-  return counts;
+  return tally;
 }
 
-constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
-
-// Reads `size` bytes from the front of `bytes`.
-std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {
-  if (bytes.size() < size) return std::nullopt;
-  const auto front = bytes.substr(0, size);
-  bytes.remove_prefix(size);
-  return front;
-}
-
-sdk::Error damaged_column() {
-  return sdk::Error::internal("a column of a chunk is damaged");
+// Appends the column of `rows` rows whose first kinds are `kinds` (the rest absent), with the
+// numbers and strings of those rows; returns the size of its dictionary.
+std::uint32_t append_rows(std::string& bytes, std::span<const CellKind> kinds, std::uint32_t rows,
+                          std::span<const std::uint64_t> numbers,
+                          std::span<const std::string_view> strings) {
+  bytes.reserve(bytes.size() + rows + numbers.size() * 8 + strings.size() * 4 + 64);
+  for (const CellKind kind : kinds)
+    bytes.push_back(static_cast<char>(kind));
+  bytes.append(rows - kinds.size(), static_cast<char>(CellKind::absent));
+  for (const auto number : numbers)
+    append_u64_le(bytes, number);
+  // The dictionary: the distinct strings in order, found by one sort of the cells' strings
+  // (each cell then takes the index of its string's run).
+  std::vector<std::uint32_t> by_text(strings.size());
+  for (std::uint32_t i = 0; i < by_text.size(); ++i)
+    by_text[i] = i;
+  std::sort(by_text.begin(), by_text.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return strings[a] < strings[b]; });
+  std::vector<std::string_view> ordered;
+  std::vector<std::uint32_t> index_of(strings.size());
+  for (const auto i : by_text) {
+    if (ordered.empty() || ordered.back() != strings[i]) ordered.push_back(strings[i]);
+    index_of[i] = static_cast<std::uint32_t>(ordered.size() - 1);
+  }
+  append_string_table(bytes, ordered);  // the dictionary
+  for (const auto index : index_of)
+    append_u32_le(bytes, index);
+  return static_cast<std::uint32_t>(ordered.size());
 }
 
 }  // namespace
@@ -369,122 +340,67 @@ std::uint32_t ChunkBuilder::add(const sdk::Record& record, const TokenCounts& to
   return rows_ - 1;
 }
 
-std::vector<std::pair<std::string, std::string>> ChunkBuilder::encode() const {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<EncodedColumn> ChunkBuilder::encode() const {
+  std::vector<EncodedColumn> out;
   out.reserve(columns_.size());
   for (const auto* entry : in_key_order(columns_)) {
-    const std::string& name = entry->first;
+    if (rows_ > page_rows_) {
+      out.push_back(encode_paged(entry->first, entry->second));
+      continue;
+    }
     const Column& column = entry->second;
-    std::string bytes;
-    bytes.reserve(rows_ + column.numbers.size() * 8 + column.strings.size() * 4 + 64);
-    for (std::uint32_t row = 0; row < rows_; ++row) {
-      const CellKind kind = row < column.kinds.size() ? column.kinds[row] : CellKind::absent;
-      bytes.push_back(static_cast<char>(kind));
-    }
-    for (const auto number : column.numbers)
-      append_u64_le(bytes, number);
-    // The dictionary: the distinct strings in order, found by one sort of the cells' strings
-    // (each cell then takes the index of its string's run).
-    std::vector<std::uint32_t> by_text(column.strings.size());
-    for (std::uint32_t i = 0; i < by_text.size(); ++i)
-      by_text[i] = i;
-    std::sort(by_text.begin(), by_text.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return column.strings[a] < column.strings[b];
-    });
-    std::vector<std::string_view> ordered;
-    std::vector<std::uint32_t> index_of(column.strings.size());
-    for (const auto i : by_text) {
-      if (ordered.empty() || ordered.back() != column.strings[i])
-        ordered.push_back(column.strings[i]);
-      index_of[i] = static_cast<std::uint32_t>(ordered.size() - 1);
-    }
-    append_string_table(bytes, ordered);  // the dictionary
-    for (const auto index : index_of)
-      append_u32_le(bytes, index);
-    out.emplace_back(name, std::move(bytes));
+    out.push_back({entry->first, std::string(), {}});
+    append_rows(out.back().bytes, column.kinds, rows_, column.numbers, column.strings);
   }
   return out;
 }
 
-// ---- reading --------------------------------------------------------------------------------
-
-std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows) {
-  ColumnView view;
-  view.rows_ = rows;
-  view.bytes_ = std::make_unique<std::string>(std::move(encoded));
-  const std::string_view bytes(*view.bytes_);
-  return parse(std::move(view), bytes);
-}
-
-std::optional<ColumnView> ColumnView::decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
-                                             std::uint32_t rows) {
-  ColumnView view;
-  view.rows_ = rows;
-  view.pinned_ = std::move(pinned);
-  const std::string_view bytes(view.pinned_->data(), view.pinned_->size());
-  return parse(std::move(view), bytes);
-}
-
-std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view bytes) {
-  const std::uint32_t rows = view.rows_;
-  const auto kinds = take(bytes, rows);
-  if (!kinds) return std::nullopt;
-  view.kinds_ = *kinds;
-  const KindCounts counts = count_kinds(view.kinds_.data(), view.kinds_.size());
-  if (counts.highest > static_cast<unsigned char>(CellKind::container)) return std::nullopt;
-  const std::size_t numbers = counts.numbers;
-  const std::size_t strings = counts.strings;
-  view.has_containers_ = counts.containers != 0;
-  view.uniform_numbers_ = numbers == rows;
-  view.uniform_strings_ = strings == rows;
-  const auto number_bytes = take(bytes, numbers * 8);
-  if (!number_bytes) return std::nullopt;
-  view.numbers_ = *number_bytes;
-  // Entries and string indexes are checked where they are read (dictionary_entry, Cursor::next):
-  // a read touches a few of them, a check here would touch all.
-  auto dictionary = StringTable::take(bytes);
-  if (!dictionary) return std::nullopt;
-  view.dictionary_ = *dictionary;
-  const auto indexes = take(bytes, strings * 4);
-  if (!indexes || !bytes.empty()) return std::nullopt;
-  view.string_indexes_ = *indexes;
-  return view;
-}
-
-std::string_view ColumnView::dictionary_entry(std::uint32_t index) const {
-  const auto entry = dictionary_.entry(index);
-  if (!entry) throw damaged_column();
-  return *entry;
-}
-
-void ColumnView::Cursor::skip(std::size_t rows) {
-  const std::size_t target = row_ + rows;
-  if (view_.uniform_numbers_ || view_.uniform_strings_) {
-    (view_.uniform_numbers_ ? next_number_ : next_string_) += rows;
-    row_ = target;
-    return;
+EncodedColumn ChunkBuilder::encode_paged(std::string name, const Column& column) const {
+  EncodedColumn out{std::move(name), std::string(), {}};
+  const std::uint32_t pages = (rows_ + page_rows_ - 1) / page_rows_;
+  std::string directory;  // per page: dictionary size, stored
+  bool containers = false;
+  std::size_t numbers = 0;
+  std::size_t strings = 0;
+  std::uint64_t id = 0x636f6c756d6e7321ULL;  // a hash of every stored page, one after the other
+  for (std::uint32_t page = 0; page < pages; ++page) {
+    const std::size_t first = static_cast<std::size_t>(page) * page_rows_;
+    const std::uint32_t rows = std::min(page_rows_, rows_ - static_cast<std::uint32_t>(first));
+    // Rows past the column's kinds lacked the field.
+    const std::span<const CellKind> kinds(
+        column.kinds.data() + std::min(first, column.kinds.size()),
+        std::min<std::size_t>(rows, column.kinds.size() - std::min(first, column.kinds.size())));
+    const KindTally tally = tally_kinds(kinds);
+    containers = containers || tally.containers != 0;
+    if (tally.cells == 0) {
+      append_u32_le(directory, 0);
+      directory.push_back('\0');
+      continue;
+    }
+    std::string bytes(8, '\0');  // the id, once every page is hashed
+    const std::uint32_t entries =
+        append_rows(bytes, kinds, rows, std::span(column.numbers).subspan(numbers, tally.numbers),
+                    std::span(column.strings).subspan(strings, tally.strings));
+    numbers += tally.numbers;
+    strings += tally.strings;
+    id = content_id(std::string_view(bytes).substr(8), id);
+    append_u32_le(directory, entries);
+    directory.push_back('\1');
+    out.pages.emplace_back(page, std::move(bytes));
   }
-  const std::size_t end = std::min(target, view_.kinds_.size());
-  if (row_ < end) {
-    const KindCounts passed = count_kinds(view_.kinds_.data() + row_, end - row_);
-    next_number_ += passed.numbers;
-    next_string_ += passed.strings;
+  for (auto& [page, bytes] : out.pages) {
+    for (int i = 0; i < 8; ++i)
+      bytes[static_cast<std::size_t>(i)] = static_cast<char>((id >> (8 * i)) & 0xFFU);
   }
-  row_ = target;  // past the kinds only in an all-absent column
-}
-
-CellKind ColumnView::Cursor::next() {
-  const std::size_t row = row_++;
-  if (row >= view_.kinds_.size()) return CellKind::absent;  // an all-absent column
-  const auto kind = static_cast<CellKind>(view_.kinds_[row]);
-  if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
-    number_ = read_le(view_.numbers_, next_number_++ * 8, 8);
-  } else if (kind == CellKind::string) {
-    string_index_ =
-        static_cast<std::uint32_t>(read_le(view_.string_indexes_, next_string_++ * 4, 4));
-    if (string_index_ >= view_.dictionary_.size()) throw damaged_column();
-  }
-  return kind;
+  out.bytes.push_back(static_cast<char>(kPagedColumn));
+  append_u64_le(out.bytes, id);
+  append_u32_le(out.bytes, page_rows_);
+  std::uint8_t flags = containers ? kPagedContainers : 0;
+  if (numbers == rows_) flags |= kPagedNumbers;
+  if (strings == rows_) flags |= kPagedStrings;
+  out.bytes.push_back(static_cast<char>(flags));
+  out.bytes += directory;
+  return out;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

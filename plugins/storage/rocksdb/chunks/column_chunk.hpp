@@ -32,12 +32,28 @@
 // dictionary of the column's strings (their number, the end offset of each, their text) and each
 // string row's dictionary index. `container` marks a
 // row whose value at that path is an object or array: the column cannot answer for that row.
+//
+// A column of more rows than a page (page_rows, 4,096 by default) is kept in pages, so that a
+// question about a few rows of a large chunk reads a few pages, not megabytes (ClickHouse's
+// granules; PostgreSQL reads 8 kB pages). Its value is then a head:
+//
+//   0xFF (no kind byte is), <id:u64>, <page rows:u32>, flags (1: a container somewhere, 2: every
+//   row a number, 4: every row a string), then per page <dictionary size:u32><stored:u8>
+//
+// and each page with a cell in it is a column of its own rows as above, after the head's id, at
+//
+//            <tenant> 'H' <chunk:u64> 0x09 <column name> <page:u32>   -> <id:u64> page
+//
+// A page's string indexes count from the sum of the dictionary sizes of the pages before it, so
+// an index names one string across the column (a string on several pages has several). The id,
+// a hash of the pages, tells a page of this head from one of an earlier chunk of the number.
 #pragma once
 
 #include <rocksdb/slice.h>
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,6 +66,7 @@
 #include "chunks/string_table.hpp"
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
+#include "store/little_endian.hpp"
 #include "store/string_hash.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -68,6 +85,14 @@ enum class CellKind : std::uint8_t {
   string,
   container,
 };
+
+// Rows per page of a column, unless the chunk's writer is told otherwise.
+inline constexpr std::uint32_t kColumnPageRows = 4096;
+// The first byte of a paged column's head, and the head's flags.
+inline constexpr unsigned char kPagedColumn = 0xFF;
+inline constexpr std::uint8_t kPagedContainers = 1;
+inline constexpr std::uint8_t kPagedNumbers = 2;
+inline constexpr std::uint8_t kPagedStrings = 4;
 
 // The JSON value of a cell of one of the scalar kinds (null, booleans, numbers) from its number
 // bits; strings are the dictionary's, objects and arrays are not in a column.
@@ -122,9 +147,19 @@ std::optional<std::string_view> tenant_of(std::string_view key);
 
 class ColumnView;
 
+// A column as ChunkBuilder::encode() gives it.
+struct EncodedColumn {
+  std::string name;
+  std::string bytes;  // the column, or the head of a paged one
+  std::vector<std::pair<std::uint32_t, std::string>> pages;  // (page, bytes): the stored ones
+};
+
 // Collects the records of one chunk and encodes its columns and postings (chunk_postings.hpp).
 class ChunkBuilder {
  public:
+  // Columns of more than `page_rows` rows are kept in pages.
+  explicit ChunkBuilder(std::uint32_t page_rows = kColumnPageRows) : page_rows_(page_rows) {}
+
   // Returns the record's row. `tokens`: the record's TokenCounts.
   std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
   // Appends every row of a decoded chunk (merging chunks); its postings are merged apart
@@ -135,8 +170,8 @@ class ChunkBuilder {
               const std::vector<bool>* dropped = nullptr);
   bool empty() const { return rows_ == 0; }
   ChunkHeader header() const { return header_; }
-  // (column name, encoded column) for every column; rows lacking a field are absent.
-  std::vector<std::pair<std::string, std::string>> encode() const;
+  // Every column, in name order; rows lacking a field are absent.
+  std::vector<EncodedColumn> encode() const;
   PostingsBuilder& postings() { return postings_; }
   const PostingsBuilder& postings() const { return postings_; }
   // Value postings: per value_term(), the rows holding that value.
@@ -154,6 +189,9 @@ class ChunkBuilder {
   void string_cell(std::string_view name, std::string_view value);
   void integer_cell(std::string_view name, std::int64_t value);
 
+  EncodedColumn encode_paged(std::string name, const Column& column) const;
+
+  std::uint32_t page_rows_;
   std::uint32_t rows_ = 0;
   ChunkHeader header_;
   StringMap<Column> columns_;
@@ -162,39 +200,70 @@ class ChunkBuilder {
   PostingsBuilder values_{false};
 };
 
-// One decoded column. Cells are read in row order through a Cursor.
+// One decoded column. Cells are read in row order through a Cursor. A paged column loads a page
+// when a cursor first reads a cell of it, or a string of its dictionary is asked for, and keeps it:
+// a view is read by one thread at a time.
 class ColumnView {
  public:
+  // Gives the stored bytes of page `page` of a paged column (nullptr when there are none).
+  using PageLoader = std::function<std::unique_ptr<rocksdb::PinnableSlice>(std::uint32_t page)>;
+
   // An all-absent column (the chunk has no such field).
   explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
-  // nullopt when the bytes are damaged; a damaged dictionary entry or string index is found where
-  // it is read (sdk::Error 500).
-  static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows);
+  // nullopt when the bytes are damaged; a damaged dictionary entry, string index or page is found
+  // where it is read (sdk::Error 500). `pages` loads the pages when the bytes are a head.
+  static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows,
+                                          PageLoader pages = {});
   // The same over a value pinned in the block cache: read in place, not copied.
   static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
-                                          std::uint32_t rows);
+                                          std::uint32_t rows, PageLoader pages = {});
 
   bool has_containers() const { return has_containers_; }
   // Whether the chunk has this column at all (else every row is absent), and whether every row of
   // it is a number.
   bool stored() const { return bytes_ != nullptr || pinned_ != nullptr; }
   bool every_row_a_number() const { return uniform_numbers_; }
-  std::uint32_t dictionary_size() const { return dictionary_.size(); }
+  bool paged() const { return pages_ != nullptr; }
+  std::uint32_t dictionary_size() const;
   std::string_view dictionary_entry(std::uint32_t index) const;
 
   class Cursor {
    public:
-    explicit Cursor(const ColumnView& view) : view_(view) {}
+    explicit Cursor(const ColumnView& column)
+        : column_(column), view_(&column), end_(column.paged() ? 0 : column.kinds_.size()) {}
     // Moves to the next row; kind, number bits and dictionary index of that row.
-    CellKind next();
+    CellKind next() {
+      if (row_ >= end_) [[unlikely]]
+        return past_end();
+      const std::size_t row = row_++;
+      const auto kind = static_cast<CellKind>(view_->kinds_[row]);
+      if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+        number_ = read_le(view_->numbers_, next_number_++ * 8, 8);
+      } else if (kind == CellKind::string) {
+        const auto local =
+            static_cast<std::uint32_t>(read_le(view_->string_indexes_, next_string_++ * 4, 4));
+        if (local >= view_->dictionary_.size()) damaged();
+        string_index_ = base_ + local;
+      }
+      return kind;
+    }
     // Moves past `rows` rows without decoding them (next() then gives the row after those).
     void skip(std::size_t rows);
     std::uint64_t number() const { return number_; }
     std::uint32_t string_index() const { return string_index_; }
 
    private:
-    const ColumnView& view_;
-    std::size_t row_ = 0;
+    // next() past the kinds of the view read: the next page's first, or an absent row.
+    CellKind past_end();
+    [[noreturn]] static void damaged();
+
+    const ColumnView& column_;
+    const ColumnView* view_;  // column_, or the page of it being read
+    std::size_t row_ = 0;     // in view_
+    std::size_t end_ = 0;     // view_'s rows with a kind
+    std::size_t first_ = 0;   // view_'s first row in the column
+    std::uint32_t page_ = kNoPage;
+    std::uint32_t base_ = 0;  // view_'s first dictionary index in the column
     std::size_t next_number_ = 0;
     std::size_t next_string_ = 0;
     std::uint64_t number_ = 0;
@@ -202,10 +271,26 @@ class ColumnView {
   };
 
  private:
+  static constexpr std::uint32_t kNoPage = 0xffffffff;
+
+  // What a head gives of a paged column.
+  struct Pages {
+    PageLoader load;
+    std::uint64_t id = 0;
+    std::uint32_t rows = 0;            // per page (the last may have fewer)
+    std::vector<std::uint32_t> bases;  // per page its first dictionary index, then the total
+    std::vector<bool> stored;          // per page: has a cell (else it is all absent)
+    std::vector<std::unique_ptr<ColumnView>> loaded;
+  };
+
   ColumnView() = default;
 
   // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
   static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
+  static std::optional<ColumnView> parse_head(ColumnView view, std::string_view bytes,
+                                              PageLoader pages);
+  // A page of a paged column, loaded when first asked for.
+  const ColumnView& page(std::uint32_t index) const;
 
   // On the heap: the views below survive moves.
   std::unique_ptr<std::string> bytes_;
@@ -218,6 +303,8 @@ class ColumnView {
   std::string_view string_indexes_;  // 4 bytes each, little-endian
   StringTable dictionary_;
   bool has_containers_ = false;
+  // Pages load lazily behind a const view, as a cache would.
+  std::unique_ptr<Pages> pages_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

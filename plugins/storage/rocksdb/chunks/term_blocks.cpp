@@ -68,8 +68,12 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
   std::vector<std::pair<std::string, std::string>> entries;
   // The header names the filter, so its value is set once the filter is built.
   entries.emplace_back(chunk_header_key(tenant, chunk), std::string());
-  for (auto& [column, bytes] : built.encode())
-    entries.emplace_back(chunk_column_key(tenant, chunk, column), std::move(bytes));
+  for (auto& column : built.encode()) {
+    entries.emplace_back(chunk_column_key(tenant, chunk, column.name), std::move(column.bytes));
+    for (auto& [page, bytes] : column.pages)
+      entries.emplace_back(chunk_column_page_key(tenant, chunk, column.name, page),
+                           std::move(bytes));
+  }
   TermFilterBuilder filter;
   std::vector<std::string> firsts[2];  // per index, the first term of each block
   for (const auto index : {TermIndex::words, TermIndex::values}) {

@@ -172,7 +172,11 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
   const std::string filter = term_filter_key(tenant, chunk.number);
   const std::string directory = term_directory_key(tenant, chunk.number);
   const std::string absorbed = absorbed_key(tenant, chunk.number);
+  const std::string pages_prefix = chunk_data_prefix(tenant, chunk.number, kColumnPageTag);
   std::map<std::string, ColumnView> columns;
+  // The pages of paged columns, by (column, page): their keys follow the columns', and they are
+  // read when the columns are appended, below.
+  std::map<std::pair<std::string, std::uint32_t>, std::string> pages;
   batch.Delete(database.columns, chunk_header_key(tenant, chunk.number));
   for (auto& [key, value] : entries_under(database, prefix)) {
     batch.Delete(database.columns, key);
@@ -194,13 +198,25 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
       words.terms.emplace_back(key.substr(postings_prefix.size()), std::move(value));
     } else if (key.starts_with(values_prefix)) {
       values.terms.emplace_back(key.substr(values_prefix.size()), std::move(value));
+    } else if (key.starts_with(pages_prefix) && key.size() >= pages_prefix.size() + 4) {
+      const std::size_t name_size = key.size() - pages_prefix.size() - 4;
+      const auto page = read_u32(std::string_view(key).substr(pages_prefix.size() + name_size));
+      pages.emplace(std::pair(key.substr(pages_prefix.size(), name_size), page), std::move(value));
     } else {
-      auto view = ColumnView::decode(std::move(value), chunk.header.rows);
+      std::string name = key.substr(prefix.size() + 1);
+      auto load = [&pages, name](std::uint32_t page) {
+        const auto it = pages.find({name, page});
+        if (it == pages.end()) return std::unique_ptr<rocksdb::PinnableSlice>();
+        auto bytes = std::make_unique<rocksdb::PinnableSlice>();
+        bytes->PinSelf(it->second);
+        return bytes;
+      };
+      auto view = ColumnView::decode(std::move(value), chunk.header.rows, load);
       if (!view) {
         throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
                                    " is damaged");
       }
-      columns.emplace(key.substr(prefix.size() + 1), std::move(*view));
+      columns.emplace(std::move(name), std::move(*view));
     }
   }
   source.rows = chunk.header.rows;
@@ -227,7 +243,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare() {
                                            " rows)");
   }
 
-  ChunkBuilder builder;  // the columns; the postings are merged list by list
+  ChunkBuilder builder(policy_.page_rows);  // the columns; postings are merged list by list
   std::vector<ChunkTermList> word_lists;
   std::vector<ChunkTermList> value_lists;
   for (const auto& chunk : run) {
@@ -287,7 +303,7 @@ std::optional<PreparedMerge> ChunkMerger::prepare_purge() {
   for (std::uint32_t row = 0; row < header->rows; ++row) {
     if (!source.dropped[row]) renumbered[row] = next++;
   }
-  ChunkBuilder builder;
+  ChunkBuilder builder(policy_.page_rows);
   std::vector<ChunkTermList> words{ChunkTermList{number, 0, {}, &renumbered}};
   std::vector<ChunkTermList> values{ChunkTermList{number, 0, {}, &renumbered}};
   read_chunk(database_, tenant, Chunk{number, *header}, purge.batch, builder, words.front(),

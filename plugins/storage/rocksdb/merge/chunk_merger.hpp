@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "chunks/absorbed_chunks.hpp"
+#include "chunks/column_chunk.hpp"
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "store/database.hpp"
@@ -41,8 +42,9 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 struct MergePolicy {
   std::uint32_t small_rows = 4096;
-  std::uint32_t fanout = 4;          // at least 2
-  std::uint32_t final_rows = 65536;  // at least small_rows
+  std::uint32_t fanout = 4;                   // at least 2
+  std::uint32_t final_rows = 65536;           // at least small_rows
+  std::uint32_t page_rows = kColumnPageRows;  // of the merged chunks' columns (column_chunk.hpp)
 };
 
 // The size class of a chunk of `rows` rows; nullopt when it is not merged again.

@@ -8,6 +8,7 @@
 #include "chunks/chunk_keys.hpp"
 #include "chunks/column_chunk.hpp"
 #include "chunks/erased_rows.hpp"
+#include "chunks/stored_column.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "store/index_keys.hpp"
 #include "store/key_codec.hpp"
@@ -41,7 +42,8 @@ std::map<std::uint64_t, std::uint32_t> chunk_catalogue(Database& database,
 }
 
 // The instants of every version of `id` in the tenant's history, oldest first. An iterator of its
-// own, bounded to the id: one left unbounded would step past the id over every deleted key after it.
+// own, bounded to the id: one left unbounded would step past the id over every deleted key after
+// it.
 std::vector<sdk::Millis> versions_of(Database& database, const std::string& tenant,
                                      const std::string& id) {
   const std::string prefix = id_prefix(tenant, Scope::history, id);
@@ -105,8 +107,7 @@ class RowFinder {
 
  private:
   ColumnView column(std::uint64_t chunk, std::string_view name, std::uint32_t rows) {
-    auto bytes = database_.get_pinned(database_.columns, chunk_column_key(tenant_, chunk, name));
-    auto view = bytes ? ColumnView::decode(std::move(bytes), rows) : std::nullopt;
+    auto view = read_column(database_, nullptr, tenant_, chunk, name, rows);
     if (!view) {
       throw sdk::Error::internal("the " + std::string(name) + " column of chunk " +
                                  std::to_string(chunk) + " is damaged");

@@ -44,8 +44,10 @@ std::string embedding_text(const sdk::Record& record) {
 
 // What this round's batch already wrote, since the batch is not readable until committed.
 struct Projector::Overlay {
-  Overlay(std::uint64_t chunk_number, Database& database)
-      : chunk(chunk_number), chunks(chunk_number, database.term_filters()), resolver(database) {}
+  Overlay(std::uint64_t chunk_number, Database& database, std::uint32_t page_rows)
+      : chunk(chunk_number),
+        chunks(chunk_number, database.term_filters(), page_rows),
+        resolver(database) {}
   std::map<std::string, std::string> versions;  // version key -> digest
   // tenant|id -> current record
   std::map<std::string, std::shared_ptr<const sdk::Record>> current;
@@ -212,7 +214,7 @@ std::size_t Projector::project_once() {
   OrderedBatch records;
   // One column chunk per tenant, numbered by the round's first inbox entry: unique, and the same
   // number again only if this batch never committed.
-  Overlay overlay(entries.front().sequence, database_);
+  Overlay overlay(entries.front().sequence, database_, options_.merge.page_rows);
   const sdk::Millis now = toolkit::now_millis();
   std::optional<ChangeFeed::Round> feed;
   if (feed_ != nullptr) feed.emplace(*feed_, now);

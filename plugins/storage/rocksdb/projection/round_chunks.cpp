@@ -4,8 +4,8 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-RoundChunks::RoundChunks(std::uint64_t chunk, TermFilterCache& filters)
-    : chunk_(chunk), filters_(filters), thread_([this] { build(); }) {}
+RoundChunks::RoundChunks(std::uint64_t chunk, TermFilterCache& filters, std::uint32_t page_rows)
+    : chunk_(chunk), filters_(filters), page_rows_(page_rows), thread_([this] { build(); }) {}
 
 RoundChunks::~RoundChunks() {
   {
@@ -56,7 +56,8 @@ void RoundChunks::build() {
         if (taken.empty() && closing_) break;
       }
       for (const auto& version : taken)
-        chunks_[*version.tenant].add(*version.record, *version.tokens);
+        chunks_.try_emplace(*version.tenant, page_rows_)
+            .first->second.add(*version.record, *version.tokens);
       taken.clear();
     }
     for (const auto& [tenant, chunk] : chunks_) {

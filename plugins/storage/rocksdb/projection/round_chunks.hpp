@@ -25,8 +25,9 @@ namespace eventsvc::plugins::rocksdb_storage {
 class RoundChunks {
  public:
   // `chunk`: the number every tenant's chunk of this round gets; `filters`: where their filters
-  // and directories are put as they are built.
-  RoundChunks(std::uint64_t chunk, TermFilterCache& filters);
+  // and directories are put as they are built; `page_rows`: of their columns.
+  RoundChunks(std::uint64_t chunk, TermFilterCache& filters,
+              std::uint32_t page_rows = kColumnPageRows);
   // Stops the thread; what it built is dropped unless finish() took it.
   ~RoundChunks();
   RoundChunks(const RoundChunks&) = delete;
@@ -56,6 +57,7 @@ class RoundChunks {
 
   std::uint64_t chunk_;
   TermFilterCache& filters_;
+  std::uint32_t page_rows_;
   std::map<std::string, Tenant, std::less<>> rows_;  // the projector's side: rows so far
 
   std::mutex mutex_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "chunks/stored_column.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/cells.hpp"
 #include "store/key_codec.hpp"
@@ -124,7 +125,9 @@ class CellSink final : public RowSink {
         const std::string_view column(it->key().data() + base.size(),
                                       it->key().size() - base.size());
         if (plan_.query->fields.names(column)) continue;
-        auto view = ColumnView::decode(it->value().ToString(), chunk_.header.rows);
+        auto view =
+            ColumnView::decode(it->value().ToString(), chunk_.header.rows,
+                               column_pages(database_, snapshot_, tenant_, chunk_.number, column));
         if (!view) {
           throw sdk::Error::internal("a column of chunk " + std::to_string(chunk_.number) +
                                      " is damaged");

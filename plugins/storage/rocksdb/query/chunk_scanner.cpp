@@ -1,6 +1,7 @@
 #include "query/chunk_scanner.hpp"
 
 #include "chunks/erased_rows.hpp"
+#include "chunks/stored_column.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/condition.hpp"
 #include "eventsvc/toolkit/text.hpp"
@@ -58,16 +59,11 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   std::vector<ColumnView> views;
   containers = false;
   for (const auto& slot : plan_.slots) {
-    auto bytes = database_.get_pinned(
-        database_.columns, chunk_column_key(tenant_, chunk.number, slot.name), snapshot_);
-    if (!bytes) {
+    auto view =
+        read_column(database_, snapshot_, tenant_, chunk.number, slot.name, chunk.header.rows);
+    if (!view) {
       views.emplace_back(chunk.header.rows);
       continue;
-    }
-    auto view = ColumnView::decode(std::move(bytes), chunk.header.rows);
-    if (!view) {
-      throw sdk::Error::internal("a column of chunk " + std::to_string(chunk.number) +
-                                 " is damaged");
     }
     containers = containers || view->has_containers();
     views.push_back(std::move(*view));
@@ -164,9 +160,7 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   // The ids locate the records; aggregations do not read them otherwise.
   std::optional<ColumnView> loaded;
   if (!plan_.id) {
-    auto bytes = database_.get_pinned(database_.columns,
-                                      chunk_column_key(tenant_, chunk.number, "id"), snapshot_);
-    if (bytes) loaded = ColumnView::decode(std::move(bytes), chunk.header.rows);
+    loaded = read_column(database_, snapshot_, tenant_, chunk.number, "id", chunk.header.rows);
     if (!loaded) {
       throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
                                  " are damaged");

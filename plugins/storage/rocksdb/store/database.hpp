@@ -135,6 +135,12 @@ class Database {
   // The column chunks with erased rows (erased_chunks.hpp).
   ErasedChunks& erased_chunks() { return erased_chunks_; }
 
+  // An iterator whose keys and values stay where they are until it is deleted (blocks it read
+  // stay pinned): values are read in place after it moves on.
+  std::unique_ptr<rocksdb::Iterator> pinning_iterator(rocksdb::ColumnFamilyHandle* family,
+                                                      const rocksdb::Slice* upper_bound,
+                                                      const rocksdb::Slice* lower_bound,
+                                                      const rocksdb::Snapshot* snapshot);
   // `fill_cache` false: blocks the iterator reads are not kept in the block cache (those already
   // there are still used), so a bulk read neither evicts what other reads use nor pays for
   // inserting and evicting blocks it reads once.

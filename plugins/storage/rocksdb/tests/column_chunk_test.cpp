@@ -1,12 +1,17 @@
-// The column format: cells of every kind round-trip through a chunk, read row by row or stepping
-// past runs of rows (counted 16 kinds at a time, with a tail), and a damaged kind byte is refused;
-// chunk headers of every vintage read back as written.
+// The column format: cells of every kind round-trip through a chunk, whole or in pages, read row
+// by row or stepping past runs of rows (counted 16 kinds at a time, with a tail); a paged column
+// loads only the pages read; a damaged kind byte, head or page is refused; chunk headers of every
+// vintage read back as written.
 #include "chunks/column_chunk.hpp"
 
 #include <gtest/gtest.h>
+#include <rocksdb/slice.h>
 
+#include <map>
+#include <memory>
 #include <random>
 
+#include "eventsvc/sdk/error.hpp"
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
@@ -35,31 +40,65 @@ json::value value_of(std::uint32_t row, std::mt19937& random) {
 }
 
 struct Chunk {
+  explicit Chunk(std::uint32_t page_rows) : builder(page_rows) {}
   std::vector<json::value> values;  // payload.v per row; an object where the row lacks it
   ChunkBuilder builder;
 };
 
-Chunk build(std::uint32_t rows) {
+// `rows` rows of payload.v (value_of), and payload.early in the first 100 rows only.
+Chunk build(std::uint32_t rows, std::uint32_t page_rows = kColumnPageRows) {
   std::mt19937 random(rows);
-  Chunk chunk;
+  Chunk chunk(page_rows);
   for (std::uint32_t row = 0; row < rows; ++row) {
     sdk::Record record;
     record.id = "r" + std::to_string(row);
     record.timestamp = row;
     json::value v = value_of(row, random);
     record.payload = v.is_object() ? v : json::value(json::object{{"v", v}});
+    if (row < 100) record.payload.as_object()["early"] = static_cast<std::int64_t>(row);
     chunk.values.push_back(std::move(v));
     chunk.builder.add(record, TokenCounts::of(record));
   }
   return chunk;
 }
 
-std::string column_bytes(const ChunkBuilder& builder, const std::string& name) {
-  for (const auto& [column, bytes] : builder.encode()) {
-    if (column == name) return bytes;
+// A column as encode() gave it, and the pages a reader loaded from it.
+struct Encoded {
+  std::string bytes;
+  std::map<std::uint32_t, std::string> pages;
+  std::vector<std::uint32_t> loads;
+};
+
+std::shared_ptr<Encoded> encoded(const ChunkBuilder& builder, const std::string& name) {
+  auto out = std::make_shared<Encoded>();
+  for (auto& column : builder.encode()) {
+    if (column.name != name) continue;
+    out->bytes = std::move(column.bytes);
+    for (auto& [page, bytes] : column.pages)
+      out->pages.emplace(page, std::move(bytes));
+    return out;
   }
   ADD_FAILURE() << "no column " << name;
-  return {};
+  return out;
+}
+
+ColumnView::PageLoader loader(std::shared_ptr<Encoded> column) {
+  return [column](std::uint32_t page) {
+    column->loads.push_back(page);
+    const auto it = column->pages.find(page);
+    if (it == column->pages.end()) return std::unique_ptr<rocksdb::PinnableSlice>();
+    auto bytes = std::make_unique<rocksdb::PinnableSlice>();
+    bytes->PinSelf(it->second);
+    return bytes;
+  };
+}
+
+std::optional<ColumnView> decode(std::shared_ptr<Encoded> column, std::uint32_t rows) {
+  return ColumnView::decode(column->bytes, rows, loader(column));
+}
+
+std::string column_bytes(const ChunkBuilder& builder, const std::string& name) {
+  return encoded(builder, name)->bytes;
 }
 
 void expect_cell(ColumnView::Cursor& cursor, const ColumnView& view, const json::value& value,
@@ -90,11 +129,22 @@ void expect_cell(ColumnView::Cursor& cursor, const ColumnView& view, const json:
 }
 
 TEST(ColumnChunk, CellsOfEveryKindRoundTripRowByRowAndPastSkippedRuns) {
-  for (const std::uint32_t rows : {1U, 15U, 17U, 4080U, 4097U, 10000U}) {
-    SCOPED_TRACE(std::to_string(rows) + " rows");
-    const Chunk chunk = build(rows);
-    auto view = ColumnView::decode(column_bytes(chunk.builder, "payload.v"), rows);
+  // Whole columns, then columns of 2 to 157 pages.
+  for (const auto& [rows, page_rows] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, kColumnPageRows},
+                                                            {15, kColumnPageRows},
+                                                            {17, kColumnPageRows},
+                                                            {4080, kColumnPageRows},
+                                                            {4097, kColumnPageRows},
+                                                            {10000, kColumnPageRows},
+                                                            {65, 64},
+                                                            {1000, 64},
+                                                            {10000, 64}}) {
+    SCOPED_TRACE(std::to_string(rows) + " rows, pages of " + std::to_string(page_rows));
+    const Chunk chunk = build(rows, page_rows);
+    auto view = decode(encoded(chunk.builder, "payload.v"), rows);
     ASSERT_TRUE(view.has_value());
+    EXPECT_EQ(view->paged(), rows > page_rows);
     EXPECT_TRUE(view->has_containers());
 
     ColumnView::Cursor every(*view);
@@ -116,7 +166,7 @@ TEST(ColumnChunk, CellsOfEveryKindRoundTripRowByRowAndPastSkippedRuns) {
 }
 
 TEST(ColumnChunk, AKindPastContainerIsDamaged) {
-  const Chunk chunk = build(5000);
+  const Chunk chunk = build(5000, 8192);  // one page
   for (const std::uint32_t at : {0U, 17U, 4095U, 4999U}) {
     std::string bytes = column_bytes(chunk.builder, "payload.v");
     bytes[at] = static_cast<char>(static_cast<int>(CellKind::container) + 1);
@@ -124,6 +174,85 @@ TEST(ColumnChunk, AKindPastContainerIsDamaged) {
     bytes[at] = static_cast<char>(0xC8);
     EXPECT_FALSE(ColumnView::decode(bytes, 5000).has_value()) << "kind byte " << at;
   }
+}
+
+// A question about a few rows of a large chunk loads only their pages; a page without a cell of
+// the column is not stored, and reads as absent without a load.
+TEST(ColumnChunk, APagedColumnLoadsOnlyThePagesOfTheRowsRead) {
+  const Chunk chunk = build(10000, 64);
+  const auto values = encoded(chunk.builder, "payload.v");
+  EXPECT_EQ(values->pages.size(), 157U);
+  auto view = decode(values, 10000);
+  ASSERT_TRUE(view && view->paged());
+  ColumnView::Cursor cursor(*view);
+  cursor.skip(5000);
+  expect_cell(cursor, *view, chunk.values[5000], 5000);  // page 78
+  cursor.skip(5);
+  expect_cell(cursor, *view, chunk.values[5006], 5006);  // the same page
+  cursor.skip(9990 - 5007);
+  expect_cell(cursor, *view, chunk.values[9990], 9990);  // page 156, the last
+  EXPECT_EQ(values->loads, (std::vector<std::uint32_t>{78, 156}));
+
+  // payload.early: rows 0-99, two pages stored of 157.
+  const auto early = encoded(chunk.builder, "payload.early");
+  EXPECT_EQ(early->pages.size(), 2U);
+  auto sparse = decode(early, 10000);
+  ASSERT_TRUE(sparse);
+  EXPECT_TRUE(sparse->every_row_a_number() == false && !sparse->has_containers());
+  ColumnView::Cursor at(*sparse);
+  at.skip(99);
+  ASSERT_EQ(at.next(), CellKind::int64);
+  EXPECT_EQ(at.number(), 99U);
+  for (std::uint32_t row = 100; row < 10000; ++row)
+    ASSERT_EQ(at.next(), CellKind::absent) << row;
+  EXPECT_EQ(at.next(), CellKind::absent);  // past the column
+  EXPECT_EQ(early->loads, (std::vector<std::uint32_t>{1}));
+
+  // Every row of `timestamp` is a number, of `id` a string: dictionary indexes run across pages.
+  auto timestamps = decode(encoded(chunk.builder, "timestamp"), 10000);
+  ASSERT_TRUE(timestamps);
+  EXPECT_TRUE(timestamps->every_row_a_number());
+  const auto id_column = encoded(chunk.builder, "id");
+  auto ids = decode(id_column, 10000);
+  ASSERT_TRUE(ids);
+  EXPECT_EQ(ids->dictionary_size(), 10000U);
+  ColumnView::Cursor id(*ids);
+  ColumnView::Cursor instant(*timestamps);
+  for (std::uint32_t row = 0; row < 10000; row += 997) {
+    id.skip(row == 0 ? 0 : 996);
+    instant.skip(row == 0 ? 0 : 996);
+    ASSERT_EQ(id.next(), CellKind::string);
+    ASSERT_EQ(instant.next(), CellKind::int64);
+    EXPECT_EQ(ids->dictionary_entry(id.string_index()), "r" + std::to_string(row));
+    EXPECT_EQ(instant.number(), row);
+  }
+}
+
+// A page is read only under the head it was written with: a page of another chunk of the number
+// (a merge rewrote it meanwhile), a missing page and a damaged head are refused.
+TEST(ColumnChunk, APageOfAnotherHeadOrNoneIsDamaged) {
+  const Chunk first = build(1000, 64);
+  const Chunk second = build(1001, 64);
+  const auto mine = encoded(first.builder, "timestamp");
+  const auto other = encoded(second.builder, "timestamp");
+  ASSERT_NE(mine->bytes, other->bytes);
+  mine->pages[3] = other->pages[3];
+  auto view = decode(mine, 1000);
+  ASSERT_TRUE(view);
+  ColumnView::Cursor cursor(*view);
+  cursor.skip(64 * 3 - 1);
+  EXPECT_EQ(cursor.next(), CellKind::int64);
+  EXPECT_THROW(cursor.next(), sdk::Error);
+
+  mine->pages.erase(5);
+  ColumnView::Cursor missing(*view);
+  missing.skip(64 * 5);
+  EXPECT_THROW(missing.next(), sdk::Error);
+
+  EXPECT_FALSE(
+      ColumnView::decode(mine->bytes.substr(0, mine->bytes.size() - 1), 1000, loader(mine)));
+  EXPECT_FALSE(ColumnView::decode(mine->bytes, 2000, loader(mine)));  // pages for 1,000 rows
+  EXPECT_THROW(ColumnView::decode(mine->bytes, 1000), sdk::Error);    // and no way to load them
 }
 
 // Each header field came later than the ones before it: a header holds a prefix of them, and

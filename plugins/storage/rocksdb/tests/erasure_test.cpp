@@ -230,6 +230,36 @@ TEST_F(ErasureTest, APurgeRebuildsTheChunksAndLeavesNoByteOfTheErasedVersions) {
             (std::vector<std::string>{"b@1", "c@1", "a@3", "m@20"}));
 }
 
+// A chunk whose columns are in pages finds, hides and purges its erased rows like any other.
+TEST_F(ErasureTest, AChunkInPagesFindsHidesAndPurgesItsErasedRows) {
+  projector_config_["column_page_rows"] = 64;
+  open();
+  std::vector<sdk::IncomingEvent> events;
+  for (int n = 0; n < 200; ++n) {
+    events.push_back(event("p" + std::to_string(n), kT0 + n * 1000,
+                           json::object{{"n", n}, {"tag", n % 2 == 0 ? "even" : "odd"}}));
+  }
+  storage_->accept(write_of("key-pages", std::move(events)), kRender);
+  project();  // one chunk of 200 rows: 4 pages
+  const auto odd = [&] {
+    return count(sdk::Source::history, {where("payload.tag", sdk::Op::eq, "odd")});
+  };
+  EXPECT_EQ(odd(), 100U);
+  // Rows on the first, second and last page.
+  EXPECT_EQ(erase(erasure("erase-p", {"p7", "p70", "p199"})).state, sdk::ErasureState::hidden);
+  std::vector<std::string> kept;
+  for (int n = 0; n < 200; ++n) {
+    if (n != 7 && n != 70 && n != 199)
+      kept.push_back("p" + std::to_string(n) + "@" + std::to_string(n));
+  }
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::history))), kept);
+  EXPECT_EQ(odd(), 98U);
+  EXPECT_EQ(storage_->projector().purge_erasures(), 1U);
+  EXPECT_EQ(ids_and_seconds(read(all(sdk::Source::current))), kept);
+  EXPECT_EQ(odd(), 98U);
+  EXPECT_EQ(count(sdk::Source::history, {where("payload.n", sdk::Op::gte, 190)}), 9U);
+}
+
 TEST(LogScrub, AWriteAndItsReceiptLoseTheErasedEventsAndKeepTheRest) {
   AcceptedWrite write;
   write.tenant = {"acme", sdk::Environment::live};

@@ -301,6 +301,7 @@ class PlannerPropertyTest : public StorageFixture,
     projector_config_["merge_small_rows"] = 160;
     projector_config_["merge_fanout"] = 2;
     projector_config_["merge_final_rows"] = 1200;
+    projector_config_["column_page_rows"] = 64;  // merged chunks of up to 19 pages
     open();
   }
   // Projects what was accepted, then merges small chunks; returns the merges made.
