@@ -206,7 +206,10 @@ class ChunkBuilder {
 class ColumnView {
  public:
   // Gives the stored bytes of page `page` of a paged column (nullptr when there are none).
-  using PageLoader = std::function<std::unique_ptr<rocksdb::PinnableSlice>(std::uint32_t page)>;
+  // `following`: it is the stored page next after the one loaded last, so a reader that keeps its
+  // place in the column's run of keys finds it one step on.
+  using PageLoader =
+      std::function<std::unique_ptr<rocksdb::PinnableSlice>(std::uint32_t page, bool following)>;
 
   // An all-absent column (the chunk has no such field).
   explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
@@ -281,6 +284,7 @@ class ColumnView {
     std::vector<std::uint32_t> bases;  // per page its first dictionary index, then the total
     std::vector<bool> stored;          // per page: has a cell (else it is all absent)
     std::vector<std::unique_ptr<ColumnView>> loaded;
+    std::uint32_t last = kNoPage;  // the page loaded last
   };
 
   ColumnView() = default;

@@ -157,7 +157,12 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
     slot = std::make_unique<ColumnView>(rows);
     return *slot;
   }
-  auto pinned = pages_->load(index);
+  // The stored page after the one loaded last is this one when none lies between.
+  bool following = pages_->last != kNoPage && pages_->last < index;
+  for (std::uint32_t between = pages_->last + 1; following && between < index; ++between)
+    following = !pages_->stored[between];
+  pages_->last = index;
+  auto pinned = pages_->load(index, following);
   if (!pinned || pinned->size() < 8 ||
       read_le(std::string_view(pinned->data(), pinned->size()), 0, 8) != pages_->id) {
     throw damaged_column();

@@ -10,9 +10,10 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
-// Reads the pages of one column. A question about a few rows reads one page, by a point read; one
-// about rows on many pages reads them in order, and an iterator over the column's pages then finds
-// each after the last with a step or two instead of a lookup from the top of every level.
+// Reads the pages of one column. A question about a few rows reads each of their pages by a
+// point read; one that reaches the rows of many pages reads them in order, and an iterator over the
+// column's run of pages then finds each one step after the last instead of by a lookup through
+// every level of the database. It never steps over a page it was not asked for: a step reads it.
 class PageReader {
  public:
   PageReader(Database& database, const rocksdb::Snapshot* snapshot, std::string_view tenant,
@@ -20,30 +21,27 @@ class PageReader {
       : database_(database),
         snapshot_(snapshot),
         prefix_(chunk_column_pages_prefix(tenant, chunk, column)),
+        lower_(prefix_),
         upper_(prefix_successor(prefix_)) {}
 
-  std::unique_ptr<rocksdb::PinnableSlice> load(std::uint32_t page) {
+  std::unique_ptr<rocksdb::PinnableSlice> load(std::uint32_t page, bool following) {
     std::string key = prefix_;
     append_u32(key, page);
-    if (!read_one_) {
-      read_one_ = true;
+    if (!following) {
+      placed_ = false;
       return database_.get_pinned(database_.columns, key, snapshot_);
     }
     if (!pages_) {
-      lower_ = prefix_;
       lower_slice_ = lower_;
       upper_slice_ = upper_;
       pages_ =
           database_.pinning_iterator(database_.columns, &upper_slice_, &lower_slice_, snapshot_);
-      pages_->Seek(key);
-    } else {
-      constexpr int kSteps = 4;  // past pages without a cell of the column, then a seek
-      int steps = 0;
-      while (pages_->Valid() && pages_->key().compare(key) < 0 && steps++ < kSteps)
-        pages_->Next();
-      if (!pages_->Valid() || pages_->key().compare(key) < 0) pages_->Seek(key);
     }
-    if (!pages_->Valid() || pages_->key() != key) {
+    if (placed_ && pages_->Valid()) pages_->Next();
+    // (A step lands elsewhere only past a key of a column whose name extends this one's.)
+    if (!pages_->Valid() || pages_->key() != key) pages_->Seek(key);
+    placed_ = pages_->Valid() && pages_->key() == key;
+    if (!placed_) {
       check(pages_->status(), "column page read");
       return nullptr;
     }
@@ -62,12 +60,12 @@ class PageReader {
   Database& database_;
   const rocksdb::Snapshot* snapshot_;
   std::string prefix_;
-  std::string upper_;
   std::string lower_;
+  std::string upper_;
   rocksdb::Slice lower_slice_;
   rocksdb::Slice upper_slice_;
-  bool read_one_ = false;
   std::shared_ptr<rocksdb::Iterator> pages_;
+  bool placed_ = false;  // pages_ is at the page loaded last
 };
 
 }  // namespace
@@ -76,7 +74,7 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
                                     std::string_view tenant, std::uint64_t chunk,
                                     std::string_view column) {
   auto reader = std::make_shared<PageReader>(database, snapshot, tenant, chunk, column);
-  return [reader](std::uint32_t page) { return reader->load(page); };
+  return [reader](std::uint32_t page, bool following) { return reader->load(page, following); };
 }
 
 std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapshot* snapshot,

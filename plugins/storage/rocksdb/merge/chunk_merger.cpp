@@ -204,7 +204,7 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
       pages.emplace(std::pair(key.substr(pages_prefix.size(), name_size), page), std::move(value));
     } else {
       std::string name = key.substr(prefix.size() + 1);
-      auto load = [&pages, name](std::uint32_t page) {
+      auto load = [&pages, name](std::uint32_t page, bool) {
         const auto it = pages.find({name, page});
         if (it == pages.end()) return std::unique_ptr<rocksdb::PinnableSlice>();
         auto bytes = std::make_unique<rocksdb::PinnableSlice>();

@@ -83,7 +83,7 @@ std::shared_ptr<Encoded> encoded(const ChunkBuilder& builder, const std::string&
 }
 
 ColumnView::PageLoader loader(std::shared_ptr<Encoded> column) {
-  return [column](std::uint32_t page) {
+  return [column](std::uint32_t page, bool) {
     column->loads.push_back(page);
     const auto it = column->pages.find(page);
     if (it == column->pages.end()) return std::unique_ptr<rocksdb::PinnableSlice>();
