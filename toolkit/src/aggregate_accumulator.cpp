@@ -67,6 +67,42 @@ void AggregatePartition::flush_full() {
   }
 }
 
+std::size_t SpanBuilder::add_numbers(std::span<const double> numbers) {
+  const std::size_t fit = std::min<std::size_t>(numbers.size(), kRows - std::min(rows_, kRows));
+  numbers_.insert(numbers_.end(), numbers.begin(),
+                  numbers.begin() + static_cast<std::ptrdiff_t>(fit));
+  times_.insert(times_.end(), fit, sdk::kNoTime);
+  rows_ += fit;
+  return fit;
+}
+
+std::uint64_t SpanBuilder::add_absent(std::uint64_t rows) {
+  const std::uint64_t fit = std::min(rows, kRows - std::min(rows_, kRows));
+  rows_ += fit;
+  return fit;
+}
+
+void AggregatePartition::add_numbers(std::size_t aggregation, std::span<const double> numbers) {
+  SpanBuilder& values = buffers_[aggregation];
+  do {
+    numbers = numbers.subspan(values.add_numbers(numbers));
+    flush_full(aggregation);
+  } while (!numbers.empty());
+}
+
+void AggregatePartition::add_absent(std::size_t aggregation, std::uint64_t rows) {
+  SpanBuilder& values = buffers_[aggregation];
+  do {
+    rows -= values.add_absent(rows);
+    flush_full(aggregation);
+  } while (rows > 0);
+}
+
+void AggregatePartition::flush_full(std::size_t aggregation) {
+  SpanBuilder& values = buffers_[aggregation];
+  if (values.full()) values.flush(request_->aggregations[aggregation], *group_.states[aggregation]);
+}
+
 void AggregatePartition::flush_all() {
   for (std::size_t i = 0; i < buffers_.size(); ++i)
     buffers_[i].flush(request_->aggregations[i], *group_.states[i]);

@@ -57,7 +57,7 @@ constexpr ConfigKey kProjector[] = {
     ConfigKey::integer("column_page_rows",
                        "A column chunk's columns of more rows than this are kept in pages of this "
                        "many rows, so that a question about a few rows reads a few pages")
-        .defaults_to("4096")
+        .defaults_to("8192")
         .at_least(64)
         .at_most(16777216),
     ConfigKey::integer("pace_from_ms",

@@ -33,7 +33,7 @@
 // string row's dictionary index. `container` marks a
 // row whose value at that path is an object or array: the column cannot answer for that row.
 //
-// A column of more rows than a page (page_rows, 4,096 by default) is kept in pages, so that a
+// A column of more rows than a page (page_rows, 8,192 by default) is kept in pages, so that a
 // question about a few rows of a large chunk reads a few pages, not megabytes (ClickHouse's
 // granules; PostgreSQL reads 8 kB pages). Its value is then a head:
 //
@@ -87,7 +87,7 @@ enum class CellKind : std::uint8_t {
 };
 
 // Rows per page of a column, unless the chunk's writer is told otherwise.
-inline constexpr std::uint32_t kColumnPageRows = 4096;
+inline constexpr std::uint32_t kColumnPageRows = 8192;
 // The first byte of a paged column's head, and the head's flags.
 inline constexpr unsigned char kPagedColumn = 0xFF;
 inline constexpr std::uint8_t kPagedContainers = 1;

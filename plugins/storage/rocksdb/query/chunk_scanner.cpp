@@ -29,6 +29,28 @@ std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& whe
   return plan;
 }
 
+toolkit::FieldValue cell_value(const ColumnPlan::Slot& slot, CellKind kind, const ColumnView& view,
+                               const ColumnView::Cursor& cursor, sdk::json::value& scratch) {
+  switch (kind) {
+    case CellKind::absent:
+    case CellKind::container:
+      return toolkit::FieldValue::absent();
+    case CellKind::string:
+      if (slot.canonical)
+        return toolkit::FieldValue::of(view.dictionary_entry(cursor.string_index()));
+      scratch = sdk::json::string(view.dictionary_entry(cursor.string_index()));
+      break;
+    case CellKind::int64:
+      if (slot.instant)
+        return toolkit::FieldValue::of_instant(static_cast<std::int64_t>(cursor.number()));
+      [[fallthrough]];
+    default:
+      scratch = scalar_cell(kind, cursor.number());
+      break;
+  }
+  return toolkit::FieldValue::of(&scratch);
+}
+
 namespace {
 
 // Whether every row of a chunk meets a condition by its header alone: a bound on `timestamp` that
@@ -204,6 +226,10 @@ void ChunkScanner::by_columns(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
     }
     evaluated.push_back(c);
     decided[c].assign(rows.view(plan_.conditions[c]).dictionary_size(), -1);
+  }
+  if (evaluated.empty() && text_ == nullptr && sink.all_rows(rows, candidates_)) {
+    stats.matched += candidates_.count();
+    return;
   }
   std::uint32_t at = 0;  // the row the cursors are at
   for (std::uint32_t row = candidates_.next(0); row < chunk.header.rows;

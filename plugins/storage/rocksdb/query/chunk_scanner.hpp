@@ -61,6 +61,11 @@ struct ColumnPlan {
 std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& where, bool with_ids,
                                           bool value_postings);
 
+// A cell of a column of `slot` as the record-wise resolve() would give it: `kind` and the cursor's
+// number or string; `scratch` holds the JSON value the result may point to.
+toolkit::FieldValue cell_value(const ColumnPlan::Slot& slot, CellKind kind, const ColumnView& view,
+                               const ColumnView::Cursor& cursor, sdk::json::value& scratch);
+
 // One chunk's columns, read row by row.
 class ChunkRows {
  public:
@@ -91,27 +96,12 @@ class ChunkRows {
   }
   std::uint64_t number(std::size_t slot) const { return cursors_[slot].number(); }
   const ColumnView& view(std::size_t slot) const { return views_[slot]; }
+  const ColumnView::Cursor& cursor(std::size_t slot) const { return cursors_[slot]; }
 
   // The cell as the record-wise resolve() would give it.
   toolkit::FieldValue value(std::size_t slot) {
-    const auto& meta = plan_.slots[slot];
-    sdk::json::value& scratch = scratch_[slot];
-    switch (kinds_[slot]) {
-      case CellKind::absent:
-      case CellKind::container:
-        return toolkit::FieldValue::absent();
-      case CellKind::string:
-        if (meta.canonical) return toolkit::FieldValue::of(string(slot));
-        scratch = sdk::json::string(string(slot));
-        break;
-      case CellKind::int64:
-        if (meta.instant) return toolkit::FieldValue::of_instant(integer(slot));
-        [[fallthrough]];
-      default:
-        scratch = scalar_cell(kinds_[slot], cursors_[slot].number());
-        break;
-    }
-    return toolkit::FieldValue::of(&scratch);
+    return cell_value(plan_.slots[slot], kinds_[slot], views_[slot], cursors_[slot],
+                      scratch_[slot]);
   }
 
  private:
@@ -137,6 +127,9 @@ class RowSink {
   virtual bool reads_columns(const ChunkRows& /*rows*/) const { return true; }
   // After the rows of a chunk, its columns still readable.
   virtual void end_chunk(ChunkRows& /*rows*/) {}
+  // Every row `matching` marks matches, and none has a score: a sink that can take them all at
+  // once, reading the columns a column at a time, does and says so; else they come by row().
+  virtual bool all_rows(ChunkRows& /*rows*/, const RowBits& /*matching*/) { return false; }
 };
 
 // Finds the rows of a chunk that match the conditions: the work of one thread.

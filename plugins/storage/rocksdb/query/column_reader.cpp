@@ -141,7 +141,114 @@ class AggregateSink final : public RowSink {
 
   void record(const sdk::Record& record, double /*score*/) override { accumulator_.add(record); }
 
+  // A column at a time: the groups of the rows, then each aggregation's values, in runs of
+  // numbers per partition. Each span builder gets the values the row path would give it, in the
+  // same order and spans, so the answers are the same to the bit (a sum of doubles depends on its
+  // spans). Not with time buckets, several group_by fields or operators that read a time.
+  bool all_rows(ChunkRows& rows, const RowBits& matching) override {
+    if (plan_.bucket || plan_.group_by.size() > 1) return false;
+    for (const auto& time : plan_.times) {
+      if (time) return false;
+    }
+    matched_.clear();
+    for (std::uint32_t row = matching.next(0); row < matching.rows(); row = matching.next(row + 1))
+      matched_.push_back(row);
+    partitions_.assign(1, &accumulator_.total());
+    string_partitions_.clear();
+    row_groups_.clear();
+    if (!plan_.group_by.empty()) group_rows(rows, plan_.group_by.front());
+    std::vector<std::uint64_t> counts(partitions_.size(), 0);
+    counts[0] = matched_.size();
+    for (const std::uint32_t group : row_groups_)
+      ++counts[group];
+    for (std::size_t p = 0; p < partitions_.size(); ++p)
+      partitions_[p]->count_rows(counts[p]);
+    for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
+      if (!plan_.values[i]) {
+        for (std::size_t p = 0; p < partitions_.size(); ++p)
+          partitions_[p]->add_absent(i, counts[p]);
+      } else {
+        add_column(rows, i, *plan_.values[i]);
+      }
+    }
+    return true;
+  }
+
  private:
+  // The group of each matching row, as an index into partitions_ (0 is the total).
+  void group_rows(ChunkRows& rows, std::size_t slot) {
+    const ColumnView& view = rows.view(slot);
+    ColumnView::Cursor cursor(view);
+    std::uint32_t at = 0;
+    // The partition of a group, found among those of the chunk so far.
+    const auto index_of = [&](toolkit::AggregatePartition* group) {
+      const auto index = static_cast<std::uint32_t>(
+          std::find(partitions_.begin() + 1, partitions_.end(), group) - partitions_.begin());
+      if (index == partitions_.size()) partitions_.push_back(group);
+      return index;
+    };
+    for (const std::uint32_t row : matched_) {
+      if (row != at) cursor.skip(row - at);
+      at = row + 1;
+      const CellKind kind = cursor.next();
+      if (kind != CellKind::string) {
+        row_groups_.push_back(index_of(&single_group(slot, kind, view, cursor)));
+        continue;
+      }
+      if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
+      std::uint32_t& known = string_partitions_[cursor.string_index()];
+      if (known == 0) {
+        if (by_string_.empty()) by_string_.assign(view.dictionary_size(), nullptr);
+        toolkit::AggregatePartition*& group = by_string_[cursor.string_index()];
+        if (group == nullptr) group = &single_group(slot, kind, view, cursor);
+        known = index_of(group);
+      }
+      row_groups_.push_back(known);
+    }
+  }
+
+  // One aggregation's values from its column, to the total and each row's group: runs of numbers
+  // at once, any other cell on its own where it falls.
+  void add_column(ChunkRows& rows, std::size_t aggregation, std::size_t slot) {
+    runs_.resize(partitions_.size());
+    for (auto& run : runs_)
+      run.clear();
+    const auto add_run = [&](std::size_t p) {
+      partitions_[p]->add_numbers(aggregation, runs_[p]);
+      runs_[p].clear();
+    };
+    const ColumnView& view = rows.view(slot);
+    const bool instant = plan_.slots[slot].instant;
+    ColumnView::Cursor cursor(view);
+    std::uint32_t at = 0;
+    for (std::size_t k = 0; k < matched_.size(); ++k) {
+      if (matched_[k] != at) cursor.skip(matched_[k] - at);
+      at = matched_[k] + 1;
+      const CellKind kind = cursor.next();
+      const std::size_t group = row_groups_.empty() ? 0 : row_groups_[k];
+      double number = 0;
+      if (kind == CellKind::double_number) {
+        number = std::bit_cast<double>(cursor.number());
+      } else if (kind == CellKind::int64 && !instant &&
+                 toolkit::exact_double(static_cast<std::int64_t>(cursor.number()))) {
+        number = static_cast<double>(static_cast<std::int64_t>(cursor.number()));
+      } else {
+        const auto add_one = [&](std::size_t p) {
+          add_run(p);
+          add_cell(partitions_[p]->values(aggregation), slot, kind, view, cursor, sdk::kNoTime);
+          partitions_[p]->flush_full(aggregation);
+        };
+        add_one(0);  // the total, then the row's group (0: the total alone)
+        if (group != 0) add_one(group);
+        continue;
+      }
+      runs_[0].push_back(number);
+      if (group != 0) runs_[group].push_back(number);
+    }
+    for (std::size_t p = 0; p < partitions_.size(); ++p)
+      add_run(p);
+  }
+
   // The row's group. Within a chunk, a single string group_by field finds it by the cell's
   // dictionary index, and buckets alone by the bucket of the row before (rows come in time order
   // mostly); otherwise by the key bytes.
@@ -195,27 +302,55 @@ class AggregateSink final : public RowSink {
         values.add_absent();
         continue;
       }
-      // Numbers straight from the column; everything else as the record-wise value.
       const std::size_t slot = *plan_.values[i];
-      const CellKind kind = rows.kind(slot);
-      if (kind == CellKind::absent || kind == CellKind::container) {
-        values.add_absent();
-      } else if (kind == CellKind::double_number) {
-        values.add_number(std::bit_cast<double>(rows.number(slot)), time);
-      } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
-                 toolkit::exact_double(rows.integer(slot))) {
-        values.add_number(static_cast<double>(rows.integer(slot)), time);
-      } else {
-        values.add(rows.value(slot), time);
-      }
+      add_cell(values, slot, rows.kind(slot), rows.view(slot), rows.cursor(slot), time);
     }
     partition.flush_full();
+  }
+
+  // Numbers straight from the column; everything else as the record-wise value.
+  void add_cell(toolkit::SpanBuilder& values, std::size_t slot, CellKind kind,
+                const ColumnView& view, const ColumnView::Cursor& cursor, sdk::Millis time) {
+    if (kind == CellKind::absent || kind == CellKind::container) {
+      values.add_absent();
+    } else if (kind == CellKind::double_number) {
+      values.add_number(std::bit_cast<double>(cursor.number()), time);
+    } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
+               toolkit::exact_double(static_cast<std::int64_t>(cursor.number()))) {
+      values.add_number(static_cast<double>(static_cast<std::int64_t>(cursor.number())), time);
+    } else {
+      values.add(cell_value(plan_.slots[slot], kind, view, cursor, scratch_), time);
+    }
+  }
+
+  // The group of a single group_by field's cell, as keyed_group() finds it.
+  toolkit::AggregatePartition& single_group(std::size_t slot, CellKind kind, const ColumnView& view,
+                                            const ColumnView::Cursor& cursor) {
+    key_.clear();
+    toolkit::append_group_key(
+        key_, kind == CellKind::string
+                  ? toolkit::FieldValue::of(view.dictionary_entry(cursor.string_index()))
+                  : cell_value(plan_.slots[slot], kind, view, cursor, scratch_));
+    return accumulator_.group(key_, std::nullopt, [&] {
+      json::object rendered;
+      rendered[request_.group_by.front().text] =
+          cell_value(plan_.slots[slot], kind, view, cursor, scratch_).to_json();
+      return rendered;
+    });
   }
 
   const sdk::AggregateRequest& request_;
   const ColumnPlan& plan_;
   toolkit::AggregateAccumulator& accumulator_;
-  std::string key_;  // group key bytes, reused
+  std::string key_;           // group key bytes, reused
+  sdk::json::value scratch_;  // a cell's JSON value, for the moment it is added
+  // Of the chunk taken a column at a time: its matching rows, the total and the groups they
+  // fall in, each row's group among them, and per partition the run of numbers not yet added.
+  std::vector<std::uint32_t> matched_;
+  std::vector<toolkit::AggregatePartition*> partitions_;
+  std::vector<std::uint32_t> row_groups_;
+  std::vector<std::uint32_t> string_partitions_;  // per dictionary index: its group's, or 0
+  std::vector<std::vector<double>> runs_;
   // Of the chunk being read: the group of each dictionary index of the single group_by column,
   // and the bucket of the row before with its group.
   std::vector<toolkit::AggregatePartition*> by_string_;

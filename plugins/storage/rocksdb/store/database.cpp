@@ -171,7 +171,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
   static const ExpiryFilter expiry_filter(kReceiptLifetimeMs);
   const auto insert_hints = std::make_shared<InsertHintPrefix>();
   // A column of a chunk is one value, and so one block, of up to a page of it (a few hundred KiB
-  // for 4,096 unique ids) or, in chunks written before pages, the whole column. RocksDB's default
+  // for 8,192 unique ids) or, in chunks written before pages, the whole column. RocksDB's default
   // of 64 shards gives a 128 MiB cache 2 MiB shards, where each such block evicts the rest of its
   // shard and the next one evicts it: four shards hold them.
   auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20, kBlockCacheShardBits);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -51,6 +52,11 @@ class SpanBuilder {
     times_.push_back(time);
   }
   void add_absent() { ++rows_; }
+  // Column engines: the first of `numbers` (numbers a double holds exactly, without a time) as
+  // add_number() would add them, up to a full span; returns how many that was.
+  std::size_t add_numbers(std::span<const double> numbers);
+  // The same for `rows` absent rows.
+  std::uint64_t add_absent(std::uint64_t rows);
   bool full() const { return rows_ >= kRows; }
   // Adds what was collected to `state` as one span, and empties.
   void flush(const BoundAggregation& aggregation, AggregationState& state);
@@ -85,9 +91,17 @@ class AggregatePartition {
 
   // Column engines: count a row, then give each aggregation's value through values(i).
   void count_row() { ++group_.count; }
+  void count_rows(std::uint64_t rows) { group_.count += rows; }
   SpanBuilder& values(std::size_t aggregation) { return buffers_[aggregation]; }
   // Hands full span builders to their operators; call after a row's values.
   void flush_full();
+  // The same for one aggregation's: a column engine giving values an aggregation at a time calls
+  // it after each value, so spans end where the row-at-a-time path ends them.
+  void flush_full(std::size_t aggregation);
+  // Column engines, an aggregation at a time: runs of numbers or of absent rows given at once,
+  // in the spans row-at-a-time adding (values(), flush_full()) would give them.
+  void add_numbers(std::size_t aggregation, std::span<const double> numbers);
+  void add_absent(std::size_t aggregation, std::uint64_t rows);
 
   void merge(AggregatePartition&& other);
   // The finished group; the partition is spent.
