@@ -17,7 +17,7 @@ void SpanBuilder::add(const FieldValue& value, Millis time) {
   if (value.kind() == FieldValue::Kind::json && value.json_value().is_number() &&
       exact_double(value.json_value())) {
     numbers_.push_back(value.json_value().to_number<double>());
-    times_.push_back(time);
+    if (keep_times_) times_.push_back(time);
   } else if (value.present()) {
     others_.push_back(value.to_json());
   }
@@ -41,8 +41,10 @@ AggregatePartition::AggregatePartition(const AggregateRequest& request, json::ob
   group_.key = std::move(key);
   group_.bucket = bucket;
   group_.states.reserve(request.aggregations.size());
-  for (const auto& aggregation : request.aggregations) {
+  for (std::size_t i = 0; i < request.aggregations.size(); ++i) {
+    const BoundAggregation& aggregation = request.aggregations[i];
     group_.states.push_back(aggregation.op->create_state(aggregation.spec));
+    buffers_[i].keep_times(aggregation.op->uses_time());
   }
 }
 
@@ -71,7 +73,7 @@ std::size_t SpanBuilder::add_numbers(std::span<const double> numbers) {
   const std::size_t fit = std::min<std::size_t>(numbers.size(), kRows - std::min(rows_, kRows));
   numbers_.insert(numbers_.end(), numbers.begin(),
                   numbers.begin() + static_cast<std::ptrdiff_t>(fit));
-  times_.insert(times_.end(), fit, sdk::kNoTime);
+  if (keep_times_) times_.insert(times_.end(), fit, sdk::kNoTime);
   rows_ += fit;
   return fit;
 }

@@ -49,7 +49,7 @@ class SpanBuilder {
   void add_number(double number, Millis time) {
     ++rows_;
     numbers_.push_back(number);
-    times_.push_back(time);
+    if (keep_times_) times_.push_back(time);
   }
   void add_absent() { ++rows_; }
   // Column engines: the first of `numbers` (numbers a double holds exactly, without a time) as
@@ -65,7 +65,11 @@ class SpanBuilder {
   // stay in cache.
   static constexpr std::uint64_t kRows = 1024;
 
+  // Whether the numbers' times are kept: only for an operator that reads them (uses_time()).
+  void keep_times(bool keep) { keep_times_ = keep; }
+
  private:
+  bool keep_times_ = true;
   std::uint64_t rows_ = 0;
   std::vector<double> numbers_;
   std::vector<Millis> times_;
