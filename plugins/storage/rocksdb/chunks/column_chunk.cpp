@@ -20,25 +20,6 @@ namespace {
 
 constexpr sdk::Millis kNoIngestedAt = std::numeric_limits<sdk::Millis>::min();
 
-struct KindTally {
-  std::size_t cells = 0;  // not absent
-  std::size_t numbers = 0;
-  std::size_t strings = 0;
-  std::size_t containers = 0;
-};
-
-KindTally tally_kinds(std::span<const CellKind> kinds) {
-  KindTally tally;
-  for (const CellKind kind : kinds) {
-    tally.cells += static_cast<std::size_t>(kind != CellKind::absent);
-    tally.numbers += static_cast<std::size_t>(kind == CellKind::int64 || kind == CellKind::uint64 ||
-                                              kind == CellKind::double_number);
-    tally.strings += static_cast<std::size_t>(kind == CellKind::string);
-    tally.containers += static_cast<std::size_t>(kind == CellKind::container);
-  }
-  return tally;
-}
-
 // Appends the column of `rows` rows whose first kinds are `kinds` (the rest absent), with the
 // numbers and strings of those rows; returns the size of its dictionary.
 std::uint32_t append_rows(std::string& bytes, std::span<const CellKind> kinds, std::uint32_t rows,
@@ -370,19 +351,21 @@ EncodedColumn ChunkBuilder::encode_paged(std::string name, const Column& column)
     const std::span<const CellKind> kinds(
         column.kinds.data() + std::min(first, column.kinds.size()),
         std::min<std::size_t>(rows, column.kinds.size() - std::min(first, column.kinds.size())));
-    const KindTally tally = tally_kinds(kinds);
-    containers = containers || tally.containers != 0;
-    if (tally.cells == 0) {
+    const KindCounts counts =
+        count_kinds(reinterpret_cast<const char*>(kinds.data()), kinds.size());
+    containers = containers || counts.containers != 0;
+    if (std::all_of(kinds.begin(), kinds.end(),
+                    [](CellKind kind) { return kind == CellKind::absent; })) {
       append_u32_le(directory, 0);
       directory.push_back('\0');
       continue;
     }
     std::string bytes(8, '\0');  // the id, once every page is hashed
     const std::uint32_t entries =
-        append_rows(bytes, kinds, rows, std::span(column.numbers).subspan(numbers, tally.numbers),
-                    std::span(column.strings).subspan(strings, tally.strings));
-    numbers += tally.numbers;
-    strings += tally.strings;
+        append_rows(bytes, kinds, rows, std::span(column.numbers).subspan(numbers, counts.numbers),
+                    std::span(column.strings).subspan(strings, counts.strings));
+    numbers += counts.numbers;
+    strings += counts.strings;
     id = content_id(std::string_view(bytes).substr(8), id);
     append_u32_le(directory, entries);
     directory.push_back('\1');

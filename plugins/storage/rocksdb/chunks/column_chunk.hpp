@@ -86,6 +86,16 @@ enum class CellKind : std::uint8_t {
   container,
 };
 
+// How many cells of a run of kind bytes are numbers, strings and containers, and the highest kind
+// byte (a column is damaged when it is past `container`).
+struct KindCounts {
+  std::size_t numbers = 0;
+  std::size_t strings = 0;
+  std::size_t containers = 0;
+  unsigned char highest = 0;
+};
+KindCounts count_kinds(const char* kinds, std::size_t size);
+
 // Rows per page of a column, unless the chunk's writer is told otherwise.
 inline constexpr std::uint32_t kColumnPageRows = 8192;
 // The first byte of a paged column's head, and the head's flags.

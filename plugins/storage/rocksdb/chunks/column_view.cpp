@@ -14,17 +14,22 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
-// How many cells of a run of kind bytes are numbers, strings and containers, and the highest kind
-// byte (a column is damaged when it is past `container`). Reading a column counts every row's
-// kind, and stepping a cursor past rows counts theirs: both sit on query paths, so 16 kinds at a
-// time where the CPU has SSE2 (every x86-64).
-struct KindCounts {
-  std::size_t numbers = 0;
-  std::size_t strings = 0;
-  std::size_t containers = 0;
-  unsigned char highest = 0;
-};
+// Reads `size` bytes from the front of `bytes`.
+std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {
+  if (bytes.size() < size) return std::nullopt;
+  const auto front = bytes.substr(0, size);
+  bytes.remove_prefix(size);
+  return front;
+}
 
+sdk::Error damaged_column() {
+  return sdk::Error::internal("a column of a chunk is damaged");
+}
+
+}  // namespace
+
+// 16 kinds at a time where the CPU has SSE2 (every x86-64): reading a column counts every row's
+// kind, and stepping a cursor past rows counts theirs, both on query paths.
 KindCounts count_kinds(const char* kinds, std::size_t size) {
   KindCounts counts;
   std::size_t i = 0;
@@ -77,20 +82,6 @@ KindCounts count_kinds(const char* kinds, std::size_t size) {
   }
   return counts;
 }
-
-// Reads `size` bytes from the front of `bytes`.
-std::optional<std::string_view> take(std::string_view& bytes, std::size_t size) {
-  if (bytes.size() < size) return std::nullopt;
-  const auto front = bytes.substr(0, size);
-  bytes.remove_prefix(size);
-  return front;
-}
-
-sdk::Error damaged_column() {
-  return sdk::Error::internal("a column of a chunk is damaged");
-}
-
-}  // namespace
 
 std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows,
                                              PageLoader pages) {

@@ -420,11 +420,8 @@ std::unique_ptr<rocksdb::Iterator> Database::pinning_iterator(rocksdb::ColumnFam
                                                               const rocksdb::Slice* lower_bound,
                                                               const rocksdb::Snapshot* snapshot) {
   rocksdb::ReadOptions options;
-  options.snapshot = snapshot;
   options.pin_data = true;
-  options.iterate_upper_bound = upper_bound;
-  options.iterate_lower_bound = lower_bound;
-  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));
+  return new_iterator(family, options, upper_bound, lower_bound, snapshot);
 }
 
 std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandle* family,
@@ -433,8 +430,16 @@ std::unique_ptr<rocksdb::Iterator> Database::iterator(rocksdb::ColumnFamilyHandl
                                                       const rocksdb::Snapshot* snapshot,
                                                       bool fill_cache) {
   rocksdb::ReadOptions options;
-  options.snapshot = snapshot;
   options.fill_cache = fill_cache;
+  return new_iterator(family, options, upper_bound, lower_bound, snapshot);
+}
+
+std::unique_ptr<rocksdb::Iterator> Database::new_iterator(rocksdb::ColumnFamilyHandle* family,
+                                                          rocksdb::ReadOptions options,
+                                                          const rocksdb::Slice* upper_bound,
+                                                          const rocksdb::Slice* lower_bound,
+                                                          const rocksdb::Snapshot* snapshot) {
+  options.snapshot = snapshot;
   options.iterate_upper_bound = upper_bound;
   options.iterate_lower_bound = lower_bound;
   return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(options, family));

@@ -151,6 +151,13 @@ class Database {
                                               bool fill_cache = true);
 
  private:
+  // An iterator of `options` (its own settings) over `family` within the bounds, at `snapshot`.
+  std::unique_ptr<rocksdb::Iterator> new_iterator(rocksdb::ColumnFamilyHandle* family,
+                                                  rocksdb::ReadOptions options,
+                                                  const rocksdb::Slice* upper_bound,
+                                                  const rocksdb::Slice* lower_bound,
+                                                  const rocksdb::Snapshot* snapshot);
+
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   TermFilterCache term_filters_;
