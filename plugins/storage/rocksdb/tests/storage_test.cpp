@@ -27,6 +27,22 @@ std::vector<std::string> ids_of(const std::vector<sdk::Record>& records) {
 
 class StorageTest : public StorageFixture {};
 
+TEST_F(StorageTest, PagesOfTooFewRowsAreAConfigErrorNamingTheKey) {
+  testing::TempDir other;
+  try {
+    RocksdbStorage storage(testing::plugin_context(
+        sdk::manifest_of<RocksdbStorage>(), {{"projector", json::object{{"column_page_rows", 63}}}},
+        other.path()));
+    FAIL() << "accepted column_page_rows of 63";
+  } catch (const sdk::Error& error) {
+    EXPECT_NE(
+        error.message().find("plugins.test.config.projector.column_page_rows: must be at least 64"),
+        std::string::npos)
+        << error.message();
+  }
+  EXPECT_FALSE(std::filesystem::exists(other.path() / "db"));
+}
+
 TEST_F(StorageTest, FinalChunksSmallerThanSmallOnesAreAConfigErrorNamingTheKey) {
   testing::TempDir other;
   try {
