@@ -66,50 +66,71 @@ std::optional<ColumnPlan> plan_conditions(const std::vector<sdk::Condition>& whe
 toolkit::FieldValue cell_value(const ColumnPlan::Slot& slot, CellKind kind, const ColumnView& view,
                                const ColumnView::Cursor& cursor, sdk::json::value& scratch);
 
-// One chunk's columns, read row by row.
+// One chunk's columns, read row by row. A column's cursor moves only when one of its cells is
+// asked for: a request whose conditions leave few of the candidates reads the other columns
+// (ids, timestamps) only at its matches, and their pages elsewhere are never loaded.
 class ChunkRows {
  public:
   ChunkRows(const ColumnPlan& plan, std::vector<ColumnView> views)
-      : plan_(plan), views_(std::move(views)), kinds_(views_.size()), scratch_(views_.size()) {
+      : plan_(plan),
+        views_(std::move(views)),
+        kinds_(views_.size()),
+        scratch_(views_.size()),
+        taken_(views_.size(), 0) {
     cursors_.reserve(views_.size());
     for (const auto& view : views_)
       cursors_.emplace_back(view);
   }
 
-  void next() {
-    for (std::size_t i = 0; i < cursors_.size(); ++i)
-      kinds_[i] = cursors_[i].next();
-  }
+  // To the next row: the cells asked for from here on are this row's.
+  void next() { ++passed_; }
   // Moves past `rows` rows without decoding them.
-  void skip(std::size_t rows) {
-    for (auto& cursor : cursors_)
-      cursor.skip(rows);
-  }
+  void skip(std::size_t rows) { passed_ += rows; }
 
-  CellKind kind(std::size_t slot) const { return kinds_[slot]; }
-  std::uint32_t string_index(std::size_t slot) const { return cursors_[slot].string_index(); }
-  std::string_view string(std::size_t slot) const {
-    return views_[slot].dictionary_entry(cursors_[slot].string_index());
+  CellKind kind(std::size_t slot) { return at(slot); }
+  std::uint32_t string_index(std::size_t slot) {
+    at(slot);
+    return cursors_[slot].string_index();
   }
-  std::int64_t integer(std::size_t slot) const {
-    return static_cast<std::int64_t>(cursors_[slot].number());
+  std::string_view string(std::size_t slot) {
+    return views_[slot].dictionary_entry(string_index(slot));
   }
-  std::uint64_t number(std::size_t slot) const { return cursors_[slot].number(); }
+  std::int64_t integer(std::size_t slot) { return static_cast<std::int64_t>(number(slot)); }
+  std::uint64_t number(std::size_t slot) {
+    at(slot);
+    return cursors_[slot].number();
+  }
   const ColumnView& view(std::size_t slot) const { return views_[slot]; }
-  const ColumnView::Cursor& cursor(std::size_t slot) const { return cursors_[slot]; }
+  const ColumnView::Cursor& cursor(std::size_t slot) {
+    at(slot);
+    return cursors_[slot];
+  }
 
   // The cell as the record-wise resolve() would give it.
   toolkit::FieldValue value(std::size_t slot) {
-    return cell_value(plan_.slots[slot], kinds_[slot], views_[slot], cursors_[slot],
-                      scratch_[slot]);
+    const CellKind kind = at(slot);
+    return cell_value(plan_.slots[slot], kind, views_[slot], cursors_[slot], scratch_[slot]);
   }
 
  private:
+  // Brings the slot's cursor to the current row (the last one next() moved to), decoding its cell.
+  CellKind at(std::size_t slot) {
+    std::size_t& taken = taken_[slot];
+    if (taken != passed_) {
+      cursors_[slot].skip(passed_ - 1 - taken);
+      kinds_[slot] = cursors_[slot].next();
+      taken = passed_;
+    }
+    return kinds_[slot];
+  }
+
   const ColumnPlan& plan_;
   std::vector<ColumnView> views_;
   std::vector<ColumnView::Cursor> cursors_;
   std::vector<CellKind> kinds_;
   std::vector<sdk::json::value> scratch_;
+  std::size_t passed_ = 0;          // rows moved past, the current one included
+  std::vector<std::size_t> taken_;  // per slot: rows its cursor moved past
 };
 
 // Where matching rows go: a row is given either as cells at the cursors, or, in a chunk read
