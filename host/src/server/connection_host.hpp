@@ -51,6 +51,18 @@ class ConnectionHost {
   std::atomic<int> busy{0};     // requests under way: head read, not yet answered
   std::atomic<int> running{0};  // requests inside an endpoint
 
+  // Handing a request to an endpoint thread and back wakes two sleeping threads: on an idle
+  // server that was more than a third of a small query's time. So one request at a time may be
+  // answered on the I/O thread that read it instead; only where there are several I/O threads,
+  // so that while it runs the others still carry every connection's bytes.
+  bool inline_answers = false;  // set before the threads start
+  // Whether the caller now holds the one inline place; release_inline() gives it back.
+  bool claim_inline() {
+    bool free = false;
+    return inline_answers && inline_busy_.compare_exchange_strong(free, true);
+  }
+  void release_inline() { inline_busy_.store(false); }
+
   // A new connection from `address`; when it is admitted and an idle one had to make room, that
   // one is closed here.
   ConnectionTable::Admission admit(const std::string& address);
@@ -79,6 +91,7 @@ class ConnectionHost {
 
   static void close_on_strand(const Live& live);
 
+  std::atomic<bool> inline_busy_{false};
   std::mutex mutex_;
   ConnectionTable table_;
   std::unordered_map<ConnectionTable::Id, Live> live_;

@@ -193,6 +193,24 @@ class Connection {
     co_await asio::post(token);
   }
 
+  // Runs an endpoint's `work` (which must not throw) and returns to the connection's strand: on
+  // an endpoint thread, or right here when the host's inline place is free
+  // (ConnectionHost::claim_inline).
+  template <typename Work>
+  asio::awaitable<void> on_endpoint(Work work) {
+    if (host_.claim_inline()) {
+      struct Release {
+        ConnectionHost& host;
+        ~Release() { host.release_inline(); }
+      } release{host_};
+      work();
+      co_return;
+    }
+    co_await to_endpoint_thread();
+    work();
+    co_await to_strand();
+  }
+
   asio::awaitable<bool> handshake() {
     if constexpr (kTls) {
       lowest().expires_after(std::chrono::seconds(config().handshake_timeout_s));
@@ -301,16 +319,16 @@ class Connection {
     Exchange exchange(std::move(head));
     // Admission may ask a backing service (a shared rate limit): an endpoint thread's work. A
     // request without a body is answered in the same visit.
-    co_await to_endpoint_thread();
-    host_.pipeline.admit(exchange);
     bool body_unread = exchange.head.has_body_framing();
-    if (!exchange.answered && take_buffered_body(exchange)) {
-      // complete() always leaves the exchange answered: nothing below reads or drops a body.
-      const Counted running(host_.running);
-      host_.pipeline.complete(exchange, parser_->get().body());
-      body_unread = false;
-    }
-    co_await to_strand();
+    co_await on_endpoint([&] {
+      host_.pipeline.admit(exchange);
+      if (!exchange.answered && take_buffered_body(exchange)) {
+        // complete() always leaves the exchange answered: nothing below reads or drops a body.
+        const Counted running(host_.running);
+        host_.pipeline.complete(exchange, parser_->get().body());
+        body_unread = false;
+      }
+    });
     if (!exchange.answered) {
       co_await read_body(exchange);
       body_unread = false;
@@ -377,12 +395,10 @@ class Connection {
     co_await http::async_read(stream_, buffer_, *parser_, redirect(error));
     if (disarm() && error) error = beast::error::timeout;
     if (!error) {
-      co_await to_endpoint_thread();
-      {
+      co_await on_endpoint([&] {
         const Counted running(host_.running);
         host_.pipeline.complete(exchange, parser_->get().body());
-      }
-      co_await to_strand();
+      });
     } else if (error == http::error::body_limit) {
       host_.pipeline.fail(exchange, body_too_large(exchange.body_limit));
     } else if (error == beast::error::timeout) {

@@ -205,6 +205,7 @@ void HttpsServer::start() {
   for (int i = 0; i < state.config.server.threads; ++i) {
     state.endpoint_threads.emplace_back([&state] { state.endpoint_io.run(); });
   }
+  state.host.inline_answers = io_thread_count(state.config.server) > 1;
   for (int i = 0; i < io_thread_count(state.config.server); ++i) {
     state.io_threads.emplace_back([&state] { state.io.run(); });
   }
