@@ -372,6 +372,26 @@ TEST(OperatorView, WritesAreRefusedWhileSearchTrailsPastTheBound) {
   EXPECT_EQ(sample(after, "eventsvc_storage_projection_lag_seconds{plugin=rocksdb}"), 0);
 }
 
+// One request at a time is answered on the I/O thread that read it where there are several I/O
+// threads; with one, every request goes to an endpoint thread. One client's requests follow each
+// other, so each finds the place free.
+TEST(OperatorView, RequestsAnsweredOnTheirIoThreadAreCounted) {
+  for (const int io_threads : {2, 1}) {
+    TestConfig config;
+    config.server += "  io_threads: " + std::to_string(io_threads) + "\n";
+    ServerProcess server(config.yaml());
+    server.start();
+    HttpsClient client(server.port());
+    for (int n = 0; n < 5; ++n)
+      EXPECT_EQ(client.request("GET", "/nowhere").status, 404);
+    const auto samples = scrape(server);
+    EXPECT_EQ(sample(samples, "eventsvc_http_requests_answered_inline_total{}"),
+              io_threads == 2 ? 5 : 0)
+        << io_threads << " I/O threads";
+    EXPECT_EQ(sample(samples, "eventsvc_http_requests_total{operation=none,status=404}"), 5);
+  }
+}
+
 // Projection held still again, with a pacing mark and no bound: once the oldest write not yet
 // searchable has waited past projector.pace_from_ms, each 202 is held before it is sent (the
 // writer slows down) and none is refused; every held write is verified once search catches up.

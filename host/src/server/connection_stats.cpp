@@ -39,6 +39,10 @@ void report_connection_stats(const ConnectionStats& stats, sdk::MetricsSink& sin
                value(stats.answers_held));
   sink.counter("http_answer_hold_seconds_total", "How long those answers were held, in all",
                value(stats.held_ms) / 1000.0);
+  sink.counter("http_requests_answered_inline_total",
+               "Requests answered on the I/O thread that read them, without a hand-off to an "
+               "endpoint thread (one at a time, where there are several I/O threads)",
+               value(stats.answered_inline));
 }
 
 }  // namespace eventsvc::host

@@ -22,6 +22,7 @@ struct ConnectionStats {
   std::atomic<std::uint64_t> busy_refusals{0};  // 503: `threads` + `queue` requests under way
   std::atomic<std::uint64_t> answers_held{0};   // sent late at the engine's asking (ingest pacing)
   std::atomic<std::uint64_t> held_ms{0};        // and how long, in all
+  std::atomic<std::uint64_t> answered_inline{0};  // on the I/O thread that read them
 };
 
 // The counters as eventsvc_connections_* and eventsvc_http_busy_refusals_total series.

@@ -203,6 +203,7 @@ class Connection {
         ConnectionHost& host;
         ~Release() { host.release_inline(); }
       } release{host_};
+      ++host_.stats.answered_inline;
       work();
       co_return;
     }
