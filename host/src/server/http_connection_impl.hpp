@@ -318,8 +318,9 @@ class Connection {
     }
 
     Exchange exchange(std::move(head));
-    // Admission may ask a backing service (a shared rate limit): an endpoint thread's work. A
-    // request without a body is answered in the same visit.
+    // Admission may ask a backing service (a shared rate limit): an endpoint's work, on an
+    // endpoint thread unless this request holds the inline place. A request whose body came
+    // with its head is answered in the same visit.
     bool body_unread = exchange.head.has_body_framing();
     co_await on_endpoint([&] {
       host_.pipeline.admit(exchange);
