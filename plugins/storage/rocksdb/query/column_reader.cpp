@@ -197,12 +197,7 @@ class AggregateSink final : public RowSink {
       }
       if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
       std::uint32_t& known = string_partitions_[cursor.string_index()];
-      if (known == 0) {
-        if (by_string_.empty()) by_string_.assign(view.dictionary_size(), nullptr);
-        toolkit::AggregatePartition*& group = by_string_[cursor.string_index()];
-        if (group == nullptr) group = &single_group(slot, kind, view, cursor);
-        known = index_of(group);
-      }
+      if (known == 0) known = index_of(&single_group(slot, kind, view, cursor));
       row_groups_.push_back(known);
     }
   }
@@ -218,7 +213,6 @@ class AggregateSink final : public RowSink {
       runs_[p].clear();
     };
     const ColumnView& view = rows.view(slot);
-    const bool instant = plan_.slots[slot].instant;
     ColumnView::Cursor cursor(view);
     std::uint32_t at = 0;
     for (std::size_t k = 0; k < matched_.size(); ++k) {
@@ -227,12 +221,7 @@ class AggregateSink final : public RowSink {
       const CellKind kind = cursor.next();
       const std::size_t group = row_groups_.empty() ? 0 : row_groups_[k];
       double number = 0;
-      if (kind == CellKind::double_number) {
-        number = std::bit_cast<double>(cursor.number());
-      } else if (kind == CellKind::int64 && !instant &&
-                 toolkit::exact_double(static_cast<std::int64_t>(cursor.number()))) {
-        number = static_cast<double>(static_cast<std::int64_t>(cursor.number()));
-      } else {
+      if (!plain_number(slot, kind, cursor, number)) {
         const auto add_one = [&](std::size_t p) {
           add_run(p);
           add_cell(partitions_[p]->values(aggregation), slot, kind, view, cursor, sdk::kNoTime);
@@ -275,15 +264,15 @@ class AggregateSink final : public RowSink {
   toolkit::AggregatePartition& keyed_group(ChunkRows& rows, std::optional<sdk::Millis> bucket) {
     key_.clear();
     for (const auto slot : plan_.group_by) {
-      // Strings straight from the dictionary: the same key bytes as a JSON string, no copy.
-      toolkit::append_group_key(key_, rows.kind(slot) == CellKind::string
-                                          ? toolkit::FieldValue::of(rows.string(slot))
-                                          : rows.value(slot));
+      toolkit::append_group_key(
+          key_, group_value(slot, rows.kind(slot), rows.view(slot), rows.cursor(slot)));
     }
     return accumulator_.group(key_, bucket, [&] {
       json::object rendered;
       for (std::size_t g = 0; g < plan_.group_by.size(); ++g) {
-        rendered[request_.group_by[g].text] = rows.value(plan_.group_by[g]).to_json();
+        const std::size_t slot = plan_.group_by[g];
+        rendered[request_.group_by[g].text] =
+            group_value(slot, rows.kind(slot), rows.view(slot), rows.cursor(slot)).to_json();
       }
       return rendered;
     });
@@ -308,33 +297,52 @@ class AggregateSink final : public RowSink {
     partition.flush_full();
   }
 
+  // The cell as the number the operators are handed, when it is one they take as a double: a
+  // double, or an integer of a field that is not an instant that a double holds exactly.
+  // False for any other cell.
+  bool plain_number(std::size_t slot, CellKind kind, const ColumnView::Cursor& cursor,
+                    double& number) const {
+    if (kind == CellKind::double_number) {
+      number = std::bit_cast<double>(cursor.number());
+      return true;
+    }
+    if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
+        toolkit::exact_double(static_cast<std::int64_t>(cursor.number()))) {
+      number = static_cast<double>(static_cast<std::int64_t>(cursor.number()));
+      return true;
+    }
+    return false;
+  }
+
   // Numbers straight from the column; everything else as the record-wise value.
   void add_cell(toolkit::SpanBuilder& values, std::size_t slot, CellKind kind,
                 const ColumnView& view, const ColumnView::Cursor& cursor, sdk::Millis time) {
     if (kind == CellKind::absent || kind == CellKind::container) {
       values.add_absent();
-    } else if (kind == CellKind::double_number) {
-      values.add_number(std::bit_cast<double>(cursor.number()), time);
-    } else if (kind == CellKind::int64 && !plan_.slots[slot].instant &&
-               toolkit::exact_double(static_cast<std::int64_t>(cursor.number()))) {
-      values.add_number(static_cast<double>(static_cast<std::int64_t>(cursor.number())), time);
+    } else if (double number = 0; plain_number(slot, kind, cursor, number)) {
+      values.add_number(number, time);
     } else {
       values.add(cell_value(plan_.slots[slot], kind, view, cursor, scratch_), time);
     }
+  }
+
+  // A group_by cell as its group's key and answer take it: strings straight from the dictionary
+  // (the same key bytes as a JSON string, no copy).
+  toolkit::FieldValue group_value(std::size_t slot, CellKind kind, const ColumnView& view,
+                                  const ColumnView::Cursor& cursor) {
+    return kind == CellKind::string
+               ? toolkit::FieldValue::of(view.dictionary_entry(cursor.string_index()))
+               : cell_value(plan_.slots[slot], kind, view, cursor, scratch_);
   }
 
   // The group of a single group_by field's cell, as keyed_group() finds it.
   toolkit::AggregatePartition& single_group(std::size_t slot, CellKind kind, const ColumnView& view,
                                             const ColumnView::Cursor& cursor) {
     key_.clear();
-    toolkit::append_group_key(
-        key_, kind == CellKind::string
-                  ? toolkit::FieldValue::of(view.dictionary_entry(cursor.string_index()))
-                  : cell_value(plan_.slots[slot], kind, view, cursor, scratch_));
+    toolkit::append_group_key(key_, group_value(slot, kind, view, cursor));
     return accumulator_.group(key_, std::nullopt, [&] {
       json::object rendered;
-      rendered[request_.group_by.front().text] =
-          cell_value(plan_.slots[slot], kind, view, cursor, scratch_).to_json();
+      rendered[request_.group_by.front().text] = group_value(slot, kind, view, cursor).to_json();
       return rendered;
     });
   }
