@@ -71,7 +71,8 @@ struct Family {
   FamilyKind kind;
   rocksdb::ColumnFamilyHandle* Database::*handle;
   std::size_t block_size = kBlockSize;
-  bool readahead = true;  // RocksDB's own, once an iterator reads blocks one after the other
+  bool readahead = true;    // RocksDB's own, once an iterator reads blocks one after the other
+  bool key_filter = false;  // an ordered family also read by key: bloom filters on its files
 };
 
 // Every column family, in the order RocksDB opens them. What each holds: database.hpp.
@@ -92,8 +93,10 @@ const Family kFamilies[] = {
     {"verify_queue", FamilyKind::ordered, &Database::verify_queue},
     {"vectors", FamilyKind::point, &Database::vectors},
     // A question reads the pages of a column one after the other, mostly from the block cache: a
-    // readahead system call per page was 7% of such a question's time.
-    {"columns", FamilyKind::ordered, &Database::columns, kBlockSize, false},
+    // readahead system call per page was 7% of such a question's time. It also reads a chunk's
+    // replaced rows, term blocks and pages by key, two or three a chunk: without filters each
+    // such read searched every file of level 0 and of each level whose key range held the key.
+    {"columns", FamilyKind::ordered, &Database::columns, kBlockSize, false, true},
     {"changes", FamilyKind::ordered, &Database::changes},
 };
 
@@ -176,7 +179,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
   // shard and the next one evicts it: four shards hold them.
   auto cache = rocksdb::NewLRUCache(options.block_cache_mb << 20, kBlockCacheShardBits);
   auto family_options = [&](bool point_lookups, std::size_t block_size = kBlockSize,
-                            bool readahead = true) {
+                            bool readahead = true, bool key_filter = false) {
     rocksdb::ColumnFamilyOptions cf;
     cf.write_buffer_size = options.write_buffer_mb << 20;
     cf.compression = compression_of(options.compression);
@@ -189,8 +192,9 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
     if (!readahead) table.max_auto_readahead_size = 0;
     table.cache_index_and_filter_blocks = true;
     table.pin_l0_filter_and_index_blocks_in_cache = true;
-    if (point_lookups) {
+    if (point_lookups || key_filter)
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+    if (point_lookups) {
       // Most point reads of a projection round miss (a new id, a new version): a bloom filter
       // of the memtable's keys answers those without searching its skip list.
       cf.memtable_whole_key_filtering = true;
@@ -216,11 +220,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
   };
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   for (const auto& family : kFamilies) {
-    const auto cf =
-        family.kind == FamilyKind::expiring ? expiring()
-        : family.kind == FamilyKind::counters
-            ? counters()
-            : family_options(family.kind == FamilyKind::point, family.block_size, family.readahead);
+    const auto cf = family.kind == FamilyKind::expiring ? expiring()
+                    : family.kind == FamilyKind::counters
+                        ? counters()
+                        : family_options(family.kind == FamilyKind::point, family.block_size,
+                                         family.readahead, family.key_filter);
     families.emplace_back(family.name, cf);
   }
   return families;
