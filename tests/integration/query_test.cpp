@@ -205,6 +205,24 @@ TEST_F(QueryTest, OrderLimitAndFields) {
                                   {"payload", json::object{{"temp", 30.5}}},
                                   {"metrics", json::object{{"cpu", 0.95}}},
                                   {"timestamp", iso(base_ - 30 * 60000LL)}}));
+  // Conditions the engine's indexes answer and fields naming no payload: the same trimmed
+  // records, the canonical members exact (the engine need not decode payloads for them).
+  const auto canonical =
+      raw(json::object{{"where", json::object{{"payload.status", "alarm"}, {"stream", "sensors"}}},
+                       {"fields", json::array{"stream", "namespace", "type", "timestamp"}}})
+          .json();
+  EXPECT_EQ(canonical.at("results").as_array(),
+            (json::array{json::object{{"id", "r3"},
+                                      {"stream", "sensors"},
+                                      {"namespace", "plant-b"},
+                                      {"type", "reading"},
+                                      {"timestamp", iso(base_ - 30 * 60000LL)}}}));
+  const auto metrics_only =
+      raw(json::object{{"where", json::object{{"payload.room", "Boiler Room"}}},
+                       {"fields", json::array{"metrics.cpu"}}})
+          .json();
+  EXPECT_EQ(metrics_only.at("results").as_array(),
+            (json::array{json::object{{"id", "r1"}, {"metrics", json::object{{"cpu", 0.5}}}}}));
   const auto answer = raw(json::object{{"limit", 1}}).json();
   for (const char* field : {"results", "count", "source", "complete", "scanned", "elapsed_ms"}) {
     EXPECT_TRUE(answer.as_object().contains(field)) << field;

@@ -19,6 +19,7 @@ ApiResponse QueryEndpoint::handle(const ApiRequest& request) {
   const std::size_t limit = query.limit;
   query.limit = limit + 1;  // one more tells whether a next page exists
   query.scan_limit = kQueryScanLimit;
+  query.fields = fields;  // the engine may leave out of each record what the answer does not show
   paging.continue_read(query);
 
   // The records' answer JSON, comma-separated: spliced by the engine when it can

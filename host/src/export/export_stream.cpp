@@ -61,6 +61,7 @@ ExportStream::ExportStream(const Module<sdk::Storage>& storage, sdk::Tenant tena
   query_.scan_limit = kPageScanLimit;
   // Read once, front to back: the block cache stays with what other reads use.
   query_.bulk = true;
+  query_.fields = fields_;
   if (format_.gzip) gzip_.emplace();
 }
 

@@ -45,15 +45,17 @@ ReadOrder read_order(const sdk::RecordQuery& query) {
 
 }  // namespace
 
-std::optional<sdk::Record> QueryEngine::load(const std::string& tenant, const VersionRef& ref) {
+std::optional<sdk::Record> QueryEngine::load(const std::string& tenant, const VersionRef& ref,
+                                             const std::vector<sdk::FieldPath>& fields) {
   const auto value = database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
   if (!value) return std::nullopt;
-  return decode_record(*value);
+  return decode_record_fields(*value, fields);
 }
 
 void QueryEngine::complete(const std::string& tenant, sdk::Record& record,
                            const sdk::RecordQuery& query, const std::string& embedding_model) {
-  record.verification = verdicts_.of(tenant, record.receipt_id);
+  // A reader naming fields takes none of a record's other parts (RecordQuery::fields).
+  if (query.fields.empty()) record.verification = verdicts_.of(tenant, record.receipt_id);
   if (query.with_embeddings && !embedding_model.empty()) {
     if (const auto vector =
             database_.get(database_.vectors, version_key(tenant, record.timestamp, record.id))) {
@@ -119,7 +121,7 @@ sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
   }
   std::sort_heap(best.begin(), best.end(), better);
   for (const auto& candidate : best) {
-    auto record = load(tenant, candidate.ref);
+    auto record = load(tenant, candidate.ref, query.fields);
     if (!record) continue;
     complete(tenant, *record, query, embedding_model);
     if (!visit(*record, candidate.score)) break;
@@ -265,7 +267,7 @@ QueryEngine::StoredVisitor QueryEngine::decoding(const std::string& tenant,
                                                  const sdk::RecordVisitor& visit,
                                                  const std::string& embedding_model) {
   return [this, &tenant, &query, &visit, &embedding_model](std::string_view stored, double score) {
-    sdk::Record record = decode_record(stored);
+    sdk::Record record = decode_record_fields(stored, query.fields);
     complete(tenant, record, query, embedding_model);
     return visit(record, score);
   };

@@ -45,7 +45,9 @@ class QueryEngine {
       const sdk::Tenant& tenant);
 
  private:
-  std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref);
+  // The version's record; with `fields`, only what they name (decode_record_fields).
+  std::optional<sdk::Record> load(const std::string& tenant, const VersionRef& ref,
+                                  const std::vector<sdk::FieldPath>& fields = {});
   // Fills what a delivered record carries beyond its stored form.
   void complete(const std::string& tenant, sdk::Record& record, const sdk::RecordQuery& query,
                 const std::string& embedding_model);

@@ -1,5 +1,6 @@
 #include "store/record_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -172,6 +173,36 @@ StoredRecordText read_record_text(std::string_view value) {
   }
   record.timestamp = instant_of(timestamp);
   record.ingested_at = instant_of(ingested_at);
+  return record;
+}
+
+sdk::Record decode_record_fields(std::string_view value,
+                                 const std::vector<sdk::FieldPath>& fields) {
+  if (fields.empty()) return decode_record(value);
+  auto names = [&fields](sdk::FieldPath::Root root) {
+    return std::any_of(fields.begin(), fields.end(),
+                       [root](const sdk::FieldPath& field) { return field.root == root; });
+  };
+  auto optional = [](std::string_view text) -> std::optional<std::string> {
+    if (text.empty() || text.front() != '"') return std::nullopt;
+    return json_string_value(text);
+  };
+  const StoredRecordText text = read_record_text(value);
+  sdk::Record record;
+  record.proof_digest = std::string(text.digest);
+  record.id = json_string_value(text.id);
+  record.type = json_string_value(text.type);
+  record.stream = json_string_value(text.stream);
+  record.namespace_name = optional(text.namespace_name);
+  record.site_id = optional(text.site_id);
+  record.source_id = optional(text.source_id);
+  record.timestamp = text.timestamp;
+  record.ingested_at = text.ingested_at;
+  record.receipt_id = json_string_value(text.receipt_id);
+  if (names(sdk::FieldPath::Root::payload)) record.payload = sdk::parse_json(text.payload);
+  if (names(sdk::FieldPath::Root::metrics) && !text.metrics.empty()) {
+    record.metrics = sdk::parse_json(text.metrics);
+  }
   return record;
 }
 

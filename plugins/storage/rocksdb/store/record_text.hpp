@@ -5,7 +5,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -31,6 +33,11 @@ struct StoredRecordText {
 
 // Locates the members of a stored record value; throws sdk::Error(500) when it is damaged.
 StoredRecordText read_record_text(std::string_view value);
+
+// The record a reader naming `fields` uses (sdk::RecordQuery::fields): its digest and canonical
+// members, and its payload and metrics only when a field names them, so a question asking for
+// ids decodes none of the payloads. Empty `fields`: decode_record(), the whole record.
+sdk::Record decode_record_fields(std::string_view value, const std::vector<sdk::FieldPath>& fields);
 
 // The string a JSON string text stands for (its quotes removed, escapes undone).
 std::string json_string_value(std::string_view text);

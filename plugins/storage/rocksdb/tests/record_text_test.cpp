@@ -51,6 +51,50 @@ TEST(RecordText, SplicesTheAnswerADecodedRecordGives) {
   }
 }
 
+// A reader naming fields gets the canonical members as a whole decode gives them, and the payload
+// and metrics only when a field names them.
+TEST(RecordText, DecodesOnlyWhatTheFieldsName) {
+  sdk::Record record = base_record();
+  record.id = "id \"q\" \\ 雪";
+  record.namespace_name = "ns-1";
+  record.source_id = "src/1";
+  record.metrics = json::object{{"latency_ms", 7}};
+  record.attributes = json::object{{"tag", "x"}};
+  const std::string stored = encode_record(record);
+  auto fields = [](std::initializer_list<const char*> names) {
+    std::vector<sdk::FieldPath> out;
+    for (const char* name : names)
+      out.push_back(*sdk::FieldPath::parse(name));
+    return out;
+  };
+  const sdk::Record whole = decode_record(stored);
+  const sdk::Record ids = decode_record_fields(stored, fields({"id", "timestamp"}));
+  EXPECT_EQ(ids.id, whole.id);
+  EXPECT_EQ(ids.type, whole.type);
+  EXPECT_EQ(ids.stream, whole.stream);
+  EXPECT_EQ(ids.namespace_name, whole.namespace_name);
+  EXPECT_EQ(ids.site_id, std::nullopt);
+  EXPECT_EQ(ids.source_id, whole.source_id);
+  EXPECT_EQ(ids.timestamp, whole.timestamp);
+  EXPECT_EQ(ids.ingested_at, whole.ingested_at);
+  EXPECT_EQ(ids.receipt_id, whole.receipt_id);
+  EXPECT_EQ(ids.proof_digest, whole.proof_digest);
+  EXPECT_TRUE(ids.payload.is_null());
+  EXPECT_TRUE(ids.metrics.is_null());
+  EXPECT_TRUE(ids.attributes.empty());
+
+  const sdk::Record payload = decode_record_fields(stored, fields({"payload.sku"}));
+  EXPECT_EQ(payload.payload, whole.payload);
+  EXPECT_TRUE(payload.metrics.is_null());
+  const sdk::Record metrics = decode_record_fields(stored, fields({"metrics.latency_ms"}));
+  EXPECT_TRUE(metrics.payload.is_null());
+  EXPECT_EQ(metrics.metrics, whole.metrics);
+
+  const sdk::Record all = decode_record_fields(stored, {});
+  EXPECT_EQ(all.attributes, whole.attributes);
+  EXPECT_EQ(all.sequence, whole.sequence);
+}
+
 TEST(RecordText, EveryOptionalMemberAndAwkwardText) {
   sdk::Record record = base_record();
   record.id = "quote \" back\\slash \n tab\t ctrl\x01 é 雪 🙂";

@@ -189,6 +189,10 @@ struct RecordQuery {
   std::size_t limit = 100;         // stop after this many matches (0: no limit but scan_limit)
   std::size_t scan_limit = 10000;  // stop after reading this many candidate records
   bool with_embeddings = false;    // fill Record::embedding
+  // The record fields the reader uses (query's and export's `fields`); empty: all of it. Given,
+  // an engine may deliver records holding only `id`, `timestamp` and these: it need not decode
+  // a payload or metrics no field names, nor attributes, envelope, sequence or verification.
+  std::vector<FieldPath> fields;
   // A read that goes through most of what it covers once (an export): an engine need not keep
   // what it reads in its caches, where it would push out what other reads keep using.
   bool bulk = false;
