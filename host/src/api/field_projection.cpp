@@ -1,50 +1,94 @@
 #include "api/field_projection.hpp"
 
 #include "eventsvc/toolkit/record_json.hpp"
+#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
 namespace json = sdk::json;
 
-sdk::json::object project_fields(const json::object& record,
-                                 const std::vector<sdk::FieldPath>& fields) {
+namespace {
+
+// A canonical member as the record's answer shows it (toolkit::record_to_json); nullopt for an
+// optional one the record lacks.
+std::optional<json::value> canonical_member(const sdk::Record& record, sdk::CanonicalField field) {
+  auto optional = [](const std::optional<std::string>& text) -> std::optional<json::value> {
+    if (!text) return std::nullopt;
+    return json::value(*text);
+  };
+  switch (field) {
+    case sdk::CanonicalField::id:
+      return json::value(record.id);
+    case sdk::CanonicalField::type:
+      return json::value(record.type);
+    case sdk::CanonicalField::stream:
+      return json::value(record.stream);
+    case sdk::CanonicalField::namespace_name:
+      return optional(record.namespace_name);
+    case sdk::CanonicalField::site_id:
+      return optional(record.site_id);
+    case sdk::CanonicalField::source_id:
+      return optional(record.source_id);
+    case sdk::CanonicalField::timestamp:
+      return json::value(toolkit::format_rfc3339(record.timestamp));
+    case sdk::CanonicalField::ingested_at:
+      return json::value(toolkit::format_rfc3339(record.ingested_at));
+    case sdk::CanonicalField::receipt_id:
+      return json::value(record.receipt_id);
+  }
+  return std::nullopt;
+}
+
+// Copies into `out`, under `name`, what `source` holds at `segments`, nested as in the record.
+// Walks down while the value is an object: an array or a scalar met on the way is copied whole;
+// a missing member copies nothing.
+void copy_path(json::object& out, std::string_view name, const json::value& source,
+               const std::vector<std::string>& segments) {
+  const json::value* at = &source;
+  json::object* target = &out;
+  std::string_view key = name;
+  for (const auto& segment : segments) {
+    if (!at->is_object()) break;
+    const json::value* child = at->get_object().if_contains(segment);
+    if (child == nullptr) return;
+    json::value& slot = (*target)[key];
+    if (!slot.is_object()) slot = json::object();
+    target = &slot.get_object();
+    at = child;
+    key = segment;
+  }
+  (*target)[key] = *at;
+}
+
+// The record trimmed to `fields`, built from the record itself rather than from its whole answer
+// object: a question naming a few fields pays for those.
+json::object project_record(const sdk::Record& record, const std::vector<sdk::FieldPath>& fields) {
   json::object out;
-  out["id"] = record.at("id");
+  out["id"] = record.id;
   for (const auto& field : fields) {
-    std::vector<std::string> path;
-    if (field.root == sdk::FieldPath::Root::canonical) {
-      path.emplace_back(sdk::canonical_field_name(field.canonical));
-    } else {
-      path.emplace_back(field.root == sdk::FieldPath::Root::payload ? "payload" : "metrics");
-      path.insert(path.end(), field.segments.begin(), field.segments.end());
-    }
-    const json::value* source = record.if_contains(path.front());
-    if (source == nullptr) continue;
-    json::object* target = &out;
-    std::size_t depth = 0;
-    // Walk down while both sides are objects; copy the value found at the end (or the array met
-    // on the way).
-    while (depth + 1 < path.size() && source->is_object()) {
-      const json::value* child = source->get_object().if_contains(path[depth + 1]);
-      if (child == nullptr) {
-        source = nullptr;
+    switch (field.root) {
+      case sdk::FieldPath::Root::canonical:
+        if (auto value = canonical_member(record, field.canonical)) {
+          out[sdk::canonical_field_name(field.canonical)] = std::move(*value);
+        }
         break;
-      }
-      json::value& slot = (*target)[path[depth]];
-      if (!slot.is_object()) slot = json::object();
-      target = &slot.get_object();
-      source = child;
-      ++depth;
+      case sdk::FieldPath::Root::payload:
+        copy_path(out, "payload", record.payload, field.segments);
+        break;
+      case sdk::FieldPath::Root::metrics:
+        // The answer shows metrics only when they are an object.
+        if (record.metrics.is_object()) copy_path(out, "metrics", record.metrics, field.segments);
+        break;
     }
-    if (source != nullptr) (*target)[path[depth]] = *source;
   }
   return out;
 }
 
+}  // namespace
+
 sdk::json::object record_answer(const sdk::Record& record,
                                 const std::vector<sdk::FieldPath>& fields) {
-  sdk::json::object json = toolkit::record_to_json(record);
-  return fields.empty() ? json : project_fields(json, fields);
+  return fields.empty() ? toolkit::record_to_json(record) : project_record(record, fields);
 }
 
 void append_record_answer(std::string& out, const sdk::Record& record,
@@ -53,7 +97,7 @@ void append_record_answer(std::string& out, const sdk::Record& record,
     toolkit::append_record_json(out, record);
     return;
   }
-  sdk::append_json(out, project_fields(toolkit::record_to_json(record), fields));
+  sdk::append_json(out, project_record(record, fields));
 }
 
 }  // namespace eventsvc::host

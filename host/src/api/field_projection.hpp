@@ -10,9 +10,6 @@
 
 namespace eventsvc::host {
 
-sdk::json::object project_fields(const sdk::json::object& record,
-                                 const std::vector<sdk::FieldPath>& fields);
-
 // A record as query and export answer it: whole, or trimmed to `fields` when any are named.
 sdk::json::object record_answer(const sdk::Record& record,
                                 const std::vector<sdk::FieldPath>& fields);
