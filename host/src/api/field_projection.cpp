@@ -1,43 +1,13 @@
 #include "api/field_projection.hpp"
 
+#include "eventsvc/toolkit/field_value.hpp"
 #include "eventsvc/toolkit/record_json.hpp"
-#include "eventsvc/toolkit/time.hpp"
 
 namespace eventsvc::host {
 
 namespace json = sdk::json;
 
 namespace {
-
-// A canonical member as the record's answer shows it (toolkit::record_to_json); nullopt for an
-// optional one the record lacks.
-std::optional<json::value> canonical_member(const sdk::Record& record, sdk::CanonicalField field) {
-  auto optional = [](const std::optional<std::string>& text) -> std::optional<json::value> {
-    if (!text) return std::nullopt;
-    return json::value(*text);
-  };
-  switch (field) {
-    case sdk::CanonicalField::id:
-      return json::value(record.id);
-    case sdk::CanonicalField::type:
-      return json::value(record.type);
-    case sdk::CanonicalField::stream:
-      return json::value(record.stream);
-    case sdk::CanonicalField::namespace_name:
-      return optional(record.namespace_name);
-    case sdk::CanonicalField::site_id:
-      return optional(record.site_id);
-    case sdk::CanonicalField::source_id:
-      return optional(record.source_id);
-    case sdk::CanonicalField::timestamp:
-      return json::value(toolkit::format_rfc3339(record.timestamp));
-    case sdk::CanonicalField::ingested_at:
-      return json::value(toolkit::format_rfc3339(record.ingested_at));
-    case sdk::CanonicalField::receipt_id:
-      return json::value(record.receipt_id);
-  }
-  return std::nullopt;
-}
 
 // Copies into `out`, under `name`, what `source` holds at `segments`, nested as in the record.
 // Walks down while the value is an object: an array or a scalar met on the way is copied whole;
@@ -68,8 +38,9 @@ json::object project_record(const sdk::Record& record, const std::vector<sdk::Fi
   for (const auto& field : fields) {
     switch (field.root) {
       case sdk::FieldPath::Root::canonical:
-        if (auto value = canonical_member(record, field.canonical)) {
-          out[sdk::canonical_field_name(field.canonical)] = std::move(*value);
+        // As the record's answer shows it: instants as RFC 3339, absent optional members left out.
+        if (const auto value = toolkit::resolve(record, field); value.present()) {
+          out[sdk::canonical_field_name(field.canonical)] = value.to_json();
         }
         break;
       case sdk::FieldPath::Root::payload:
