@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -107,6 +108,14 @@ int ServerProcess::stop() {
   ::kill(pid_, SIGTERM);
   const int status = wait_for(pid_);
   pid_ = -1;
+  if (status != 0) {
+    // A server that did not stop cleanly says why in its log (a sanitizer report, an exception);
+    // a test's failure output shows its end.
+    const std::string text = log();
+    constexpr std::size_t kTail = 16 * 1024;
+    std::fprintf(stderr, "eventsvc exited with %d on SIGTERM; the end of its log:\n%s\n", status,
+                 text.substr(text.size() > kTail ? text.size() - kTail : 0).c_str());
+  }
   return status;
 }
 
