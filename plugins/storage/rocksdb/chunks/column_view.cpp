@@ -1,6 +1,7 @@
 // Reading a column (column_chunk.hpp): its kinds counted, its cells stepped through by a cursor,
 // a paged column's pages loaded as they are reached.
 #include <algorithm>
+#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -82,6 +83,41 @@ KindCounts count_kinds(const char* kinds, std::size_t size) {
   }
   return counts;
 }
+
+namespace {
+
+// The counts of a run of kind bytes that are all one kind (every timestamp an int64, every id a
+// string): what count_kinds would give, found by comparing each block of 64 bytes with the first
+// byte, a quarter of its work. Nullopt at the first block that holds another kind.
+std::optional<KindCounts> counts_of_one_kind(const char* kinds, std::size_t size) {
+  if (size == 0) return std::nullopt;
+  const char first = kinds[0];
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi8(first);
+  for (; size - i >= 64; i += 64) {
+    const auto at = [&](std::size_t offset) {
+      return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + i + offset)),
+                            want);
+    };
+    const __m128i same = _mm_and_si128(_mm_and_si128(at(0), at(16)), _mm_and_si128(at(32), at(48)));
+    if (_mm_movemask_epi8(same) != 0xffff) return std::nullopt;
+  }
+#endif
+  for (; i < size; ++i) {
+    if (kinds[i] != first) return std::nullopt;
+  }
+  KindCounts counts;
+  counts.highest = static_cast<unsigned char>(first);
+  const auto kind = static_cast<CellKind>(first);
+  if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number)
+    counts.numbers = size;
+  if (kind == CellKind::string) counts.strings = size;
+  if (kind == CellKind::container) counts.containers = size;
+  return counts;
+}
+
+}  // namespace
 
 std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows,
                                              PageLoader pages) {
@@ -178,7 +214,9 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
   const auto kinds = take(bytes, rows);
   if (!kinds) return std::nullopt;
   view.kinds_ = *kinds;
-  const KindCounts counts = count_kinds(view.kinds_.data(), view.kinds_.size());
+  const auto one_kind = counts_of_one_kind(view.kinds_.data(), view.kinds_.size());
+  const KindCounts counts =
+      one_kind ? *one_kind : count_kinds(view.kinds_.data(), view.kinds_.size());
   if (counts.highest > static_cast<unsigned char>(CellKind::container)) return std::nullopt;
   const std::size_t numbers = counts.numbers;
   const std::size_t strings = counts.strings;

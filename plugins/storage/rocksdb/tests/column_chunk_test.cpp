@@ -176,6 +176,40 @@ TEST(ColumnChunk, AKindPastContainerIsDamaged) {
   }
 }
 
+// Columns whose rows are all one kind (every id a string, every timestamp an int64) are read
+// without counting their kinds; a row of another kind among them, or a kind past container in
+// each, is still damage.
+TEST(ColumnChunk, AColumnOfOneKindReadsBackAndAnotherKindInItIsDamaged) {
+  constexpr std::uint32_t kRows = 5000;
+  const Chunk chunk = build(kRows, 8192);  // one page
+  for (const std::string name : {"id", "timestamp"}) {
+    SCOPED_TRACE(name);
+    const std::string bytes = column_bytes(chunk.builder, name);
+    const auto view = ColumnView::decode(bytes, kRows);
+    ASSERT_TRUE(view.has_value());
+    ColumnView::Cursor cursor(*view);
+    for (std::uint32_t row = 0; row < kRows; ++row) {
+      const CellKind kind = cursor.next();
+      if (name == "id") {
+        ASSERT_EQ(kind, CellKind::string);
+        EXPECT_EQ(view->dictionary_entry(cursor.string_index()), "r" + std::to_string(row));
+      } else {
+        ASSERT_EQ(kind, CellKind::int64);
+        EXPECT_EQ(cursor.number(), row);
+      }
+    }
+    const char other = static_cast<char>(name == "id" ? CellKind::int64 : CellKind::string);
+    for (const std::uint32_t at : {0U, 63U, 64U, 4999U}) {
+      std::string damaged = bytes;
+      damaged[at] = other;
+      EXPECT_FALSE(ColumnView::decode(damaged, kRows).has_value()) << "kind byte " << at;
+    }
+    std::string past = bytes;
+    std::fill_n(past.begin(), kRows, static_cast<char>(static_cast<int>(CellKind::container) + 1));
+    EXPECT_FALSE(ColumnView::decode(past, kRows).has_value());
+  }
+}
+
 // A question about a few rows of a large chunk loads only their pages; a page without a cell of
 // the column is not stored, and reads as absent without a load.
 TEST(ColumnChunk, APagedColumnLoadsOnlyThePagesOfTheRowsRead) {
