@@ -192,6 +192,13 @@ std::vector<rocksdb::ColumnFamilyDescriptor> family_descriptors(const DatabaseOp
     if (!readahead) table.max_auto_readahead_size = 0;
     table.cache_index_and_filter_blocks = true;
     table.pin_l0_filter_and_index_blocks_in_cache = true;
+    if (key_filter) {
+      // A question reads a few keys of this family for each chunk it looks at, each read first
+      // looking its file's index and filter up in the cache: held by each open file instead
+      // (still charged to the cache; the family has a few keys a chunk, so they are small), a
+      // read took a quarter fewer instructions.
+      table.metadata_cache_options.unpartitioned_pinning = rocksdb::PinningTier::kAll;
+    }
     if (point_lookups || key_filter)
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
     if (point_lookups) {
