@@ -107,13 +107,11 @@ std::optional<KindCounts> counts_of_one_kind(const char* kinds, std::size_t size
   for (; i < size; ++i) {
     if (kinds[i] != first) return std::nullopt;
   }
-  KindCounts counts;
-  counts.highest = static_cast<unsigned char>(first);
-  const auto kind = static_cast<CellKind>(first);
-  if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number)
-    counts.numbers = size;
-  if (kind == CellKind::string) counts.strings = size;
-  if (kind == CellKind::container) counts.containers = size;
+  // One row's counts, for every row.
+  KindCounts counts = count_kinds(kinds, 1);
+  counts.numbers *= size;
+  counts.strings *= size;
+  counts.containers *= size;
   return counts;
 }
 
