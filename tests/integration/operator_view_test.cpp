@@ -3,6 +3,7 @@
 // the test did through the API.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -278,6 +279,49 @@ TEST(OperatorView, TermFiltersAnswerForWordsNoChunkHolds) {
   EXPECT_EQ(results[0].at("id").as_string(), "f2");
   EXPECT_GE(sample(scrape(server), passes), sample(after_absent, passes) + 1);
   EXPECT_GT(sample(scrape(server), "eventsvc_storage_term_filter_cache_bytes{plugin=rocksdb}"), 0);
+}
+
+// An equality asked again is answered from the rows the first question decoded from the chunk's
+// value postings: the same answer, and no postings read the second time.
+TEST(OperatorView, AValueAskedAgainIsAnsweredFromItsRowsKeptDecoded) {
+  ServerProcess server(TestConfig{}.yaml());
+  server.start();
+  ApiClient api(server.port(), server.create_key("ops", "test"));
+  json::array events;
+  std::vector<std::string> expected;
+  const std::int64_t at = now_ms();
+  // One chunk; 70 rows of one site: sets of fewer than 64 rows are not kept.
+  for (int n = 0; n < 100; ++n) {
+    const std::string id = "reading-" + std::to_string(1000 + n);
+    const bool krk = n % 10 < 7;
+    events.push_back(
+        make_event(id, "reading", at - n, json::object{{"site", krk ? "krk-1" : "waw-2"}}));
+    if (krk) expected.push_back(id);
+  }
+  api.ingest_verified(make_batch("sensors", std::move(events)), "values-1");
+  const json::object question{
+      {"source", "current"},
+      {"limit", 1000},
+      {"fields", json::array{"id"}},
+      {"where", json::object{{"payload.site", "krk-1"}, {"stream", "sensors"}}}};
+  const auto ids = [&] {
+    const auto answer = api.query(question);
+    EXPECT_EQ(answer.status, 200) << answer.body;
+    auto found = ids_of(answer.json());
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+  const auto hits = "eventsvc_storage_value_rows_cache_hits_total{plugin=rocksdb}";
+  const auto misses = "eventsvc_storage_value_rows_cache_misses_total{plugin=rocksdb}";
+  const auto before = scrape(server);
+  EXPECT_EQ(ids(), expected);
+  const auto first = scrape(server);
+  EXPECT_GE(sample(first, misses), sample(before, misses) + 2) << "the site and the stream";
+  EXPECT_EQ(ids(), expected);
+  const auto second = scrape(server);
+  EXPECT_EQ(sample(second, misses), sample(first, misses));
+  EXPECT_GE(sample(second, hits), sample(first, hits) + 2);
+  EXPECT_GT(sample(second, "eventsvc_storage_value_rows_cache_bytes{plugin=rocksdb}"), 0);
 }
 
 // The gate file of the gated test embedder, closed: projection waits in the embedder until the

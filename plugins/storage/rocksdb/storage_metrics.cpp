@@ -135,6 +135,15 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
                as_double(filters.passes()));
   sink.gauge("storage_term_filter_cache_bytes", "Bytes of term filters kept (filter_cache_mb)",
              as_double(filters.bytes()));
+  const RowSetCache& value_rows = database.value_rows();
+  sink.counter("storage_value_rows_cache_hits_total",
+               "Rows of a value in a column chunk found decoded in memory (value_cache_mb)",
+               as_double(value_rows.hits()));
+  sink.counter("storage_value_rows_cache_misses_total",
+               "Rows of a value in a column chunk read from its postings",
+               as_double(value_rows.misses()));
+  sink.gauge("storage_value_rows_cache_bytes", "Bytes of decoded value rows kept (value_cache_mb)",
+             as_double(value_rows.bytes()));
   for (auto* family : database.families()) {
     sink.gauge("rocksdb_sst_files_bytes", "Bytes of live table files, by column family",
                as_double(database.int_property(family, "rocksdb.live-sst-files-size")),

@@ -39,7 +39,9 @@ std::vector<std::string> terms_of(const sdk::Condition& condition) {
 
 ChunkValues::ChunkValues(Database& database, const rocksdb::Snapshot* snapshot,
                          const std::string& tenant, const std::vector<sdk::Condition>& where)
-    : terms_(database, snapshot, tenant, TermIndex::values) {
+    : cache_(database.value_rows()),
+      tenant_(tenant),
+      terms_(database, snapshot, tenant, TermIndex::values) {
   for (const auto& condition : where) {
     auto terms = terms_of(condition);
     if (!terms.empty()) conditions_.push_back(std::move(terms));
@@ -50,18 +52,43 @@ bool ChunkValues::narrows(const sdk::Condition& condition) {
   return !terms_of(condition).empty();
 }
 
+std::shared_ptr<const RowBits> ChunkValues::rows_with(const ChunkRef& chunk,
+                                                      const std::string& term) {
+  if (term.empty()) return nullptr;
+  const auto load = [&]() -> std::optional<RowBits> {
+    const auto postings = terms_.find(chunk, term);
+    if (!postings) return std::nullopt;
+    RowBits rows;
+    rows.reset(chunk.header.rows, false);
+    if (!mark_row_set(*postings, rows)) {
+      throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk.number) +
+                                 " are damaged");
+    }
+    return rows;
+  };
+  if (chunk.header.values) {
+    return cache_.get(tenant_, chunk.number, *chunk.header.values, chunk.header.rows, term, load);
+  }
+  auto rows = load();
+  return rows ? std::make_shared<const RowBits>(std::move(*rows)) : nullptr;
+}
+
 std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows) {
   RowBits holding;
   for (const auto& terms : conditions_) {
     if (!rows.any()) return 0;  // the next conditions' postings need not be read
+    if (terms.size() == 1) {    // an equality: its value's rows narrow directly
+      const auto with = rows_with(chunk, terms.front());
+      if (!with) {
+        rows.reset(rows.rows(), false);
+        return 0;
+      }
+      rows.and_with(*with);
+      continue;
+    }
     holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
-      if (term.empty()) continue;
-      const auto postings = terms_.find(chunk, term);
-      if (postings && !mark_row_set(*postings, holding)) {
-        throw sdk::Error::internal("the value postings of chunk " + std::to_string(chunk.number) +
-                                   " are damaged");
-      }
+      if (const auto with = rows_with(chunk, term)) holding.or_with(*with);
     }
     rows.and_with(holding);
   }

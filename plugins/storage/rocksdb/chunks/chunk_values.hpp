@@ -9,6 +9,7 @@
 #include <rocksdb/slice.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ class ChunkValues {
   std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows);
 
  private:
+  // The rows of the chunk holding the value `term`, from the database's cache of decoded rows
+  // when the chunk's header names its value postings; null when none does.
+  std::shared_ptr<const RowBits> rows_with(const ChunkRef& chunk, const std::string& term);
+
+  RowSetCache& cache_;
+  const std::string& tenant_;
   ChunkTerms terms_;
   std::vector<std::vector<std::string>> conditions_;  // per narrowing condition: its value terms
 };

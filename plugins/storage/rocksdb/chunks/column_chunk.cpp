@@ -139,21 +139,28 @@ std::string encode_chunk_header(const ChunkHeader& header) {
   append_u64_le(out, static_cast<std::uint64_t>(header.max_timestamp));
   // The optional fields in order, a filter only after max_ingested_at, which is then
   // kNoIngestedAt when it is unknown (a merge of chunks written before it was kept).
-  if (header.max_ingested_at || header.filter || header.directory) {
+  if (header.max_ingested_at || header.filter || header.directory || header.values) {
     append_u64_le(out, static_cast<std::uint64_t>(header.max_ingested_at.value_or(kNoIngestedAt)));
   }
-  // A directory only after a filter: chunks are given both at once (term_blocks.cpp).
-  if (header.filter || header.directory) append_u64_le(out, header.filter.value_or(0));
-  if (header.directory) append_u64_le(out, *header.directory);
+  // Each id only after those before it, 0 for one that is absent (ids are never 0); chunks are
+  // given all three at once (term_blocks.cpp).
+  if (header.filter || header.directory || header.values) {
+    append_u64_le(out, header.filter.value_or(0));
+  }
+  if (header.directory || header.values) append_u64_le(out, header.directory.value_or(0));
+  if (header.values) append_u64_le(out, *header.values);
   return out;
 }
 
 std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
-  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36 && bytes.size() != 44)
+  if (bytes.size() != 20 && bytes.size() != 28 && bytes.size() != 36 && bytes.size() != 44 &&
+      bytes.size() != 52) {
     return std::nullopt;
+  }
   ChunkHeader header{static_cast<std::uint32_t>(read_le(bytes, 0, 4)),
                      static_cast<sdk::Millis>(read_le(bytes, 4, 8)),
                      static_cast<sdk::Millis>(read_le(bytes, 12, 8)),
+                     std::nullopt,
                      std::nullopt,
                      std::nullopt,
                      std::nullopt};
@@ -165,7 +172,11 @@ std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
     const std::uint64_t filter = read_le(bytes, 28, 8);
     if (filter != 0) header.filter = filter;  // ids are never 0
   }
-  if (bytes.size() == 44) header.directory = read_le(bytes, 36, 8);
+  if (bytes.size() >= 44) {
+    const std::uint64_t directory = read_le(bytes, 36, 8);
+    if (directory != 0) header.directory = directory;
+  }
+  if (bytes.size() == 52) header.values = read_le(bytes, 44, 8);
   return header;
 }
 

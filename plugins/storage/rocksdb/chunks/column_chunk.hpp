@@ -6,7 +6,8 @@
 //
 //   columns  <tenant> 'C' <chunk:u64>                     -> header: rows, min and max timestamp,
 //                                                             max ingested_at, the ids of the
-//                                                             term filter and block directory
+//                                                             term filter, block directory and
+//                                                             value postings
 //            <tenant> 'H' <chunk:u64> 0x01 <column name>  -> column
 //
 // The headers are a contiguous catalogue, so the chunks of a time range are found by reading it
@@ -121,6 +122,9 @@ struct ChunkHeader {
   std::optional<std::uint64_t> filter;
   // The id of its directory of term blocks (term_directory.hpp); absent in chunks written before.
   std::optional<std::uint64_t> directory;
+  // The id of its value postings: a hash of their blocks, under which their decoded rows are
+  // cached (row_set_cache.hpp); absent in chunks written before it.
+  std::optional<std::uint64_t> values;
 };
 
 // A chunk as the catalogue lists it.

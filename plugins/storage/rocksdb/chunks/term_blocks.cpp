@@ -11,6 +11,9 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 namespace {
 
+// The seed of a chunk's value postings id (ChunkHeader::values).
+constexpr std::uint64_t kValuesSeed = 0x76616c7565732121ULL;
+
 std::string_view as_view(const rocksdb::Slice& slice) {
   return {slice.data(), slice.size()};
 }
@@ -75,11 +78,13 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
                            std::move(bytes));
   }
   TermFilterBuilder filter;
-  std::vector<std::string> firsts[2];  // per index, the first term of each block
+  std::vector<std::string> firsts[2];     // per index, the first term of each block
+  std::uint64_t values_id = kValuesSeed;  // a hash of the value blocks, chained block by block
   for (const auto index : {TermIndex::words, TermIndex::values}) {
     const auto& terms = index == TermIndex::words ? words : values;
     const std::string prefix = term_blocks_prefix(tenant, chunk, index);
     for (auto& [first, block] : encode_term_blocks(terms)) {
+      if (index == TermIndex::values) values_id = content_id(block, values_id);
       entries.emplace_back(prefix + first, std::move(block));
       firsts[static_cast<int>(index)].push_back(std::move(first));
     }
@@ -93,6 +98,7 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
   ChunkHeader header = built.header();
   header.filter = term_filter_id(filter_bytes);
   header.directory = term_directory_id(directory);
+  header.values = values_id;
   entries.front().second = encode_chunk_header(header);
   if (cache != nullptr) {
     cache->put(tenant, chunk, *header.filter, filter_bytes, ChunkSummary::filter);

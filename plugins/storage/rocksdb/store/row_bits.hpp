@@ -54,6 +54,12 @@ class RowBits {
     for (std::size_t i = 0; i < words_.size(); ++i)
       words_[i] &= other.words_[i];
   }
+  void or_with(const RowBits& other) {
+    for (std::size_t i = 0; i < words_.size(); ++i)
+      words_[i] |= other.words_[i];
+  }
+  // The bytes its bitmap takes.
+  std::size_t bitmap_bytes() const { return words_.size() * sizeof(std::uint64_t); }
   bool any() const {
     for (const auto word : words_) {
       if (word != 0) return true;

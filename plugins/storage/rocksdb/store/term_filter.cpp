@@ -127,44 +127,19 @@ std::shared_ptr<const std::string> TermFilterCache::get(
     std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
     const std::function<std::optional<std::string>()>& load, ChunkSummary kind) {
   const std::string key = key_of(tenant, chunk, id, kind);
-  {
-    const std::lock_guard lock(mutex_);
-    if (const auto it = entries_.find(key); it != entries_.end()) {
-      recency_.splice(recency_.begin(), recency_, it->second.recency);
-      return it->second.filter;
-    }
-  }
+  if (auto found = entries_.find(key)) return found;
   // Read outside the lock: two readers may both read a filter the first time, and keep one.
   auto loaded = load();
   if (!loaded) return nullptr;
-  return keep(key, std::make_shared<const std::string>(std::move(*loaded)));
+  const std::size_t size = loaded->size();
+  return entries_.keep(key, std::make_shared<const std::string>(std::move(*loaded)), size);
 }
 
 void TermFilterCache::put(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
                           std::string bytes, ChunkSummary kind) {
-  keep(key_of(tenant, chunk, id, kind), std::make_shared<const std::string>(std::move(bytes)));
-}
-
-std::shared_ptr<const std::string> TermFilterCache::keep(
-    const std::string& key, std::shared_ptr<const std::string> filter) {
-  const std::lock_guard lock(mutex_);
-  if (const auto it = entries_.find(key); it != entries_.end()) return it->second.filter;
-  if (filter->size() > capacity_) return filter;  // used once, never kept
-  recency_.push_front(key);
-  entries_.emplace(key, Entry{filter, recency_.begin()});
-  bytes_ += filter->size();
-  while (bytes_ > capacity_) {
-    const auto last = entries_.find(recency_.back());
-    bytes_ -= last->second.filter->size();
-    entries_.erase(last);
-    recency_.pop_back();
-  }
-  return filter;
-}
-
-std::size_t TermFilterCache::bytes() const {
-  const std::lock_guard lock(mutex_);
-  return bytes_;
+  const std::size_t size = bytes.size();
+  entries_.keep(key_of(tenant, chunk, id, kind),
+                std::make_shared<const std::string>(std::move(bytes)), size);
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

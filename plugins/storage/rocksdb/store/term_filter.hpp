@@ -21,15 +21,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <utility>
 #include <vector>
+
+#include "store/lru_cache.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
@@ -63,7 +61,7 @@ enum class ChunkSummary : char { filter = 'f', directory = 'd' };
 // Thread-safe.
 class TermFilterCache {
  public:
-  explicit TermFilterCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
+  explicit TermFilterCache(std::size_t capacity_bytes) : entries_(capacity_bytes) {}
 
   // The filter (or directory) of (tenant, chunk, id), read by `load` when it is not cached; null
   // when `load` finds none (the chunk then may hold every term).
@@ -83,25 +81,14 @@ class TermFilterCache {
   void count(bool skipped) { (skipped ? skips_ : passes_).fetch_add(1, std::memory_order_relaxed); }
   std::uint64_t skips() const { return skips_.load(std::memory_order_relaxed); }
   std::uint64_t passes() const { return passes_.load(std::memory_order_relaxed); }
-  std::size_t bytes() const;
-  std::size_t capacity() const { return capacity_; }
+  std::size_t bytes() const { return entries_.bytes(); }
+  std::size_t capacity() const { return entries_.capacity(); }
 
  private:
-  struct Entry {
-    std::shared_ptr<const std::string> filter;
-    std::list<std::string>::iterator recency;
-  };
   std::string key_of(std::string_view tenant, std::uint64_t chunk, std::uint64_t id,
                      ChunkSummary kind) const;
-  // The entry of `key`: the one cached, else `filter`, kept when it fits.
-  std::shared_ptr<const std::string> keep(const std::string& key,
-                                          std::shared_ptr<const std::string> filter);
 
-  const std::size_t capacity_;
-  mutable std::mutex mutex_;
-  std::list<std::string> recency_;  // most recently used first
-  std::unordered_map<std::string, Entry> entries_;
-  std::size_t bytes_ = 0;
+  LruCache<std::string> entries_;
   std::atomic<std::uint64_t> skips_{0};
   std::atomic<std::uint64_t> passes_{0};
 };

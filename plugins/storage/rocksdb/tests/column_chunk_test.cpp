@@ -295,31 +295,34 @@ TEST(ChunkHeaderFormat, HeadersOfEveryVintageReadBackAsWritten) {
   const auto same = [](const ChunkHeader& a, const ChunkHeader& b) {
     return a.rows == b.rows && a.min_timestamp == b.min_timestamp &&
            a.max_timestamp == b.max_timestamp && a.max_ingested_at == b.max_ingested_at &&
-           a.filter == b.filter && a.directory == b.directory;
+           a.filter == b.filter && a.directory == b.directory && a.values == b.values;
   };
-  ChunkHeader header{7, 100, 200, std::nullopt, std::nullopt, std::nullopt};
+  ChunkHeader header{7, 100, 200, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   std::vector<std::size_t> sizes;
-  for (int vintage = 0; vintage < 4; ++vintage) {
+  for (int vintage = 0; vintage < 5; ++vintage) {
     if (vintage == 1) header.max_ingested_at = 300;
     if (vintage == 2) header.filter = 0x1234;
     if (vintage == 3) header.directory = 0x5678;
+    if (vintage == 4) header.values = 0x9abc;
     const std::string bytes = encode_chunk_header(header);
     sizes.push_back(bytes.size());
     const auto read = decode_chunk_header(bytes);
     ASSERT_TRUE(read);
     EXPECT_TRUE(same(*read, header)) << "vintage " << vintage;
   }
-  EXPECT_EQ(sizes, (std::vector<std::size_t>{20, 28, 36, 44}));
-  // A filter and a directory without max_ingested_at (a merge of chunks from before it was kept),
-  // and a directory without a filter.
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{20, 28, 36, 44, 52}));
+  // Later fields without earlier ones: ids without max_ingested_at (a merge of chunks from before
+  // it was kept), a directory and values without a filter, values without a directory.
   header.max_ingested_at.reset();
-  for (int without_filter = 0; without_filter < 2; ++without_filter) {
-    if (without_filter == 1) header.filter.reset();
+  for (int without = 0; without < 3; ++without) {
+    if (without == 1) header.filter.reset();
+    if (without == 2) header.directory.reset();
     const auto read = decode_chunk_header(encode_chunk_header(header));
     ASSERT_TRUE(read);
-    EXPECT_TRUE(same(*read, header)) << "without a filter: " << without_filter;
+    EXPECT_TRUE(same(*read, header)) << "without " << without;
   }
   EXPECT_FALSE(decode_chunk_header(std::string(43, '\0')));
+  EXPECT_FALSE(decode_chunk_header(std::string(60, '\0')));
 }
 
 }  // namespace

@@ -85,18 +85,24 @@ TEST_F(StorageTest, ABadLagBoundOrPacingMarkIsAConfigErrorNamingTheKey) {
   }
 }
 
-TEST_F(StorageTest, ABadFilterCacheSizeIsAConfigErrorNamingTheKey) {
-  const std::pair<json::value, std::string> cases[] = {
-      {json::value(0), "plugins.test.config.filter_cache_mb: must be at least 1"},
-      {json::value("64MB"), "plugins.test.config.filter_cache_mb: must be an integer"},
-      {json::value(1 << 21), "plugins.test.config.filter_cache_mb: must be at most 1048576"},
+TEST_F(StorageTest, ABadCacheSizeIsAConfigErrorNamingTheKey) {
+  const std::tuple<std::string, json::value, std::string> cases[] = {
+      {"filter_cache_mb", json::value(0),
+       "plugins.test.config.filter_cache_mb: must be at least 1"},
+      {"filter_cache_mb", json::value("64MB"),
+       "plugins.test.config.filter_cache_mb: must be an integer"},
+      {"filter_cache_mb", json::value(1 << 21),
+       "plugins.test.config.filter_cache_mb: must be at most 1048576"},
+      {"value_cache_mb", json::value(-1), "plugins.test.config.value_cache_mb: must be at least 0"},
+      {"value_cache_mb", json::value(1.5),
+       "plugins.test.config.value_cache_mb: must be an integer"},
   };
-  for (const auto& [size, expected] : cases) {
+  for (const auto& [key, size, expected] : cases) {
     testing::TempDir other;
     try {
-      RocksdbStorage storage(testing::plugin_context(sdk::manifest_of<RocksdbStorage>(),
-                                                     {{"filter_cache_mb", size}}, other.path()));
-      ADD_FAILURE() << "accepted filter_cache_mb " << sdk::to_json(size);
+      RocksdbStorage storage(
+          testing::plugin_context(sdk::manifest_of<RocksdbStorage>(), {{key, size}}, other.path()));
+      ADD_FAILURE() << "accepted " << key << " " << sdk::to_json(size);
     } catch (const sdk::Error& error) {
       EXPECT_NE(error.message().find(expected), std::string::npos) << error.message();
     }

@@ -1,0 +1,70 @@
+// Values kept in memory by key, the least recently used dropped once the bytes they hold pass a
+// capacity: what the term filters (term_filter.hpp) and the decoded row sets of value postings
+// (row_set_cache.hpp) are kept in. Values are shared and immutable, so a reader keeps using one
+// that is dropped meanwhile. Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+template <class Value>
+class LruCache {
+ public:
+  explicit LruCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+  // The value of `key`, now the most recently used; null when it is not kept.
+  std::shared_ptr<const Value> find(const std::string& key) {
+    const std::lock_guard lock(mutex_);
+    const auto it = entries_.find(key);
+    if (it == entries_.end()) return nullptr;
+    recency_.splice(recency_.begin(), recency_, it->second.recency);
+    return it->second.value;
+  }
+
+  // The value kept under `key`, else `value`, kept when its `bytes` fit the capacity. Two readers
+  // that both loaded a missing value keep the first one's.
+  std::shared_ptr<const Value> keep(const std::string& key, std::shared_ptr<const Value> value,
+                                    std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = entries_.find(key); it != entries_.end()) return it->second.value;
+    if (bytes > capacity_) return value;  // used once, never kept
+    recency_.push_front(key);
+    entries_.emplace(key, Entry{value, bytes, recency_.begin()});
+    bytes_ += bytes;
+    while (bytes_ > capacity_) {
+      const auto last = entries_.find(recency_.back());
+      bytes_ -= last->second.bytes;
+      entries_.erase(last);
+      recency_.pop_back();
+    }
+    return value;
+  }
+
+  std::size_t bytes() const {
+    const std::lock_guard lock(mutex_);
+    return bytes_;
+  }
+  std::size_t capacity() const { return capacity_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const Value> value;
+    std::size_t bytes = 0;
+    std::list<std::string>::iterator recency;
+  };
+
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::list<std::string> recency_;  // most recently used first
+  std::unordered_map<std::string, Entry> entries_;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
