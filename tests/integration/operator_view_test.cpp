@@ -281,16 +281,20 @@ TEST(OperatorView, TermFiltersAnswerForWordsNoChunkHolds) {
   EXPECT_GT(sample(scrape(server), "eventsvc_storage_term_filter_cache_bytes{plugin=rocksdb}"), 0);
 }
 
-// An equality asked again is answered from the rows the first question decoded from the chunk's
-// value postings: the same answer, and no postings read the second time.
-TEST(OperatorView, AValueAskedAgainIsAnsweredFromItsRowsKeptDecoded) {
-  ServerProcess server(TestConfig{}.yaml());
+// A question asked again is answered from what the first one decoded: the rows of its values from
+// the chunk's value postings, and the pages of its columns (kept on their second load). The same
+// answer each time, and the third reads neither postings nor pages.
+TEST(OperatorView, AQuestionAskedAgainIsAnsweredFromRowsAndPagesKeptDecoded) {
+  TestConfig config;
+  config.plugins =
+      with_storage_config(default_plugins(), "      projector:\n        column_page_rows: 64\n");
+  ServerProcess server(config.yaml());
   server.start();
   ApiClient api(server.port(), server.create_key("ops", "test"));
   json::array events;
   std::vector<std::string> expected;
   const std::int64_t at = now_ms();
-  // One chunk; 70 rows of one site: sets of fewer than 64 rows are not kept.
+  // One chunk in two pages; 70 rows of one site: sets of fewer than 64 rows are not kept.
   for (int n = 0; n < 100; ++n) {
     const std::string id = "reading-" + std::to_string(1000 + n);
     const bool krk = n % 10 < 7;
@@ -313,15 +317,23 @@ TEST(OperatorView, AValueAskedAgainIsAnsweredFromItsRowsKeptDecoded) {
   };
   const auto hits = "eventsvc_storage_value_rows_cache_hits_total{plugin=rocksdb}";
   const auto misses = "eventsvc_storage_value_rows_cache_misses_total{plugin=rocksdb}";
+  const auto page_hits = "eventsvc_storage_page_cache_hits_total{plugin=rocksdb}";
+  const auto page_misses = "eventsvc_storage_page_cache_misses_total{plugin=rocksdb}";
   const auto before = scrape(server);
   EXPECT_EQ(ids(), expected);
   const auto first = scrape(server);
   EXPECT_GE(sample(first, misses), sample(before, misses) + 2) << "the site and the stream";
+  EXPECT_GE(sample(first, page_misses), sample(before, page_misses) + 2) << "ids and timestamps";
   EXPECT_EQ(ids(), expected);
   const auto second = scrape(server);
   EXPECT_EQ(sample(second, misses), sample(first, misses));
   EXPECT_GE(sample(second, hits), sample(first, hits) + 2);
   EXPECT_GT(sample(second, "eventsvc_storage_value_rows_cache_bytes{plugin=rocksdb}"), 0);
+  EXPECT_GT(sample(second, "eventsvc_storage_page_cache_bytes{plugin=rocksdb}"), 0);
+  EXPECT_EQ(ids(), expected);
+  const auto third = scrape(server);
+  EXPECT_EQ(sample(third, page_misses), sample(second, page_misses));
+  EXPECT_GE(sample(third, page_hits), sample(second, page_hits) + 2);
 }
 
 // The gate file of the gated test embedder, closed: projection waits in the embedder until the

@@ -101,6 +101,13 @@ constexpr ConfigKey kConfig[] = {
         .defaults_to("32")
         .at_least(0)
         .at_most(1 << 20),
+    ConfigKey::integer(
+        "page_cache_mb",
+        "Pages of column chunks' columns parsed by questions, kept for the next ones "
+        "(0: none)")
+        .defaults_to("32")
+        .at_least(0)
+        .at_most(1 << 20),
     ConfigKey::integer("write_buffer_mb", "Memtable size per column family")
         .defaults_to("32")
         .at_least(1)
@@ -174,6 +181,7 @@ DatabaseOptions database_options_of(const sdk::PluginContext& context) {
   options.block_cache_mb = static_cast<std::size_t>(context.config.get_int("block_cache_mb"));
   options.filter_cache_mb = static_cast<std::size_t>(context.config.get_int("filter_cache_mb"));
   options.value_cache_mb = static_cast<std::size_t>(context.config.get_int("value_cache_mb"));
+  options.page_cache_mb = static_cast<std::size_t>(context.config.get_int("page_cache_mb"));
   options.write_buffer_mb = static_cast<std::size_t>(context.config.get_int("write_buffer_mb"));
   options.compression = context.config.get_string("compression");
   return options;

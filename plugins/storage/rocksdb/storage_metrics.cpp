@@ -144,6 +144,14 @@ void report_rocksdb(sdk::MetricsSink& sink, Database& database) {
                as_double(value_rows.misses()));
   sink.gauge("storage_value_rows_cache_bytes", "Bytes of decoded value rows kept (value_cache_mb)",
              as_double(value_rows.bytes()));
+  const PageCache& pages = database.pages();
+  sink.counter("storage_page_cache_hits_total",
+               "Pages of column chunks' columns found parsed in memory (page_cache_mb)",
+               as_double(pages.hits()));
+  sink.counter("storage_page_cache_misses_total",
+               "Pages of column chunks' columns read from the database", as_double(pages.misses()));
+  sink.gauge("storage_page_cache_bytes", "Bytes of parsed pages kept (page_cache_mb)",
+             as_double(pages.bytes()));
   for (auto* family : database.families()) {
     sink.gauge("rocksdb_sst_files_bytes", "Bytes of live table files, by column family",
                as_double(database.int_property(family, "rocksdb.live-sst-files-size")),

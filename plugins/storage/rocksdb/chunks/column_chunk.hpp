@@ -68,6 +68,7 @@
 #include "eventsvc/sdk/field_path.hpp"
 #include "eventsvc/sdk/record.hpp"
 #include "store/little_endian.hpp"
+#include "store/page_cache.hpp"
 #include "store/string_hash.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
@@ -228,12 +229,14 @@ class ColumnView {
   // An all-absent column (the chunk has no such field).
   explicit ColumnView(std::uint32_t rows) : rows_(rows) {}
   // nullopt when the bytes are damaged; a damaged dictionary entry, string index or page is found
-  // where it is read (sdk::Error 500). `pages` loads the pages when the bytes are a head.
+  // where it is read (sdk::Error 500). `pages` loads the pages when the bytes are a head; with a
+  // `cache`, pages are found there first and kept there as it admits them.
   static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows,
-                                          PageLoader pages = {});
+                                          PageLoader pages = {}, PageCache* cache = nullptr);
   // The same over a value pinned in the block cache: read in place, not copied.
   static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
-                                          std::uint32_t rows, PageLoader pages = {});
+                                          std::uint32_t rows, PageLoader pages = {},
+                                          PageCache* cache = nullptr);
 
   bool has_containers() const { return has_containers_; }
   // Whether the chunk has this column at all (else every row is absent), and whether every row of
@@ -293,12 +296,13 @@ class ColumnView {
   // What a head gives of a paged column.
   struct Pages {
     PageLoader load;
+    PageCache* cache = nullptr;
     std::uint64_t id = 0;
     std::uint32_t rows = 0;            // per page (the last may have fewer)
     std::vector<std::uint32_t> bases;  // per page its first dictionary index, then the total
     std::vector<bool> stored;          // per page: has a cell (else it is all absent)
-    std::vector<std::unique_ptr<ColumnView>> loaded;
-    std::uint32_t last = kNoPage;  // the page loaded last
+    std::vector<std::shared_ptr<const ColumnView>> loaded;  // shared with the cache
+    std::uint32_t last = kNoPage;                           // the page loaded last
   };
 
   ColumnView() = default;
@@ -306,7 +310,7 @@ class ColumnView {
   // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
   static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
   static std::optional<ColumnView> parse_head(ColumnView view, std::string_view bytes,
-                                              PageLoader pages);
+                                              PageLoader pages, PageCache* cache);
   // A page of a paged column, loaded when first asked for.
   const ColumnView& page(std::uint32_t index) const;
 

@@ -118,29 +118,30 @@ std::optional<KindCounts> counts_of_one_kind(const char* kinds, std::size_t size
 }  // namespace
 
 std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows,
-                                             PageLoader pages) {
+                                             PageLoader pages, PageCache* cache) {
   ColumnView view;
   view.rows_ = rows;
   view.bytes_ = std::make_unique<std::string>(std::move(encoded));
   const std::string_view bytes(*view.bytes_);
   if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == kPagedColumn)
-    return parse_head(std::move(view), bytes, std::move(pages));
+    return parse_head(std::move(view), bytes, std::move(pages), cache);
   return parse(std::move(view), bytes);
 }
 
 std::optional<ColumnView> ColumnView::decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
-                                             std::uint32_t rows, PageLoader pages) {
+                                             std::uint32_t rows, PageLoader pages,
+                                             PageCache* cache) {
   ColumnView view;
   view.rows_ = rows;
   view.pinned_ = std::move(pinned);
   const std::string_view bytes(view.pinned_->data(), view.pinned_->size());
   if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == kPagedColumn)
-    return parse_head(std::move(view), bytes, std::move(pages));
+    return parse_head(std::move(view), bytes, std::move(pages), cache);
   return parse(std::move(view), bytes);
 }
 
 std::optional<ColumnView> ColumnView::parse_head(ColumnView view, std::string_view bytes,
-                                                 PageLoader load) {
+                                                 PageLoader load, PageCache* cache) {
   // A reader that cannot load pages was given a paged column: a fault of the code, not the data.
   if (!load) throw sdk::Error::internal("a paged column was read without its pages");
   constexpr std::size_t kFixed = 1 + 8 + 4 + 1;
@@ -148,6 +149,7 @@ std::optional<ColumnView> ColumnView::parse_head(ColumnView view, std::string_vi
   if (bytes.size() < kFixed) return std::nullopt;
   auto pages = std::make_unique<Pages>();
   pages->load = std::move(load);
+  if (cache != nullptr && cache->enabled()) pages->cache = cache;
   pages->id = read_le(bytes, 1, 8);
   pages->rows = static_cast<std::uint32_t>(read_le(bytes, 9, 4));
   const auto flags = static_cast<std::uint8_t>(bytes[13]);
@@ -174,13 +176,23 @@ std::optional<ColumnView> ColumnView::parse_head(ColumnView view, std::string_vi
 }
 
 const ColumnView& ColumnView::page(std::uint32_t index) const {
-  std::unique_ptr<ColumnView>& slot = pages_->loaded[index];
+  std::shared_ptr<const ColumnView>& slot = pages_->loaded[index];
   if (slot) return *slot;
   const std::uint32_t first = index * pages_->rows;
   const std::uint32_t rows = std::min(pages_->rows, rows_ - first);
   if (!pages_->stored[index]) {
-    slot = std::make_unique<ColumnView>(rows);
+    slot = std::make_shared<const ColumnView>(rows);
     return *slot;
+  }
+  std::string key;
+  bool keep = false;
+  if (pages_->cache != nullptr) {
+    key = PageCache::key(pages_->id, index, rows);
+    if (auto cached = pages_->cache->find(key)) {
+      slot = std::move(cached);
+      return *slot;
+    }
+    keep = pages_->cache->admits(key);
   }
   // The stored page after the one loaded last is this one when none lies between.
   bool following = pages_->last != kNoPage && pages_->last < index;
@@ -194,12 +206,18 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
   }
   ColumnView view;
   view.rows_ = rows;
-  view.pinned_ = std::move(pinned);
-  const std::string_view bytes(view.pinned_->data() + 8, view.pinned_->size() - 8);
+  std::string_view bytes(pinned->data() + 8, pinned->size() - 8);
+  if (keep) {  // a page kept has bytes of its own: it holds no block of the block cache
+    view.bytes_ = std::make_unique<std::string>(bytes);
+    bytes = *view.bytes_;
+  } else {
+    view.pinned_ = std::move(pinned);
+  }
   auto parsed = parse(std::move(view), bytes);
   if (!parsed || parsed->dictionary_.size() != pages_->bases[index + 1] - pages_->bases[index])
     throw damaged_column();
-  slot = std::make_unique<ColumnView>(std::move(*parsed));
+  slot = std::make_shared<const ColumnView>(std::move(*parsed));
+  if (keep) slot = pages_->cache->keep(key, slot, bytes.size() + sizeof(ColumnView) + key.size());
   return *slot;
 }
 

@@ -84,7 +84,8 @@ std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapsho
       database.get_pinned(database.columns, chunk_column_key(tenant, chunk, column), snapshot);
   if (!bytes) return std::nullopt;
   auto view = ColumnView::decode(std::move(bytes), rows,
-                                 column_pages(database, snapshot, tenant, chunk, column));
+                                 column_pages(database, snapshot, tenant, chunk, column),
+                                 &database.pages());
   if (!view) {
     throw sdk::Error::internal("the " + std::string(column) + " column of chunk " +
                                std::to_string(chunk) + " is damaged");

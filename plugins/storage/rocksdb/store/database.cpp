@@ -276,7 +276,9 @@ void check_before_opening(const DatabaseOptions& options, const rocksdb::DBOptio
 }  // namespace
 
 Database::Database(const DatabaseOptions& options)
-    : term_filters_(options.filter_cache_mb << 20), value_rows_(options.value_cache_mb << 20) {
+    : term_filters_(options.filter_cache_mb << 20),
+      value_rows_(options.value_cache_mb << 20),
+      pages_(options.page_cache_mb << 20) {
   const rocksdb::DBOptions db_options = db_options_of(options);
   const std::vector<rocksdb::ColumnFamilyDescriptor> families = family_descriptors(options);
   std::filesystem::create_directories(options.path);

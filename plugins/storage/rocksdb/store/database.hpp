@@ -34,6 +34,7 @@
 #include "eventsvc/sdk/logger.hpp"
 #include "eventsvc/toolkit/write_failure.hpp"
 #include "store/erased_chunks.hpp"
+#include "store/page_cache.hpp"
 #include "store/row_set_cache.hpp"
 #include "store/term_filter.hpp"
 
@@ -44,6 +45,7 @@ struct DatabaseOptions {
   std::size_t block_cache_mb = 128;
   std::size_t filter_cache_mb = 64;  // the chunks' term filters read (term_filter.hpp)
   std::size_t value_cache_mb = 32;   // the rows of value postings decoded (row_set_cache.hpp)
+  std::size_t page_cache_mb = 32;    // the pages of columns parsed (page_cache.hpp)
   std::size_t write_buffer_mb = 32;
   std::string compression = "lz4";
   // Column families an existing database must have (its catalogue's): one that is missing stops
@@ -136,6 +138,8 @@ class Database {
   TermFilterCache& term_filters() { return term_filters_; }
   // The rows of the value postings that questions decoded, kept for the next ones.
   RowSetCache& value_rows() { return value_rows_; }
+  // The pages of chunks' columns that questions parsed, kept for the next ones.
+  PageCache& pages() { return pages_; }
   // The column chunks with erased rows (erased_chunks.hpp).
   ErasedChunks& erased_chunks() { return erased_chunks_; }
 
@@ -166,6 +170,7 @@ class Database {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   TermFilterCache term_filters_;
   RowSetCache value_rows_;
+  PageCache pages_;
   ErasedChunks erased_chunks_;
   std::atomic<std::uint64_t> write_failures_{0};
   toolkit::WriteFailure failure_;

@@ -262,6 +262,65 @@ TEST(ColumnChunk, APagedColumnLoadsOnlyThePagesOfTheRowsRead) {
   }
 }
 
+// Pages parsed once are kept in a page cache on their second load and found there afterwards,
+// under the column's id: the same cells, no load; another column's pages are its own; a cache of
+// no bytes keeps nothing.
+TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
+  const Chunk chunk = build(1000, 64);
+  const auto timestamps = encoded(chunk.builder, "timestamp");
+  const auto ids = encoded(chunk.builder, "id");
+  PageCache cache(1 << 20);
+  // Rows 5, 200 and 900: pages 0, 3 and 14.
+  const auto read = [&](const std::shared_ptr<Encoded>& column, PageCache& pages) {
+    auto view = ColumnView::decode(column->bytes, 1000, loader(column), &pages);
+    EXPECT_TRUE(view);
+    std::string cells;
+    ColumnView::Cursor cursor(*view);
+    std::uint32_t at = 0;
+    for (const std::uint32_t row : {5U, 200U, 900U}) {
+      cursor.skip(row - at);
+      at = row + 1;
+      const CellKind kind = cursor.next();
+      cells += kind == CellKind::string ? std::string(view->dictionary_entry(cursor.string_index()))
+                                        : std::to_string(cursor.number());
+      cells += " ";
+    }
+    return cells;
+  };
+  EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
+  EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
+  EXPECT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0, 3, 14, 0, 3, 14}));
+  EXPECT_EQ(cache.hits(), 0U) << "kept on the second load";
+  EXPECT_GT(cache.bytes(), 0U);
+  EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
+  EXPECT_EQ(timestamps->loads.size(), 6U) << "found parsed";
+  EXPECT_EQ(cache.hits(), 3U);
+  // The same pages of another column: its own, loaded.
+  EXPECT_EQ(read(ids, cache), "r5 r200 r900 ");
+  EXPECT_EQ(ids->loads, (std::vector<std::uint32_t>{0, 3, 14}));
+
+  PageCache none(0);
+  for (int round = 0; round < 3; ++round)
+    EXPECT_EQ(read(ids, none), "r5 r200 r900 ");
+  EXPECT_EQ(ids->loads.size(), 12U);
+  EXPECT_EQ(none.bytes(), 0U);
+}
+
+TEST(PageCache, AdmitsAKeyOnItsSecondLoadWhileItIsRemembered) {
+  PageCache cache(16 * 1024);  // remembers about 16 keys
+  const auto key = [](std::uint32_t page) { return PageCache::key(7, page, 64); };
+  EXPECT_FALSE(cache.admits(key(1)));
+  EXPECT_TRUE(cache.admits(key(1)));
+  EXPECT_NE(key(1), PageCache::key(8, 1, 64));
+  EXPECT_NE(key(1), PageCache::key(7, 1, 63));
+  // A scan of many pages, each once, makes the cache forget the first.
+  for (std::uint32_t page = 100; page < 200; ++page)
+    EXPECT_FALSE(cache.admits(key(page)));
+  EXPECT_FALSE(cache.admits(key(1)));
+  EXPECT_EQ(cache.find(key(1)), nullptr);
+  EXPECT_EQ(cache.misses(), 1U);
+}
+
 // A page is read only under the head it was written with: a page of another chunk of the number
 // (a merge rewrote it meanwhile), a missing page and a damaged head are refused.
 TEST(ColumnChunk, APageOfAnotherHeadOrNoneIsDamaged) {

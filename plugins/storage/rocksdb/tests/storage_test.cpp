@@ -96,6 +96,7 @@ TEST_F(StorageTest, ABadCacheSizeIsAConfigErrorNamingTheKey) {
       {"value_cache_mb", json::value(-1), "plugins.test.config.value_cache_mb: must be at least 0"},
       {"value_cache_mb", json::value(1.5),
        "plugins.test.config.value_cache_mb: must be an integer"},
+      {"page_cache_mb", json::value(-1), "plugins.test.config.page_cache_mb: must be at least 0"},
   };
   for (const auto& [key, size, expected] : cases) {
     testing::TempDir other;

@@ -1,0 +1,61 @@
+// The pages of chunks' columns (column_chunk.hpp) as questions parsed them, kept between
+// questions: a question that lands on a few rows of each chunk (one site, one customer tier) reads
+// and parses the same pages of `timestamp`, `id` and its fields every time it is asked, a point
+// read and a count of every row's kind per page. ClickHouse keeps decompressed blocks in its
+// uncompressed cache for the same short queries.
+//
+// A page is keyed by its column's id (a hash of every stored page of the column, which the
+// column's head names) and its number, so a page cached under one key is the page of every column
+// whose head names that id, whatever the snapshot: a chunk rebuilt under its number by a merge or
+// a purge has other ids.
+//
+// A page is kept on its second load while its key is remembered (a key per KiB of capacity, some
+// thirty times the pages it holds): an aggregation or an export that reads each page once passes
+// through without pushing out the pages that questions come back to.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "store/lru_cache.hpp"
+
+namespace eventsvc::plugins::rocksdb_storage {
+
+class ColumnView;
+
+class PageCache {
+ public:
+  // A capacity of 0 keeps nothing.
+  explicit PageCache(std::size_t capacity_bytes)
+      : pages_(capacity_bytes), seen_(capacity_bytes / 16) {}
+
+  // The key of page `page` of `rows` rows of the column whose head names `column_id`.
+  static std::string key(std::uint64_t column_id, std::uint32_t page, std::uint32_t rows);
+
+  // The page kept under `key`, else null; counted as a hit or a miss.
+  std::shared_ptr<const ColumnView> find(const std::string& key);
+  // Whether a page of `key` loaded now would be kept: it was loaded before, while remembered.
+  // Remembers it otherwise.
+  bool admits(const std::string& key);
+  // Keeps `page` (whose bytes are its own, `bytes` of them) under `key`; the page kept.
+  std::shared_ptr<const ColumnView> keep(const std::string& key,
+                                         std::shared_ptr<const ColumnView> page,
+                                         std::size_t bytes) {
+    return pages_.keep(key, std::move(page), bytes);
+  }
+
+  std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  std::size_t bytes() const { return pages_.bytes(); }
+  bool enabled() const { return pages_.capacity() > 0; }
+
+ private:
+  LruCache<ColumnView> pages_;
+  LruCache<bool> seen_;  // keys loaded once, each charged its size and the entry's
+  std::atomic<std::uint64_t> hits_{0};
+  std::atomic<std::uint64_t> misses_{0};
+};
+
+}  // namespace eventsvc::plugins::rocksdb_storage
