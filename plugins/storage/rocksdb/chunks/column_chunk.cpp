@@ -176,7 +176,10 @@ std::optional<ChunkHeader> decode_chunk_header(std::string_view bytes) {
     const std::uint64_t directory = read_le(bytes, 36, 8);
     if (directory != 0) header.directory = directory;
   }
-  if (bytes.size() == 52) header.values = read_le(bytes, 44, 8);
+  if (bytes.size() == 52) {
+    const std::uint64_t values = read_le(bytes, 44, 8);
+    if (values != 0) header.values = values;
+  }
   return header;
 }
 

@@ -232,11 +232,11 @@ class ColumnView {
   // where it is read (sdk::Error 500). `pages` loads the pages when the bytes are a head; with a
   // `cache`, pages are found there first and kept there as it admits them.
   static std::optional<ColumnView> decode(std::string bytes, std::uint32_t rows,
-                                          PageLoader pages = {}, PageCache* cache = nullptr);
+                                          PageLoader pages = {}, PageCacheScope cache = {});
   // The same over a value pinned in the block cache: read in place, not copied.
   static std::optional<ColumnView> decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
                                           std::uint32_t rows, PageLoader pages = {},
-                                          PageCache* cache = nullptr);
+                                          PageCacheScope cache = {});
 
   bool has_containers() const { return has_containers_; }
   // Whether the chunk has this column at all (else every row is absent), and whether every row of
@@ -296,7 +296,7 @@ class ColumnView {
   // What a head gives of a paged column.
   struct Pages {
     PageLoader load;
-    PageCache* cache = nullptr;
+    PageCacheScope cache;  // its cache is null when pages are not kept
     std::uint64_t id = 0;
     std::uint32_t rows = 0;            // per page (the last may have fewer)
     std::vector<std::uint32_t> bases;  // per page its first dictionary index, then the total
@@ -310,7 +310,7 @@ class ColumnView {
   // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
   static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
   static std::optional<ColumnView> parse_head(ColumnView view, std::string_view bytes,
-                                              PageLoader pages, PageCache* cache);
+                                              PageLoader pages, PageCacheScope cache);
   // A page of a paged column, loaded when first asked for.
   const ColumnView& page(std::uint32_t index) const;
 

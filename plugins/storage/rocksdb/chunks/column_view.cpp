@@ -118,30 +118,30 @@ std::optional<KindCounts> counts_of_one_kind(const char* kinds, std::size_t size
 }  // namespace
 
 std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows,
-                                             PageLoader pages, PageCache* cache) {
+                                             PageLoader pages, PageCacheScope cache) {
   ColumnView view;
   view.rows_ = rows;
   view.bytes_ = std::make_unique<std::string>(std::move(encoded));
   const std::string_view bytes(*view.bytes_);
   if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == kPagedColumn)
-    return parse_head(std::move(view), bytes, std::move(pages), cache);
+    return parse_head(std::move(view), bytes, std::move(pages), std::move(cache));
   return parse(std::move(view), bytes);
 }
 
 std::optional<ColumnView> ColumnView::decode(std::unique_ptr<rocksdb::PinnableSlice> pinned,
                                              std::uint32_t rows, PageLoader pages,
-                                             PageCache* cache) {
+                                             PageCacheScope cache) {
   ColumnView view;
   view.rows_ = rows;
   view.pinned_ = std::move(pinned);
   const std::string_view bytes(view.pinned_->data(), view.pinned_->size());
   if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == kPagedColumn)
-    return parse_head(std::move(view), bytes, std::move(pages), cache);
+    return parse_head(std::move(view), bytes, std::move(pages), std::move(cache));
   return parse(std::move(view), bytes);
 }
 
 std::optional<ColumnView> ColumnView::parse_head(ColumnView view, std::string_view bytes,
-                                                 PageLoader load, PageCache* cache) {
+                                                 PageLoader load, PageCacheScope cache) {
   // A reader that cannot load pages was given a paged column: a fault of the code, not the data.
   if (!load) throw sdk::Error::internal("a paged column was read without its pages");
   constexpr std::size_t kFixed = 1 + 8 + 4 + 1;
@@ -149,7 +149,7 @@ std::optional<ColumnView> ColumnView::parse_head(ColumnView view, std::string_vi
   if (bytes.size() < kFixed) return std::nullopt;
   auto pages = std::make_unique<Pages>();
   pages->load = std::move(load);
-  if (cache != nullptr && cache->enabled()) pages->cache = cache;
+  if (cache.cache != nullptr && cache.cache->enabled()) pages->cache = std::move(cache);
   pages->id = read_le(bytes, 1, 8);
   pages->rows = static_cast<std::uint32_t>(read_le(bytes, 9, 4));
   const auto flags = static_cast<std::uint8_t>(bytes[13]);
@@ -184,15 +184,19 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
     slot = std::make_shared<const ColumnView>(rows);
     return *slot;
   }
+  const std::uint32_t entries = pages_->bases[index + 1] - pages_->bases[index];
   std::string key;
   bool keep = false;
-  if (pages_->cache != nullptr) {
-    key = PageCache::key(pages_->id, index, rows);
-    if (auto cached = pages_->cache->find(key)) {
+  if (PageCache* cache = pages_->cache.cache) {
+    const auto stored = static_cast<std::uint32_t>(
+        std::count(pages_->stored.begin(), pages_->stored.begin() + index, true));
+    key = PageCache::key(pages_->cache.column, pages_->id, stored, rows);
+    auto cached = cache->find(key);
+    if (cached && cached->dictionary_.size() == entries) {
       slot = std::move(cached);
       return *slot;
     }
-    keep = pages_->cache->admits(key);
+    keep = cache->admits(key);
   }
   // The stored page after the one loaded last is this one when none lies between.
   bool following = pages_->last != kNoPage && pages_->last < index;
@@ -214,10 +218,12 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
     view.pinned_ = std::move(pinned);
   }
   auto parsed = parse(std::move(view), bytes);
-  if (!parsed || parsed->dictionary_.size() != pages_->bases[index + 1] - pages_->bases[index])
-    throw damaged_column();
+  if (!parsed || parsed->dictionary_.size() != entries) throw damaged_column();
   slot = std::make_shared<const ColumnView>(std::move(*parsed));
-  if (keep) slot = pages_->cache->keep(key, slot, bytes.size() + sizeof(ColumnView) + key.size());
+  if (keep) {
+    slot = pages_->cache.cache->keep(
+        key, slot, LruCache<ColumnView>::entry_bytes(key) + sizeof(ColumnView) + bytes.size());
+  }
   return *slot;
 }
 

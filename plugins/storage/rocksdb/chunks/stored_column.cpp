@@ -77,6 +77,14 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
   return [reader](std::uint32_t page, bool following) { return reader->load(page, following); };
 }
 
+PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
+                                 std::string_view column) {
+  if (!database.pages().enabled()) return {};
+  PageCacheScope scope{&database.pages(), chunk_column_pages_prefix(tenant, chunk, column)};
+  append_u32(scope.column, static_cast<std::uint32_t>(column.size()));  // where the name ends
+  return scope;
+}
+
 std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapshot* snapshot,
                                       std::string_view tenant, std::uint64_t chunk,
                                       std::string_view column, std::uint32_t rows) {
@@ -85,7 +93,7 @@ std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapsho
   if (!bytes) return std::nullopt;
   auto view = ColumnView::decode(std::move(bytes), rows,
                                  column_pages(database, snapshot, tenant, chunk, column),
-                                 &database.pages());
+                                 column_page_cache(database, tenant, chunk, column));
   if (!view) {
     throw sdk::Error::internal("the " + std::string(column) + " column of chunk " +
                                std::to_string(chunk) + " is damaged");

@@ -20,6 +20,11 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
                                     std::string_view tenant, std::uint64_t chunk,
                                     std::string_view column);
 
+// Where the pages of a chunk's column are kept between reads: the database's page cache, under the
+// column's place; no cache when it keeps nothing.
+PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
+                                 std::string_view column);
+
 // The column of a chunk of `rows` rows; nullopt when the chunk has none. Throws sdk::Error 500
 // when it is damaged.
 std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapshot* snapshot,

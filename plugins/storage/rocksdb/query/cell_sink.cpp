@@ -125,9 +125,10 @@ class CellSink final : public RowSink {
         const std::string_view column(it->key().data() + base.size(),
                                       it->key().size() - base.size());
         if (plan_.query->fields.names(column)) continue;
-        auto view = ColumnView::decode(
-            it->value().ToString(), chunk_.header.rows,
-            column_pages(database_, snapshot_, tenant_, chunk_.number, column), &database_.pages());
+        auto view =
+            ColumnView::decode(it->value().ToString(), chunk_.header.rows,
+                               column_pages(database_, snapshot_, tenant_, chunk_.number, column),
+                               column_page_cache(database_, tenant_, chunk_.number, column));
         if (!view) {
           throw sdk::Error::internal("a column of chunk " + std::to_string(chunk_.number) +
                                      " is damaged");

@@ -19,6 +19,9 @@ class LruCache {
  public:
   explicit LruCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
+  // What an entry of `key` costs beside its value: the key twice (list and map) and their nodes.
+  static std::size_t entry_bytes(const std::string& key) { return 2 * key.size() + 128; }
+
   // The value of `key`, now the most recently used; null when it is not kept.
   std::shared_ptr<const Value> find(const std::string& key) {
     const std::lock_guard lock(mutex_);

@@ -4,17 +4,11 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
-namespace {
-
-// What a remembered key costs beside its bytes: its list node and map entry.
-constexpr std::size_t kSeenEntryBytes = 48;
-
-}  // namespace
-
-std::string PageCache::key(std::uint64_t column_id, std::uint32_t page, std::uint32_t rows) {
-  std::string key;
+std::string PageCache::key(std::string_view column, std::uint64_t column_id, std::uint32_t stored,
+                           std::uint32_t rows) {
+  std::string key(column);
   append_u64(key, column_id);
-  append_u32(key, page);
+  append_u32(key, stored);
   append_u32(key, rows);
   return key;
 }
@@ -28,7 +22,7 @@ std::shared_ptr<const ColumnView> PageCache::find(const std::string& key) {
 bool PageCache::admits(const std::string& key) {
   if (seen_.find(key)) return true;
   static const auto kSeen = std::make_shared<const bool>(true);
-  seen_.keep(key, kSeen, key.size() + kSeenEntryBytes);
+  seen_.keep(key, kSeen, LruCache<bool>::entry_bytes(key));
   return false;
 }
 

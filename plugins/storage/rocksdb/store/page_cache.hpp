@@ -4,26 +4,35 @@
 // read and a count of every row's kind per page. ClickHouse keeps decompressed blocks in its
 // uncompressed cache for the same short queries.
 //
-// A page is keyed by its column's id (a hash of every stored page of the column, which the
-// column's head names) and its number, so a page cached under one key is the page of every column
-// whose head names that id, whatever the snapshot: a chunk rebuilt under its number by a merge or
-// a purge has other ids.
+// A page is keyed by its column (tenant, chunk, name), the column's id (a hash of its stored pages
+// one after the other, which the column's head names) and the page's place among the stored
+// pages: together they fix the page's bytes, whatever the snapshot (a chunk rebuilt under its
+// number by a merge or a purge has other ids), and no two columns share a page.
 //
-// A page is kept on its second load while its key is remembered (a key per KiB of capacity, some
-// thirty times the pages it holds): an aggregation or an export that reads each page once passes
-// through without pushing out the pages that questions come back to.
+// A page is kept on its second load while its key is remembered (the keys remembered take at most
+// a sixteenth of the capacity, beside it): an aggregation or an export that reads each page once
+// passes through without pushing out the pages that questions come back to.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "store/lru_cache.hpp"
 
 namespace eventsvc::plugins::rocksdb_storage {
 
 class ColumnView;
+class PageCache;
+
+// Where the pages of one column are kept: the cache, and the column's place (tenant, chunk,
+// name) that every key of its pages begins with.
+struct PageCacheScope {
+  PageCache* cache = nullptr;
+  std::string column;
+};
 
 class PageCache {
  public:
@@ -31,8 +40,10 @@ class PageCache {
   explicit PageCache(std::size_t capacity_bytes)
       : pages_(capacity_bytes), seen_(capacity_bytes / 16) {}
 
-  // The key of page `page` of `rows` rows of the column whose head names `column_id`.
-  static std::string key(std::uint64_t column_id, std::uint32_t page, std::uint32_t rows);
+  // The key of the page of `rows` rows that is stored page number `stored` (counting only the
+  // pages stored) of `column` (PageCacheScope::column), whose head names `column_id`.
+  static std::string key(std::string_view column, std::uint64_t column_id, std::uint32_t stored,
+                         std::uint32_t rows);
 
   // The page kept under `key`, else null; counted as a hit or a miss.
   std::shared_ptr<const ColumnView> find(const std::string& key);

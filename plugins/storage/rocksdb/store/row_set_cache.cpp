@@ -22,7 +22,8 @@ std::shared_ptr<const RowBits> RowSetCache::get(
   if (!loaded) return nullptr;
   auto set = std::make_shared<const RowBits>(std::move(*loaded));
   if (set->count() < kCachedRows) return set;
-  return sets_.keep(key, set, key.size() + set->bitmap_bytes());
+  return sets_.keep(key, set,
+                    LruCache<RowBits>::entry_bytes(key) + sizeof(RowBits) + set->bitmap_bytes());
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -272,7 +272,9 @@ TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
   PageCache cache(1 << 20);
   // Rows 5, 200 and 900: pages 0, 3 and 14.
   const auto read = [&](const std::shared_ptr<Encoded>& column, PageCache& pages) {
-    auto view = ColumnView::decode(column->bytes, 1000, loader(column), &pages);
+    auto view =
+        ColumnView::decode(column->bytes, 1000, loader(column),
+                           PageCacheScope{&pages, "t/" + std::to_string(column->bytes.size())});
     EXPECT_TRUE(view);
     std::string cells;
     ColumnView::Cursor cursor(*view);
@@ -307,18 +309,61 @@ TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
 }
 
 TEST(PageCache, AdmitsAKeyOnItsSecondLoadWhileItIsRemembered) {
-  PageCache cache(16 * 1024);  // remembers about 16 keys
-  const auto key = [](std::uint32_t page) { return PageCache::key(7, page, 64); };
+  PageCache cache(16 * 1024);  // remembers a few keys
+  const auto key = [](std::uint32_t stored) { return PageCache::key("c", 7, stored, 64); };
   EXPECT_FALSE(cache.admits(key(1)));
   EXPECT_TRUE(cache.admits(key(1)));
-  EXPECT_NE(key(1), PageCache::key(8, 1, 64));
-  EXPECT_NE(key(1), PageCache::key(7, 1, 63));
+  EXPECT_NE(key(1), PageCache::key("c", 8, 1, 64));
+  EXPECT_NE(key(1), PageCache::key("c", 7, 1, 63));
+  EXPECT_NE(key(1), PageCache::key("d", 7, 1, 64));
   // A scan of many pages, each once, makes the cache forget the first.
-  for (std::uint32_t page = 100; page < 200; ++page)
-    EXPECT_FALSE(cache.admits(key(page)));
+  for (std::uint32_t stored = 100; stored < 200; ++stored)
+    EXPECT_FALSE(cache.admits(key(stored)));
   EXPECT_FALSE(cache.admits(key(1)));
   EXPECT_EQ(cache.find(key(1)), nullptr);
   EXPECT_EQ(cache.misses(), 1U);
+}
+
+// Two columns whose stored pages are the same pages, one after the other, have the same id, but
+// not at the same page numbers: pages are kept by their place among the stored ones, so the page
+// one column kept is never another page of the other.
+TEST(PageCache, ColumnsOfTheSamePagesAtOtherPlacesDoNotShareThem) {
+  const auto column = [](int absent_page) {
+    ChunkBuilder builder(64);
+    int stored = 0;
+    for (std::uint32_t row = 0; row < 192; ++row) {
+      sdk::Record record;
+      record.id = "r" + std::to_string(row);
+      record.timestamp = row;
+      const int page = static_cast<int>(row / 64);
+      record.payload = json::object{};
+      if (page != absent_page)
+        record.payload.as_object()["c"] = (page - (page > absent_page ? 1 : 0)) == 0 ? "x" : "y";
+      if (row % 64 == 0 && page != absent_page) ++stored;
+      builder.add(record, TokenCounts::of(record));
+    }
+    EXPECT_EQ(stored, 2);
+    return encoded(builder, "payload.c");
+  };
+  const auto trailing = column(2);  // pages x, y, absent
+  const auto leading = column(0);   // pages absent, x, y
+  ASSERT_EQ(trailing->bytes.substr(1, 8), leading->bytes.substr(1, 8)) << "one id";
+  PageCache cache(1 << 20);
+  const auto cell = [&](const std::shared_ptr<Encoded>& encoded, std::uint32_t row) {
+    auto view =
+        ColumnView::decode(encoded->bytes, 192, loader(encoded), PageCacheScope{&cache, "t/c"});
+    EXPECT_TRUE(view);
+    ColumnView::Cursor cursor(*view);
+    cursor.skip(row);
+    EXPECT_EQ(cursor.next(), CellKind::string);
+    return std::string(view->dictionary_entry(cursor.string_index()));
+  };
+  for (int round = 0; round < 3; ++round)
+    EXPECT_EQ(cell(trailing, 64), "y");
+  EXPECT_EQ(cache.hits(), 1U);
+  EXPECT_EQ(cell(leading, 64), "x");
+  EXPECT_EQ(cell(leading, 128), "y") << "the page the other column kept";
+  EXPECT_EQ(cache.hits(), 2U);
 }
 
 // A page is read only under the head it was written with: a page of another chunk of the number

@@ -73,6 +73,28 @@ TEST(TermBlocks, DamagedBlocksAreRefused) {
   EXPECT_TRUE(for_each_term("", visit));
 }
 
+// A chunk's header names its value postings by their content (the key of their decoded rows kept
+// in memory, row_set_cache.hpp): the same postings the same id, the same rows holding other values
+// another id, though every other field of the header is the same.
+TEST(TermBlocks, AChunksHeaderNamesItsValuePostingsByTheirContent) {
+  const auto values_id = [](const char* even, const char* odd) {
+    ChunkBuilder builder;
+    for (std::uint32_t row = 0; row < 100; ++row) {
+      sdk::Record record;
+      record.id = "r" + std::to_string(row);
+      record.timestamp = row;
+      record.payload = json::object{{"color", row % 2 == 0 ? even : odd}};
+      builder.add(record, TokenCounts::of(record));
+    }
+    const auto entries = chunk_entries("t", 1, builder);
+    const auto header = decode_chunk_header(entries.front().second);
+    EXPECT_TRUE(header && header->values);
+    return header ? header->values.value_or(0) : 0;
+  };
+  EXPECT_EQ(values_id("red", "blue"), values_id("red", "blue"));
+  EXPECT_NE(values_id("red", "blue"), values_id("blue", "red"));
+}
+
 TEST(TermDirectory, FindsTheOnlyBlockThatMayHoldATerm) {
   const std::string directory = encode_term_directory({"apple", "kiwi", "pear"}, {"v\x01"
                                                                                   "b"});
