@@ -79,7 +79,6 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
 
 PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
                                  std::string_view column) {
-  if (!database.pages().enabled()) return {};
   PageCacheScope scope{&database.pages(), chunk_column_pages_prefix(tenant, chunk, column)};
   append_u32(scope.column, static_cast<std::uint32_t>(column.size()));  // where the name ends
   return scope;

@@ -21,7 +21,7 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
                                     std::string_view column);
 
 // Where the pages of a chunk's column are kept between reads: the database's page cache, under the
-// column's place; no cache when it keeps nothing.
+// column's place (a cache that keeps nothing is passed over when the column is read).
 PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
                                  std::string_view column);
 

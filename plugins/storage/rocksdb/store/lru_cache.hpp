@@ -1,10 +1,11 @@
 // Values kept in memory by key, the least recently used dropped once the bytes they hold pass a
-// capacity: what the term filters (term_filter.hpp) and the decoded row sets of value postings
-// (row_set_cache.hpp) are kept in. Values are shared and immutable, so a reader keeps using one
-// that is dropped meanwhile. Thread-safe.
+// capacity: what the term filters (term_filter.hpp), the decoded row sets of value postings
+// (row_set_cache.hpp) and the parsed pages of columns (page_cache.hpp) are kept in. Values are
+// shared and immutable, so a reader keeps using one that is dropped meanwhile. Thread-safe.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -22,11 +23,16 @@ class LruCache {
   // What an entry of `key` costs beside its value: the key twice (list and map) and their nodes.
   static std::size_t entry_bytes(const std::string& key) { return 2 * key.size() + 128; }
 
-  // The value of `key`, now the most recently used; null when it is not kept.
+  // The value of `key`, now the most recently used; null when it is not kept. Counted as a hit or
+  // a miss.
   std::shared_ptr<const Value> find(const std::string& key) {
     const std::lock_guard lock(mutex_);
     const auto it = entries_.find(key);
-    if (it == entries_.end()) return nullptr;
+    if (it == entries_.end()) {
+      ++misses_;
+      return nullptr;
+    }
+    ++hits_;
     recency_.splice(recency_.begin(), recency_, it->second.recency);
     return it->second.value;
   }
@@ -55,6 +61,14 @@ class LruCache {
     return bytes_;
   }
   std::size_t capacity() const { return capacity_; }
+  std::uint64_t hits() const {
+    const std::lock_guard lock(mutex_);
+    return hits_;
+  }
+  std::uint64_t misses() const {
+    const std::lock_guard lock(mutex_);
+    return misses_;
+  }
 
  private:
   struct Entry {
@@ -68,6 +82,8 @@ class LruCache {
   std::list<std::string> recency_;  // most recently used first
   std::unordered_map<std::string, Entry> entries_;
   std::size_t bytes_ = 0;
+  std::uint64_t hits_ = 0;
+  std::uint64_t misses_ = 0;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -13,12 +13,6 @@ std::string PageCache::key(std::string_view column, std::uint64_t column_id, std
   return key;
 }
 
-std::shared_ptr<const ColumnView> PageCache::find(const std::string& key) {
-  auto found = pages_.find(key);
-  (found ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed);
-  return found;
-}
-
 bool PageCache::admits(const std::string& key) {
   if (seen_.find(key)) return true;
   static const auto kSeen = std::make_shared<const bool>(true);

@@ -14,7 +14,6 @@
 // passes through without pushing out the pages that questions come back to.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,7 +45,7 @@ class PageCache {
                          std::uint32_t rows);
 
   // The page kept under `key`, else null; counted as a hit or a miss.
-  std::shared_ptr<const ColumnView> find(const std::string& key);
+  std::shared_ptr<const ColumnView> find(const std::string& key) { return pages_.find(key); }
   // Whether a page of `key` loaded now would be kept: it was loaded before, while remembered.
   // Remembers it otherwise.
   bool admits(const std::string& key);
@@ -57,16 +56,14 @@ class PageCache {
     return pages_.keep(key, std::move(page), bytes);
   }
 
-  std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-  std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  std::uint64_t hits() const { return pages_.hits(); }
+  std::uint64_t misses() const { return pages_.misses(); }
   std::size_t bytes() const { return pages_.bytes(); }
   bool enabled() const { return pages_.capacity() > 0; }
 
  private:
   LruCache<ColumnView> pages_;
   LruCache<bool> seen_;  // keys loaded once, each charged its size and the entry's
-  std::atomic<std::uint64_t> hits_{0};
-  std::atomic<std::uint64_t> misses_{0};
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -13,11 +13,7 @@ std::shared_ptr<const RowBits> RowSetCache::get(
   append_u64(key, values);
   append_u32(key, rows);
   key += term;
-  if (auto found = sets_.find(key)) {
-    hits_.fetch_add(1, std::memory_order_relaxed);
-    return found;
-  }
-  misses_.fetch_add(1, std::memory_order_relaxed);
+  if (auto found = sets_.find(key)) return found;
   auto loaded = load();
   if (!loaded) return nullptr;
   auto set = std::make_shared<const RowBits>(std::move(*loaded));

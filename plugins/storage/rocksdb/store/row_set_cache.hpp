@@ -13,7 +13,6 @@
 // addresses and order numbers that each question asks once would push out the sets that repeat.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,15 +39,13 @@ class RowSetCache {
                                      std::string_view term,
                                      const std::function<std::optional<RowBits>()>& load);
 
-  std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-  std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  std::uint64_t hits() const { return sets_.hits(); }
+  std::uint64_t misses() const { return sets_.misses(); }
   std::size_t bytes() const { return sets_.bytes(); }
   std::size_t capacity() const { return sets_.capacity(); }
 
  private:
   LruCache<RowBits> sets_;
-  std::atomic<std::uint64_t> hits_{0};
-  std::atomic<std::uint64_t> misses_{0};
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage
