@@ -97,6 +97,12 @@ TEST_F(StorageTest, ABadCacheSizeIsAConfigErrorNamingTheKey) {
       {"value_cache_mb", json::value(1.5),
        "plugins.test.config.value_cache_mb: must be an integer"},
       {"page_cache_mb", json::value(-1), "plugins.test.config.page_cache_mb: must be at least 0"},
+      {"page_cache_mb", json::value("32MB"),
+       "plugins.test.config.page_cache_mb: must be an integer"},
+      {"value_cache_mb", json::value(1 << 21),
+       "plugins.test.config.value_cache_mb: must be at most 1048576"},
+      {"page_cache_mb", json::value(1 << 21),
+       "plugins.test.config.page_cache_mb: must be at most 1048576"},
   };
   for (const auto& [key, size, expected] : cases) {
     testing::TempDir other;
