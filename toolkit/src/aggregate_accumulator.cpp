@@ -86,7 +86,17 @@ std::uint64_t SpanBuilder::add_absent(std::uint64_t rows) {
 
 void AggregatePartition::add_numbers(std::size_t aggregation, std::span<const double> numbers) {
   SpanBuilder& values = buffers_[aggregation];
+  const BoundAggregation& bound = request_->aggregations[aggregation];
   do {
+    // A whole span from where the builder is empty is the span the builder would hand over: it
+    // goes to the operator in place instead of through a copy.
+    if (values.empty() && numbers.size() >= SpanBuilder::kRows && !bound.op->uses_time()) {
+      bound.op->add_span(
+          *group_.states[aggregation], bound.spec,
+          sdk::ColumnSpan{SpanBuilder::kRows, numbers.first(SpanBuilder::kRows), {}, {}});
+      numbers = numbers.subspan(SpanBuilder::kRows);
+      continue;
+    }
     numbers = numbers.subspan(values.add_numbers(numbers));
     flush_full(aggregation);
   } while (!numbers.empty());

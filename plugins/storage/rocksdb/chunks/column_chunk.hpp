@@ -272,9 +272,34 @@ class ColumnView {
     std::uint64_t number() const { return number_; }
     std::uint32_t string_index() const { return string_index_; }
 
+    // Rows of one kind from the cursor's row on, all in one page, for a reader that takes a
+    // column's cells a run at a time instead of a next() each; skip() moves past them.
+    struct Run {
+      CellKind kind = CellKind::absent;
+      std::size_t rows = 0;
+      std::string_view numbers;         // a number kind's: rows × 8 bytes, little-endian
+      std::string_view string_indexes;  // strings': rows × 4 bytes, into the page's dictionary
+      std::uint32_t base = 0;           // the page's first dictionary index in the column
+      std::uint32_t entries = 0;        // the page's dictionary entries
+
+      std::uint64_t number(std::size_t i) const { return read_le(numbers, i * 8, 8); }
+      // The column's dictionary index of the run's row `i`.
+      std::uint32_t string_index(std::size_t i) const {
+        const auto local = static_cast<std::uint32_t>(read_le(string_indexes, i * 4, 4));
+        if (local >= entries) damaged();
+        return base + local;
+      }
+    };
+    // The run at the cursor's row, of at most `most` rows (at least one). An absent row that no
+    // page holds comes as a run of one.
+    Run run(std::size_t most);
+
    private:
     // next() past the kinds of the view read: the next page's first, or an absent row.
     CellKind past_end();
+    // Moves to the page of the cursor's row when the row is past the kinds of the view read;
+    // whether that page has kinds to read there.
+    bool enter_page();
     [[noreturn]] static void damaged();
 
     const ColumnView& column_;
@@ -319,6 +344,7 @@ class ColumnView {
   std::unique_ptr<rocksdb::PinnableSlice> pinned_;
   bool uniform_numbers_ = false;  // every row a number: row i is number i
   bool uniform_strings_ = false;  // every row a string: row i is string i
+  bool one_kind_ = false;         // every row of the same kind
   std::uint32_t rows_ = 0;
   std::string_view kinds_;
   std::string_view numbers_;         // 8 bytes each, little-endian

@@ -245,6 +245,7 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
   view.has_containers_ = counts.containers != 0;
   view.uniform_numbers_ = numbers == rows;
   view.uniform_strings_ = strings == rows;
+  view.one_kind_ = one_kind.has_value();
   const auto number_bytes = take(bytes, numbers * 8);
   if (!number_bytes) return std::nullopt;
   view.numbers_ = *number_bytes;
@@ -294,25 +295,53 @@ void ColumnView::Cursor::skip(std::size_t rows) {
 }
 
 CellKind ColumnView::Cursor::past_end() {
-  const Pages* pages = column_.pages_.get();
-  const std::size_t row = first_ + row_;  // in the column
-  if (pages != nullptr && row < column_.rows_) {
-    const auto page = static_cast<std::uint32_t>(row / pages->rows);
-    if (page != page_) {
-      view_ = &column_.page(page);
-      page_ = page;
-      first_ = static_cast<std::size_t>(page) * pages->rows;
-      end_ = view_->kinds_.size();
-      base_ = pages->bases[page];
-      row_ = 0;
-      next_number_ = 0;
-      next_string_ = 0;
-      skip(row - first_);
-      if (row_ < end_) return next();
-    }
-  }
+  if (enter_page()) return next();
   ++row_;
   return CellKind::absent;  // an all-absent column, or page, or a row past the column
+}
+
+bool ColumnView::Cursor::enter_page() {
+  const Pages* pages = column_.pages_.get();
+  const std::size_t row = first_ + row_;  // in the column
+  if (pages == nullptr || row >= column_.rows_) return false;
+  const auto page = static_cast<std::uint32_t>(row / pages->rows);
+  if (page == page_) return false;
+  view_ = &column_.page(page);
+  page_ = page;
+  first_ = static_cast<std::size_t>(page) * pages->rows;
+  end_ = view_->kinds_.size();
+  base_ = pages->bases[page];
+  row_ = 0;
+  next_number_ = 0;
+  next_string_ = 0;
+  skip(row - first_);
+  return row_ < end_;
+}
+
+ColumnView::Cursor::Run ColumnView::Cursor::run(std::size_t most) {
+  Run run;
+  if (row_ >= end_ && !enter_page()) {
+    run.rows = 1;
+    return run;
+  }
+  const char* kinds = view_->kinds_.data();
+  run.kind = static_cast<CellKind>(kinds[row_]);
+  run.rows = std::min(most, end_ - row_);
+  if (!view_->one_kind_) {
+    std::size_t same = 1;
+    while (same < run.rows && kinds[row_ + same] == kinds[row_])
+      ++same;
+    run.rows = same;
+  }
+  if (run.kind == CellKind::int64 || run.kind == CellKind::uint64 ||
+      run.kind == CellKind::double_number) {
+    run.numbers = view_->numbers_.substr(next_number_ * 8, run.rows * 8);
+  } else if (run.kind == CellKind::string) {
+    run.string_indexes = view_->string_indexes_.substr(next_string_ * 4, run.rows * 4);
+    run.base = base_;
+    run.entries = static_cast<std::uint32_t>(view_->dictionary_.size());
+  }
+  return run;
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -150,23 +150,24 @@ class AggregateSink final : public RowSink {
     for (const auto& time : plan_.times) {
       if (time) return false;
     }
-    matched_.clear();
-    for (std::uint32_t row = matching.next(0); row < matching.rows(); row = matching.next(row + 1))
-      matched_.push_back(row);
+    find_stretches(matching);
     partitions_.assign(1, &accumulator_.total());
+    counts_.assign(1, matched_);
     string_partitions_.clear();
-    row_groups_.clear();
-    if (!plan_.group_by.empty()) group_rows(rows, plan_.group_by.front());
-    std::vector<std::uint64_t> counts(partitions_.size(), 0);
-    counts[0] = matched_.size();
-    for (const std::uint32_t group : row_groups_)
-      ++counts[group];
+    if (plan_.group_by.empty()) {
+      row_groups_.clear();
+    } else {
+      group_rows(rows, plan_.group_by.front());
+    }
     for (std::size_t p = 0; p < partitions_.size(); ++p)
-      partitions_[p]->count_rows(counts[p]);
+      partitions_[p]->count_rows(counts_[p]);
+    decoded_slot_.reset();
     for (std::size_t i = 0; i < request_.aggregations.size(); ++i) {
       if (!plan_.values[i]) {
         for (std::size_t p = 0; p < partitions_.size(); ++p)
-          partitions_[p]->add_absent(i, counts[p]);
+          partitions_[p]->add_absent(i, counts_[p]);
+      } else if (plain_numbers(rows, *plan_.values[i])) {
+        add_plain_numbers(i);
       } else {
         add_column(rows, i, *plan_.values[i]);
       }
@@ -175,30 +176,133 @@ class AggregateSink final : public RowSink {
   }
 
  private:
-  // The group of each matching row, as an index into partitions_ (0 is the total).
+  // The matching rows as stretches of consecutive rows, and how many they are.
+  void find_stretches(const RowBits& matching) {
+    stretches_.clear();
+    matched_ = 0;
+    matching.for_each_run([&](std::uint32_t first, std::uint32_t count) {
+      stretches_.push_back({first, matched_, count});
+      matched_ += count;
+    });
+  }
+
+  // Whether every matching row of `slot` holds a plain number (plain_number()); when so, they are
+  // in numbers_ and, with several groups in the chunk, each group's in group_numbers_. Decoded
+  // once for the aggregations that read the same field (a sum and an avg of it), a run of cells
+  // of one kind at a time.
+  bool plain_numbers(ChunkRows& rows, std::size_t slot) {
+    if (decoded_slot_ == slot) return decoded_plain_;
+    decoded_slot_ = slot;
+    decoded_plain_ = false;
+    ColumnView::Cursor cursor(rows.view(slot));
+    if (numbers_.size() < matched_) numbers_.resize(matched_);
+    const bool instant = plan_.slots[slot].instant;
+    std::uint32_t at = 0;
+    for (const Stretch& stretch : stretches_) {
+      cursor.skip(stretch.first - at);
+      at = stretch.first + stretch.count;
+      for (std::size_t done = 0; done < stretch.count;) {
+        const auto run = cursor.run(stretch.count - done);
+        if (!plain_run(run, instant, numbers_.data() + stretch.k + done)) return false;
+        cursor.skip(run.rows);
+        done += run.rows;
+      }
+    }
+    if (partitions_.size() > 2) {
+      // Each group's numbers, in row order: placed at their group's offset.
+      if (group_numbers_.size() < matched_) group_numbers_.resize(matched_);
+      group_starts_.assign(partitions_.size() + 1, 0);
+      for (std::size_t p = 1; p < partitions_.size(); ++p)
+        group_starts_[p + 1] = group_starts_[p] + counts_[p];
+      next_.assign(group_starts_.begin(), group_starts_.end() - 1);
+      const std::uint32_t* groups = row_groups_.data();
+      const double* numbers = numbers_.data();
+      double* placed = group_numbers_.data();
+      std::uint64_t* next = next_.data();
+      for (std::uint64_t k = 0; k < matched_; ++k)
+        placed[next[groups[k]]++] = numbers[k];
+    }
+    decoded_plain_ = true;
+    return true;
+  }
+
+  // A run's cells as plain_number() takes them, into `out`; false when one is not such a number.
+  static bool plain_run(const ColumnView::Cursor::Run& run, bool instant, double* out) {
+    if (run.kind == CellKind::double_number) {
+      for (std::size_t i = 0; i < run.rows; ++i)
+        out[i] = std::bit_cast<double>(run.number(i));
+      return true;
+    }
+    if (run.kind != CellKind::int64 || instant) return false;
+    bool exact = true;
+    for (std::size_t i = 0; i < run.rows; ++i) {
+      const auto number = static_cast<std::int64_t>(run.number(i));
+      exact &= toolkit::exact_double(number);
+      out[i] = static_cast<double>(number);
+    }
+    return exact;
+  }
+
+  // The numbers plain_numbers() decoded, to the total and the groups: with one group in the chunk
+  // it has every row, as the total does.
+  void add_plain_numbers(std::size_t aggregation) {
+    const std::span<const double> numbers(numbers_.data(), matched_);
+    partitions_[0]->add_numbers(aggregation, numbers);
+    if (partitions_.size() == 2) {
+      partitions_[1]->add_numbers(aggregation, numbers);
+      return;
+    }
+    for (std::size_t p = 1; p < partitions_.size(); ++p) {
+      partitions_[p]->add_numbers(
+          aggregation,
+          std::span<const double>(group_numbers_).subspan(group_starts_[p], counts_[p]));
+    }
+  }
+
+  // The group of each matching row, as an index into partitions_ (0 is the total): strings by
+  // their dictionary index, a run of them at a time; any other cell on its own.
   void group_rows(ChunkRows& rows, std::size_t slot) {
     const ColumnView& view = rows.view(slot);
     ColumnView::Cursor cursor(view);
-    std::uint32_t at = 0;
+    if (row_groups_.size() < matched_) row_groups_.resize(matched_);
     // The partition of a group, found among those of the chunk so far.
     const auto index_of = [&](toolkit::AggregatePartition* group) {
       const auto index = static_cast<std::uint32_t>(
           std::find(partitions_.begin() + 1, partitions_.end(), group) - partitions_.begin());
-      if (index == partitions_.size()) partitions_.push_back(group);
+      if (index == partitions_.size()) {
+        partitions_.push_back(group);
+        counts_.push_back(0);
+      }
       return index;
     };
-    for (const std::uint32_t row : matched_) {
-      if (row != at) cursor.skip(row - at);
-      at = row + 1;
-      const CellKind kind = cursor.next();
-      if (kind != CellKind::string) {
-        row_groups_.push_back(index_of(&single_group(slot, kind, view, cursor)));
-        continue;
+    std::uint32_t at = 0;
+    for (const Stretch& stretch : stretches_) {
+      cursor.skip(stretch.first - at);
+      at = stretch.first + stretch.count;
+      for (std::size_t done = 0; done < stretch.count;) {
+        const auto run = cursor.run(stretch.count - done);
+        std::uint32_t* groups = row_groups_.data() + stretch.k + done;
+        done += run.rows;
+        if (run.kind != CellKind::string) {
+          for (std::size_t i = 0; i < run.rows; ++i) {
+            const CellKind kind = cursor.next();
+            groups[i] = index_of(&single_group(group_value(slot, kind, view, cursor)));
+            ++counts_[groups[i]];
+          }
+          continue;
+        }
+        if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
+        for (std::size_t i = 0; i < run.rows; ++i) {
+          const std::uint32_t index = run.string_index(i);
+          std::uint32_t& known = string_partitions_[index];
+          if (known == 0) {
+            known = index_of(&single_group(toolkit::FieldValue::of(view.dictionary_entry(index))));
+          }
+          groups[i] = known;
+          ++counts_[known];
+        }
+        cursor.skip(run.rows);
       }
-      if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
-      std::uint32_t& known = string_partitions_[cursor.string_index()];
-      if (known == 0) known = index_of(&single_group(slot, kind, view, cursor));
-      row_groups_.push_back(known);
     }
   }
 
@@ -215,24 +319,26 @@ class AggregateSink final : public RowSink {
     const ColumnView& view = rows.view(slot);
     ColumnView::Cursor cursor(view);
     std::uint32_t at = 0;
-    for (std::size_t k = 0; k < matched_.size(); ++k) {
-      if (matched_[k] != at) cursor.skip(matched_[k] - at);
-      at = matched_[k] + 1;
-      const CellKind kind = cursor.next();
-      const std::size_t group = row_groups_.empty() ? 0 : row_groups_[k];
-      double number = 0;
-      if (!plain_number(slot, kind, cursor, number)) {
-        const auto add_one = [&](std::size_t p) {
-          add_run(p);
-          add_cell(partitions_[p]->values(aggregation), slot, kind, view, cursor, sdk::kNoTime);
-          partitions_[p]->flush_full(aggregation);
-        };
-        add_one(0);  // the total, then the row's group (0: the total alone)
-        if (group != 0) add_one(group);
-        continue;
+    for (const Stretch& stretch : stretches_) {
+      cursor.skip(stretch.first - at);
+      at = stretch.first + stretch.count;
+      for (std::uint64_t k = stretch.k; k < stretch.k + stretch.count; ++k) {
+        const CellKind kind = cursor.next();
+        const std::size_t group = row_groups_.empty() ? 0 : row_groups_[k];
+        double number = 0;
+        if (!plain_number(slot, kind, cursor, number)) {
+          const auto add_one = [&](std::size_t p) {
+            add_run(p);
+            add_cell(partitions_[p]->values(aggregation), slot, kind, view, cursor, sdk::kNoTime);
+            partitions_[p]->flush_full(aggregation);
+          };
+          add_one(0);  // the total, then the row's group (0: the total alone)
+          if (group != 0) add_one(group);
+          continue;
+        }
+        runs_[0].push_back(number);
+        if (group != 0) runs_[group].push_back(number);
       }
-      runs_[0].push_back(number);
-      if (group != 0) runs_[group].push_back(number);
     }
     for (std::size_t p = 0; p < partitions_.size(); ++p)
       add_run(p);
@@ -335,14 +441,13 @@ class AggregateSink final : public RowSink {
                : cell_value(plan_.slots[slot], kind, view, cursor, scratch_);
   }
 
-  // The group of a single group_by field's cell, as keyed_group() finds it.
-  toolkit::AggregatePartition& single_group(std::size_t slot, CellKind kind, const ColumnView& view,
-                                            const ColumnView::Cursor& cursor) {
+  // The group of a single group_by field's value, as keyed_group() finds it.
+  toolkit::AggregatePartition& single_group(const toolkit::FieldValue& value) {
     key_.clear();
-    toolkit::append_group_key(key_, group_value(slot, kind, view, cursor));
+    toolkit::append_group_key(key_, value);
     return accumulator_.group(key_, std::nullopt, [&] {
       json::object rendered;
-      rendered[request_.group_by.front().text] = group_value(slot, kind, view, cursor).to_json();
+      rendered[request_.group_by.front().text] = value.to_json();
       return rendered;
     });
   }
@@ -354,11 +459,27 @@ class AggregateSink final : public RowSink {
   sdk::json::value scratch_;  // a cell's JSON value, for the moment it is added
   // Of the chunk taken a column at a time: its matching rows, the total and the groups they
   // fall in, each row's group among them, and per partition the run of numbers not yet added.
-  std::vector<std::uint32_t> matched_;
+  // Rows first .. first + count - 1, the k-th matching row of the chunk and those after it.
+  struct Stretch {
+    std::uint32_t first = 0;
+    std::uint64_t k = 0;
+    std::uint32_t count = 0;
+  };
+  std::vector<Stretch> stretches_;
+  std::uint64_t matched_ = 0;
+  std::vector<std::uint64_t> counts_;  // per partition, its rows
   std::vector<toolkit::AggregatePartition*> partitions_;
   std::vector<std::uint32_t> row_groups_;
   std::vector<std::uint32_t> string_partitions_;  // per dictionary index: its group's, or 0
   std::vector<std::vector<double>> runs_;
+  // The column plain_numbers() decoded last in this chunk, and what it found.
+  std::optional<std::size_t> decoded_slot_;
+  bool decoded_plain_ = false;
+  std::vector<double> numbers_;  // per matching row
+  // With more than one group: the numbers by group, each group's from group_starts_[p].
+  std::vector<double> group_numbers_;
+  std::vector<std::uint64_t> group_starts_;
+  std::vector<std::uint64_t> next_;
   // Of the chunk being read: the group of each dictionary index of the single group_by column,
   // and the bucket of the row before with its group.
   std::vector<toolkit::AggregatePartition*> by_string_;

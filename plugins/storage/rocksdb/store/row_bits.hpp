@@ -78,6 +78,30 @@ class RowBits {
     return static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
   }
   std::uint32_t count() const { return count_set_bits(words_.data(), words_.size()); }
+  // Calls each(first, count) for every run of consecutive set rows, in order: a word at a time,
+  // not a next() per row (a word of set rows is one step).
+  template <class Each>
+  void for_each_run(Each each) const {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;  // of the run not yet given
+    for (std::size_t word = 0; word < words_.size(); ++word) {
+      std::uint64_t bits = words_[word];
+      while (bits != 0) {
+        const int start = std::countr_zero(bits);
+        const int length = std::countr_one(bits >> start);
+        const auto row = static_cast<std::uint32_t>(word * 64 + static_cast<std::size_t>(start));
+        if (count != 0 && first + count == row) {
+          count += static_cast<std::uint32_t>(length);
+        } else {
+          if (count != 0) each(first, count);
+          first = row;
+          count = static_cast<std::uint32_t>(length);
+        }
+        bits = start + length >= 64 ? 0 : bits & (~std::uint64_t{0} << (start + length));
+      }
+    }
+    if (count != 0) each(first, count);
+  }
 
  private:
   std::uint32_t rows_ = 0;

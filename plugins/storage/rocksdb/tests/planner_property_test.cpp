@@ -788,37 +788,65 @@ TEST_F(ColumnAggregateTest, AColumnAtATimeHandsTheOperatorsTheSpansOfRowByRow) {
       data["num"] = n % 3 == 0 ? json::value(n / 3.0 + 0.1) : json::value(n);
     }
     data["cat"] = n % 13 == 0 ? json::value(5) : json::value("c" + std::to_string(n % 4));
+    // Numbers alone, integers in runs between doubles: taken a run of one kind at a time.
+    data["plain"] = n % 50 < 3 ? json::value(n + 0.25) : json::value(n);
     events.push_back(event("e" + std::to_string(n), kT0 + n * 1000, std::move(data)));
   }
   storage_->accept(write_of("spans", std::move(events)), kRender);
   project();  // one chunk of 2,600 rows
 
   const TestSpans spans;
-  sdk::AggregationSpec spec;
-  spec.name = spec.op = "spans";
-  spec.field = sdk::FieldPath::parse("payload.num");
+  const auto spec_of = [](const char* name, const char* field) {
+    sdk::AggregationSpec spec;
+    spec.name = name;
+    spec.op = "spans";
+    spec.field = sdk::FieldPath::parse(field);
+    return spec;
+  };
+  // Two of the same field share what is decoded of it; each still gets its own spans.
+  const std::vector<sdk::BoundAggregation> aggregations{
+      {spec_of("num", "payload.num"), &spans},
+      {spec_of("plain", "payload.plain"), &spans},
+      {spec_of("plain again", "payload.plain"), &spans}};
+  const sdk::Condition one_category{*sdk::FieldPath::parse("payload.cat"), sdk::Op::eq,
+                                    json::value("c1")};
   for (const bool grouped : {false, true}) {
-    sdk::AggregateRequest whole;
-    whole.source = sdk::Source::history;
-    if (grouped) whole.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
-    whole.aggregations = {{spec, &spans}};
-    sdk::AggregateRequest by_rows = whole;
-    by_rows.where.push_back({*sdk::FieldPath::parse("id"), sdk::Op::exists, true});
-    const auto columns = storage_->column_reader().aggregate(kTenant, whole);
-    const auto rows = storage_->column_reader().aggregate(kTenant, by_rows);
-    ASSERT_TRUE(columns && rows);
-    const auto value = [&](const sdk::AggregateGroup& group) {
-      return spans.finalize(*group.states[0], spec).at("value");
-    };
-    EXPECT_EQ(columns->total.count, 2600U);
-    EXPECT_EQ(value(columns->total), value(rows->total));
-    EXPECT_NE(value(columns->total).as_string().find("1024:"), std::string::npos);
-    ASSERT_EQ(columns->groups.size(), grouped ? 5U : 0U);
-    ASSERT_EQ(rows->groups.size(), columns->groups.size());
-    for (std::size_t g = 0; g < columns->groups.size(); ++g) {
-      EXPECT_EQ(columns->groups[g].key, rows->groups[g].key);
-      EXPECT_EQ(columns->groups[g].count, rows->groups[g].count);
-      EXPECT_EQ(value(columns->groups[g]), value(rows->groups[g]));
+    // Every row; and the rows of one category (found by its value postings: not consecutive).
+    for (const bool some : {false, true}) {
+      sdk::AggregateRequest whole;
+      whole.source = sdk::Source::history;
+      if (grouped) whole.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
+      if (some) whole.where.push_back(one_category);
+      whole.aggregations = aggregations;
+      sdk::AggregateRequest by_rows = whole;
+      by_rows.where.push_back({*sdk::FieldPath::parse("id"), sdk::Op::exists, true});
+      const auto columns = storage_->column_reader().aggregate(kTenant, whole);
+      const auto rows = storage_->column_reader().aggregate(kTenant, by_rows);
+      ASSERT_TRUE(columns && rows);
+      const std::string what =
+          std::string(grouped ? "grouped" : "total") + (some ? ", one category" : ", every row");
+      const auto expect_same_spans = [&](const sdk::AggregateGroup& got,
+                                         const sdk::AggregateGroup& expected) {
+        for (std::size_t i = 0; i < aggregations.size(); ++i) {
+          const auto& spec = aggregations[i].spec;
+          EXPECT_EQ(spans.finalize(*got.states[i], spec).at("value"),
+                    spans.finalize(*expected.states[i], spec).at("value"))
+              << what << ", " << spec.name;
+        }
+      };
+      EXPECT_EQ(columns->total.count, some ? 600U : 2600U) << what;
+      expect_same_spans(columns->total, rows->total);
+      const auto plain = spans.finalize(*columns->total.states[1], aggregations[1].spec);
+      if (!some) {
+        EXPECT_NE(plain.at("value").as_string().find("1024:"), std::string::npos);
+      }
+      ASSERT_EQ(columns->groups.size(), grouped ? (some ? 1U : 5U) : 0U) << what;
+      ASSERT_EQ(rows->groups.size(), columns->groups.size());
+      for (std::size_t g = 0; g < columns->groups.size(); ++g) {
+        EXPECT_EQ(columns->groups[g].key, rows->groups[g].key);
+        EXPECT_EQ(columns->groups[g].count, rows->groups[g].count);
+        expect_same_spans(columns->groups[g], rows->groups[g]);
+      }
     }
   }
 }

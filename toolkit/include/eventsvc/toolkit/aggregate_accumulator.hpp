@@ -57,6 +57,7 @@ class SpanBuilder {
   std::size_t add_numbers(std::span<const double> numbers);
   // The same for `rows` absent rows.
   std::uint64_t add_absent(std::uint64_t rows);
+  bool empty() const { return rows_ == 0; }
   bool full() const { return rows_ >= kRows; }
   // Adds what was collected to `state` as one span, and empties.
   void flush(const BoundAggregation& aggregation, AggregationState& state);
@@ -80,8 +81,9 @@ class SpanBuilder {
 bool exact_double(const json::value& number);
 // The same for an integer: within ±2^53.
 inline bool exact_double(std::int64_t number) {
-  constexpr std::int64_t kExact = std::int64_t{1} << 53;
-  return number >= -kExact && number <= kExact;
+  constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+  // One comparison: -2^53..2^53 shifted to 0..2^54 (wrapping as unsigned).
+  return static_cast<std::uint64_t>(number) + kExact <= 2 * kExact;
 }
 
 // The matches of one partition (the total, a group, a bucket) while they are being added: a
