@@ -144,9 +144,10 @@ class AggregateSink final : public RowSink {
   // A column at a time: the groups of the rows, then each aggregation's values, in runs of
   // numbers per partition. Each span builder gets the values the row path would give it, in the
   // same order and spans, so the answers are the same to the bit (a sum of doubles depends on its
-  // spans). Not with time buckets, several group_by fields or operators that read a time.
+  // spans). Groups by one group_by field or by time buckets alone; not by several fields, nor by
+  // fields and buckets, nor for operators that read a time.
   bool all_rows(ChunkRows& rows, const RowBits& matching) override {
-    if (plan_.bucket || plan_.group_by.size() > 1) return false;
+    if (plan_.group_by.size() > (plan_.bucket ? 0U : 1U)) return false;
     for (const auto& time : plan_.times) {
       if (time) return false;
     }
@@ -154,10 +155,12 @@ class AggregateSink final : public RowSink {
     partitions_.assign(1, &accumulator_.total());
     counts_.assign(1, matched_);
     string_partitions_.clear();
-    if (plan_.group_by.empty()) {
-      row_groups_.clear();
-    } else {
+    if (plan_.bucket) {
+      bucket_rows(rows, *plan_.bucket);
+    } else if (!plan_.group_by.empty()) {
       group_rows(rows, plan_.group_by.front());
+    } else {
+      row_groups_.clear();
     }
     for (std::size_t p = 0; p < partitions_.size(); ++p)
       partitions_[p]->count_rows(counts_[p]);
@@ -208,13 +211,15 @@ class AggregateSink final : public RowSink {
         done += run.rows;
       }
     }
-    if (partitions_.size() > 2) {
-      // Each group's numbers, in row order: placed at their group's offset.
+    if (!one_group_has_every_row() && partitions_.size() > 1) {
+      // Each group's numbers, in row order: placed at their group's offset; those of rows in no
+      // group (0: the total alone) after every group's.
       if (group_numbers_.size() < matched_) group_numbers_.resize(matched_);
       group_starts_.assign(partitions_.size() + 1, 0);
       for (std::size_t p = 1; p < partitions_.size(); ++p)
         group_starts_[p + 1] = group_starts_[p] + counts_[p];
       next_.assign(group_starts_.begin(), group_starts_.end() - 1);
+      next_[0] = group_starts_.back();
       const std::uint32_t* groups = row_groups_.data();
       const double* numbers = numbers_.data();
       double* placed = group_numbers_.data();
@@ -243,12 +248,14 @@ class AggregateSink final : public RowSink {
     return exact;
   }
 
-  // The numbers plain_numbers() decoded, to the total and the groups: with one group in the chunk
-  // it has every row, as the total does.
+  // Whether the chunk's matching rows all fall in one group: its numbers are the total's.
+  bool one_group_has_every_row() const { return partitions_.size() == 2 && counts_[1] == matched_; }
+
+  // The numbers plain_numbers() decoded, to the total and the groups.
   void add_plain_numbers(std::size_t aggregation) {
     const std::span<const double> numbers(numbers_.data(), matched_);
     partitions_[0]->add_numbers(aggregation, numbers);
-    if (partitions_.size() == 2) {
+    if (one_group_has_every_row()) {
       partitions_[1]->add_numbers(aggregation, numbers);
       return;
     }
@@ -259,22 +266,59 @@ class AggregateSink final : public RowSink {
     }
   }
 
+  // The time bucket of each matching row, as an index into partitions_, by its instant in `slot`;
+  // 0 (the total alone) for a row without one, which no bucket counts. Rows come mostly in time
+  // order: a row in the bucket of the row before takes its group without a look-up.
+  void bucket_rows(ChunkRows& rows, std::size_t slot) {
+    const sdk::Millis interval = request_.time_bucket->interval;
+    ColumnView::Cursor cursor(rows.view(slot));
+    if (row_groups_.size() < matched_) row_groups_.resize(matched_);
+    sdk::Millis from = 0;  // the bucket of the row before: [from, from + interval)
+    std::uint32_t group = 0;
+    std::uint32_t at = 0;
+    for (const Stretch& stretch : stretches_) {
+      cursor.skip(stretch.first - at);
+      at = stretch.first + stretch.count;
+      for (std::size_t done = 0; done < stretch.count;) {
+        const auto run = cursor.run(stretch.count - done);
+        std::uint32_t* groups = row_groups_.data() + stretch.k + done;
+        done += run.rows;
+        cursor.skip(run.rows);
+        if (run.kind != CellKind::int64) {
+          std::fill(groups, groups + run.rows, 0);
+          continue;
+        }
+        for (std::size_t i = 0; i < run.rows; ++i) {
+          const auto instant = static_cast<sdk::Millis>(run.number(i));
+          if (group == 0 || instant < from || instant - from >= interval) {
+            from = toolkit::bucket_start(instant, interval);
+            key_.clear();  // buckets alone: no group_by fields to key by
+            group = partition_index(accumulator_.group(key_, from, [] { return json::object{}; }));
+          }
+          groups[i] = group;
+          ++counts_[group];
+        }
+      }
+    }
+  }
+
+  // A group's index into partitions_ (0 is the total), added when the chunk had none of its rows.
+  std::uint32_t partition_index(toolkit::AggregatePartition& group) {
+    const auto index = static_cast<std::uint32_t>(
+        std::find(partitions_.begin() + 1, partitions_.end(), &group) - partitions_.begin());
+    if (index == partitions_.size()) {
+      partitions_.push_back(&group);
+      counts_.push_back(0);
+    }
+    return index;
+  }
+
   // The group of each matching row, as an index into partitions_ (0 is the total): strings by
   // their dictionary index, a run of them at a time; any other cell on its own.
   void group_rows(ChunkRows& rows, std::size_t slot) {
     const ColumnView& view = rows.view(slot);
     ColumnView::Cursor cursor(view);
     if (row_groups_.size() < matched_) row_groups_.resize(matched_);
-    // The partition of a group, found among those of the chunk so far.
-    const auto index_of = [&](toolkit::AggregatePartition* group) {
-      const auto index = static_cast<std::uint32_t>(
-          std::find(partitions_.begin() + 1, partitions_.end(), group) - partitions_.begin());
-      if (index == partitions_.size()) {
-        partitions_.push_back(group);
-        counts_.push_back(0);
-      }
-      return index;
-    };
     std::uint32_t at = 0;
     for (const Stretch& stretch : stretches_) {
       cursor.skip(stretch.first - at);
@@ -286,7 +330,7 @@ class AggregateSink final : public RowSink {
         if (run.kind != CellKind::string) {
           for (std::size_t i = 0; i < run.rows; ++i) {
             const CellKind kind = cursor.next();
-            groups[i] = index_of(&single_group(group_value(slot, kind, view, cursor)));
+            groups[i] = partition_index(single_group(group_value(slot, kind, view, cursor)));
             ++counts_[groups[i]];
           }
           continue;
@@ -296,7 +340,8 @@ class AggregateSink final : public RowSink {
           const std::uint32_t index = run.string_index(i);
           std::uint32_t& known = string_partitions_[index];
           if (known == 0) {
-            known = index_of(&single_group(toolkit::FieldValue::of(view.dictionary_entry(index))));
+            known = partition_index(
+                single_group(toolkit::FieldValue::of(view.dictionary_entry(index))));
           }
           groups[i] = known;
           ++counts_[known];

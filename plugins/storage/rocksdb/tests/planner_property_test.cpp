@@ -810,12 +810,18 @@ TEST_F(ColumnAggregateTest, AColumnAtATimeHandsTheOperatorsTheSpansOfRowByRow) {
       {spec_of("plain again", "payload.plain"), &spans}};
   const sdk::Condition one_category{*sdk::FieldPath::parse("payload.cat"), sdk::Op::eq,
                                     json::value("c1")};
-  for (const bool grouped : {false, true}) {
+  enum class Grouping { none, by_field, by_bucket };
+  for (const auto grouping : {Grouping::none, Grouping::by_field, Grouping::by_bucket}) {
     // Every row; and the rows of one category (found by its value postings: not consecutive).
     for (const bool some : {false, true}) {
       sdk::AggregateRequest whole;
       whole.source = sdk::Source::history;
-      if (grouped) whole.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
+      if (grouping == Grouping::by_field) {
+        whole.group_by.push_back(*sdk::FieldPath::parse("payload.cat"));
+      }
+      if (grouping == Grouping::by_bucket) {  // 7 buckets of 400 seconds
+        whole.time_bucket = sdk::TimeBucketSpec{400000, *sdk::FieldPath::parse("timestamp")};
+      }
       if (some) whole.where.push_back(one_category);
       whole.aggregations = aggregations;
       sdk::AggregateRequest by_rows = whole;
@@ -823,8 +829,10 @@ TEST_F(ColumnAggregateTest, AColumnAtATimeHandsTheOperatorsTheSpansOfRowByRow) {
       const auto columns = storage_->column_reader().aggregate(kTenant, whole);
       const auto rows = storage_->column_reader().aggregate(kTenant, by_rows);
       ASSERT_TRUE(columns && rows);
-      const std::string what =
-          std::string(grouped ? "grouped" : "total") + (some ? ", one category" : ", every row");
+      const std::string what = std::string(grouping == Grouping::none       ? "total"
+                                           : grouping == Grouping::by_field ? "by category"
+                                                                            : "by bucket") +
+                               (some ? ", one category" : ", every row");
       const auto expect_same_spans = [&](const sdk::AggregateGroup& got,
                                          const sdk::AggregateGroup& expected) {
         for (std::size_t i = 0; i < aggregations.size(); ++i) {
@@ -840,7 +848,10 @@ TEST_F(ColumnAggregateTest, AColumnAtATimeHandsTheOperatorsTheSpansOfRowByRow) {
       if (!some) {
         EXPECT_NE(plain.at("value").as_string().find("1024:"), std::string::npos);
       }
-      ASSERT_EQ(columns->groups.size(), grouped ? (some ? 1U : 5U) : 0U) << what;
+      const std::size_t groups = grouping == Grouping::by_bucket  ? 7U
+                                 : grouping == Grouping::by_field ? (some ? 1U : 5U)
+                                                                  : 0U;
+      ASSERT_EQ(columns->groups.size(), groups) << what;
       ASSERT_EQ(rows->groups.size(), columns->groups.size());
       for (std::size_t g = 0; g < columns->groups.size(); ++g) {
         EXPECT_EQ(columns->groups[g].key, rows->groups[g].key);
