@@ -38,6 +38,18 @@ bool only_time_bounds(const std::vector<sdk::Condition>& where) {
   });
 }
 
+// Whether every field a query names is one that a match's version names (its id, its timestamp):
+// its answer is then given without reading a record, as an index-only scan is (RecordQuery::fields
+// lets an engine deliver those alone).
+bool versions_answer(const sdk::RecordQuery& query) {
+  if (query.fields.empty() || query.with_embeddings) return false;
+  return std::all_of(query.fields.begin(), query.fields.end(), [](const sdk::FieldPath& field) {
+    return field.root == sdk::FieldPath::Root::canonical &&
+           (field.canonical == sdk::CanonicalField::id ||
+            field.canonical == sdk::CanonicalField::timestamp);
+  });
+}
+
 // How a query delivers its matches.
 ReadOrder read_order(const sdk::RecordQuery& query) {
   return {query.order, query.rank_by_text && query.text.has_value()};
@@ -143,9 +155,10 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   const auto conditions = std::count_if(query.where.begin(), query.where.end(), [](const auto& c) {
     return !c.field.is_canonical(sdk::CanonicalField::timestamp);
   });
+  const sdk::RecordVisitor* by_version = versions_answer(query) ? &visit : nullptr;
   if (columns_.chunk_indexed() && (query.text || (conditions > 0 && !names_ids(query.where)))) {
-    if (auto answered =
-            scan_columns(tenant_id, query, decoding(tenant, query, visit, embedding_model)))
+    if (auto answered = scan_columns(tenant_id, query,
+                                     decoding(tenant, query, visit, embedding_model), by_version))
       return *answered;
   }
   if (query.limit > 0) {
@@ -157,8 +170,8 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   // Several conditions and no selective index stream: intersecting long streams seek by seek, or
   // reading records in time order, costs more than evaluating the named columns.
   if (!query.text && !plan.selective && conditions >= 2) {
-    if (auto answered =
-            scan_columns(tenant_id, query, decoding(tenant, query, visit, embedding_model)))
+    if (auto answered = scan_columns(tenant_id, query,
+                                     decoding(tenant, query, visit, embedding_model), by_version))
       return *answered;
   }
   sdk::ScanStats stats;
@@ -219,7 +232,8 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
 
 std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenant_id,
                                                         const sdk::RecordQuery& query,
-                                                        const StoredVisitor& deliver) {
+                                                        const StoredVisitor& deliver,
+                                                        const sdk::RecordVisitor* by_version) {
   const std::size_t keep = query.limit > 0 ? query.limit : query.scan_limit;
   MatchQuery match = MatchQuery::of(query, keep);
   match.first_only = query.limit > 0;
@@ -240,6 +254,15 @@ std::optional<sdk::ScanStats> QueryEngine::scan_columns(const sdk::Tenant& tenan
   stats.matched = found->matched;
   // Every row was examined; only a read bounded by scan_limit can leave matches out.
   stats.complete = query.limit > 0 || found->matched <= keep;
+  if (by_version != nullptr) {
+    for (std::size_t i = 0; i < found->versions.size(); ++i) {
+      sdk::Record record;
+      record.id = std::move(found->versions[i].id);
+      record.timestamp = found->versions[i].timestamp;
+      if (!(*by_version)(record, found->scores[i])) break;
+    }
+    return stats;
+  }
   const std::string tenant = tenant_prefix(tenant_id);
   // Versions are read in batches: one MultiGet per batch finds neighbouring keys in the same
   // blocks instead of searching the index for each (a batch is at most read in vain when the

@@ -70,10 +70,12 @@ class QueryEngine {
   StoredVisitor splicing(const std::string& tenant, const sdk::RecordJsonVisitor& visit);
 
   // Conditions that no index narrows, and text queries, answered from the column chunks and their
-  // postings; nullopt when the columns cannot answer.
+  // postings; nullopt when the columns cannot answer. With `by_version`, each match is handed to
+  // it as a record of its id and timestamp alone, without reading it (versions_answer()).
   std::optional<sdk::ScanStats> scan_columns(const sdk::Tenant& tenant,
                                              const sdk::RecordQuery& query,
-                                             const StoredVisitor& deliver);
+                                             const StoredVisitor& deliver,
+                                             const sdk::RecordVisitor* by_version = nullptr);
 
   Database& database_;
   Verdicts& verdicts_;
