@@ -271,7 +271,7 @@ void ChunkBuilder::append(const std::map<std::string, ColumnView>& columns,
         }
       }
       out.kinds.push_back(kind);
-      if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+      if (holds_number(kind)) {
         out.numbers.push_back(cursor.number());
       } else if (kind == CellKind::string) {
         out.strings.emplace_back(text_.emplace_back(view.dictionary_entry(cursor.string_index())));

@@ -88,6 +88,11 @@ enum class CellKind : std::uint8_t {
   container,
 };
 
+// Whether a cell of `kind` keeps its value in the column's numbers (8 bytes each).
+constexpr bool holds_number(CellKind kind) {
+  return kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number;
+}
+
 // How many cells of a run of kind bytes are numbers, strings and containers, and the highest kind
 // byte (a column is damaged when it is past `container`).
 struct KindCounts {
@@ -257,7 +262,7 @@ class ColumnView {
         return past_end();
       const std::size_t row = row_++;
       const auto kind = static_cast<CellKind>(view_->kinds_[row]);
-      if (kind == CellKind::int64 || kind == CellKind::uint64 || kind == CellKind::double_number) {
+      if (holds_number(kind)) {
         number_ = read_le(view_->numbers_, next_number_++ * 8, 8);
       } else if (kind == CellKind::string) {
         const auto local =

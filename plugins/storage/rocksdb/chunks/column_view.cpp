@@ -333,8 +333,7 @@ ColumnView::Cursor::Run ColumnView::Cursor::run(std::size_t most) {
       ++same;
     run.rows = same;
   }
-  if (run.kind == CellKind::int64 || run.kind == CellKind::uint64 ||
-      run.kind == CellKind::double_number) {
+  if (holds_number(run.kind)) {
     run.numbers = view_->numbers_.substr(next_number_ * 8, run.rows * 8);
   } else if (run.kind == CellKind::string) {
     run.string_indexes = view_->string_indexes_.substr(next_string_ * 4, run.rows * 4);

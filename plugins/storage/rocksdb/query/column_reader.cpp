@@ -7,6 +7,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "chunks/text_scorer.hpp"
 #include "eventsvc/sdk/error.hpp"
@@ -189,6 +190,27 @@ class AggregateSink final : public RowSink {
     });
   }
 
+  // Calls each(run, cursor, k) for every run of cells of one kind (ColumnView::Cursor::run) among
+  // the matching rows of `view`, in row order: k is the place of the run's first row among the
+  // matching rows, `cursor` is at that row (each reads the cells one by one from a copy of it, if
+  // at all). Stops, returning false, when each does.
+  template <class Each>
+  bool for_each_matching_run(const ColumnView& view, Each each) const {
+    ColumnView::Cursor cursor(view);
+    std::uint32_t at = 0;
+    for (const Stretch& stretch : stretches_) {
+      cursor.skip(stretch.first - at);
+      at = stretch.first + stretch.count;
+      for (std::uint32_t done = 0; done < stretch.count;) {
+        const auto run = cursor.run(stretch.count - done);
+        if (!each(run, std::as_const(cursor), stretch.k + done)) return false;
+        cursor.skip(run.rows);
+        done += static_cast<std::uint32_t>(run.rows);
+      }
+    }
+    return true;
+  }
+
   // Whether every matching row of `slot` holds a plain number (plain_number()); when so, they are
   // in numbers_ and, with several groups in the chunk, each group's in group_numbers_. Decoded
   // once for the aggregations that read the same field (a sum and an avg of it), a run of cells
@@ -197,20 +219,14 @@ class AggregateSink final : public RowSink {
     if (decoded_slot_ == slot) return decoded_plain_;
     decoded_slot_ = slot;
     decoded_plain_ = false;
-    ColumnView::Cursor cursor(rows.view(slot));
     if (numbers_.size() < matched_) numbers_.resize(matched_);
     const bool instant = plan_.slots[slot].instant;
-    std::uint32_t at = 0;
-    for (const Stretch& stretch : stretches_) {
-      cursor.skip(stretch.first - at);
-      at = stretch.first + stretch.count;
-      for (std::size_t done = 0; done < stretch.count;) {
-        const auto run = cursor.run(stretch.count - done);
-        if (!plain_run(run, instant, numbers_.data() + stretch.k + done)) return false;
-        cursor.skip(run.rows);
-        done += run.rows;
-      }
-    }
+    const bool plain = for_each_matching_run(
+        rows.view(slot),
+        [&](const ColumnView::Cursor::Run& run, const ColumnView::Cursor&, std::uint64_t k) {
+          return plain_run(run, instant, numbers_.data() + k);
+        });
+    if (!plain) return false;
     if (!one_group_has_every_row() && partitions_.size() > 1) {
       // Each group's numbers, in row order: placed at their group's offset; those of rows in no
       // group (0: the total alone) after every group's.
@@ -271,35 +287,28 @@ class AggregateSink final : public RowSink {
   // order: a row in the bucket of the row before takes its group without a look-up.
   void bucket_rows(ChunkRows& rows, std::size_t slot) {
     const sdk::Millis interval = request_.time_bucket->interval;
-    ColumnView::Cursor cursor(rows.view(slot));
     if (row_groups_.size() < matched_) row_groups_.resize(matched_);
     sdk::Millis from = 0;  // the bucket of the row before: [from, from + interval)
     std::uint32_t group = 0;
-    std::uint32_t at = 0;
-    for (const Stretch& stretch : stretches_) {
-      cursor.skip(stretch.first - at);
-      at = stretch.first + stretch.count;
-      for (std::size_t done = 0; done < stretch.count;) {
-        const auto run = cursor.run(stretch.count - done);
-        std::uint32_t* groups = row_groups_.data() + stretch.k + done;
-        done += run.rows;
-        cursor.skip(run.rows);
-        if (run.kind != CellKind::int64) {
-          std::fill(groups, groups + run.rows, 0);
-          continue;
-        }
-        for (std::size_t i = 0; i < run.rows; ++i) {
-          const auto instant = static_cast<sdk::Millis>(run.number(i));
-          if (group == 0 || instant < from || instant - from >= interval) {
-            from = toolkit::bucket_start(instant, interval);
-            key_.clear();  // buckets alone: no group_by fields to key by
-            group = partition_index(accumulator_.group(key_, from, [] { return json::object{}; }));
-          }
-          groups[i] = group;
-          ++counts_[group];
-        }
+    for_each_matching_run(rows.view(slot), [&](const ColumnView::Cursor::Run& run,
+                                               const ColumnView::Cursor&, std::uint64_t k) {
+      std::uint32_t* groups = row_groups_.data() + k;
+      if (run.kind != CellKind::int64) {
+        std::fill(groups, groups + run.rows, 0);
+        return true;
       }
-    }
+      for (std::size_t i = 0; i < run.rows; ++i) {
+        const auto instant = static_cast<sdk::Millis>(run.number(i));
+        if (group == 0 || instant < from || instant - from >= interval) {
+          from = toolkit::bucket_start(instant, interval);
+          key_.clear();  // buckets alone: no group_by fields to key by
+          group = partition_index(accumulator_.group(key_, from, [] { return json::object{}; }));
+        }
+        groups[i] = group;
+        ++counts_[group];
+      }
+      return true;
+    });
   }
 
   // A group's index into partitions_ (0 is the total), added when the chunk had none of its rows.
@@ -317,38 +326,32 @@ class AggregateSink final : public RowSink {
   // their dictionary index, a run of them at a time; any other cell on its own.
   void group_rows(ChunkRows& rows, std::size_t slot) {
     const ColumnView& view = rows.view(slot);
-    ColumnView::Cursor cursor(view);
     if (row_groups_.size() < matched_) row_groups_.resize(matched_);
-    std::uint32_t at = 0;
-    for (const Stretch& stretch : stretches_) {
-      cursor.skip(stretch.first - at);
-      at = stretch.first + stretch.count;
-      for (std::size_t done = 0; done < stretch.count;) {
-        const auto run = cursor.run(stretch.count - done);
-        std::uint32_t* groups = row_groups_.data() + stretch.k + done;
-        done += run.rows;
-        if (run.kind != CellKind::string) {
-          for (std::size_t i = 0; i < run.rows; ++i) {
-            const CellKind kind = cursor.next();
-            groups[i] = partition_index(single_group(group_value(slot, kind, view, cursor)));
-            ++counts_[groups[i]];
-          }
-          continue;
-        }
-        if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
+    for_each_matching_run(view, [&](const ColumnView::Cursor::Run& run,
+                                    const ColumnView::Cursor& at_run, std::uint64_t k) {
+      std::uint32_t* groups = row_groups_.data() + k;
+      if (run.kind != CellKind::string) {
+        ColumnView::Cursor cells = at_run;
         for (std::size_t i = 0; i < run.rows; ++i) {
-          const std::uint32_t index = run.string_index(i);
-          std::uint32_t& known = string_partitions_[index];
-          if (known == 0) {
-            known = partition_index(
-                single_group(toolkit::FieldValue::of(view.dictionary_entry(index))));
-          }
-          groups[i] = known;
-          ++counts_[known];
+          const CellKind kind = cells.next();
+          groups[i] = partition_index(single_group(group_value(slot, kind, view, cells)));
+          ++counts_[groups[i]];
         }
-        cursor.skip(run.rows);
+        return true;
       }
-    }
+      if (string_partitions_.empty()) string_partitions_.assign(view.dictionary_size(), 0);
+      for (std::size_t i = 0; i < run.rows; ++i) {
+        const std::uint32_t index = run.string_index(i);
+        std::uint32_t& known = string_partitions_[index];
+        if (known == 0) {
+          known =
+              partition_index(single_group(toolkit::FieldValue::of(view.dictionary_entry(index))));
+        }
+        groups[i] = known;
+        ++counts_[known];
+      }
+      return true;
+    });
   }
 
   // One aggregation's values from its column, to the total and each row's group: runs of numbers

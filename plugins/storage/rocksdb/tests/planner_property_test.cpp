@@ -254,6 +254,15 @@ std::vector<std::string> versions_of(const std::vector<sdk::Record>& records) {
   return versions;
 }
 
+// An aggregation of `field` by operator `op`, named `name` in the answer.
+sdk::AggregationSpec aggregation_spec(const char* name, const char* op, const char* field) {
+  sdk::AggregationSpec spec;
+  spec.name = name;
+  spec.op = op;
+  spec.field = sdk::FieldPath::parse(field);
+  return spec;
+}
+
 std::string describe(const sdk::RecordQuery& query) {
   std::string text = std::string(sdk::source_name(query.source)) +
                      (query.order == sdk::Order::asc ? " asc" : " desc") + " limit " +
@@ -652,17 +661,10 @@ TEST_P(PlannerPropertyTest, AggregatesEqualBruteForce) {
   const TestSum sum;
   const TestMax max;
   const TestDistinct distinct;
-  auto spec = [](const char* op, const char* field) {
-    sdk::AggregationSpec s;
-    s.name = op;
-    s.op = op;
-    s.field = sdk::FieldPath::parse(field);
-    return s;
-  };
   const std::vector<sdk::BoundAggregation> aggregations{
-      {spec("sum", "payload.num"), &sum},
-      {spec("max", "payload.num"), &max},
-      {spec("distinct", "payload.cat"), &distinct}};
+      {aggregation_spec("sum", "sum", "payload.num"), &sum},
+      {aggregation_spec("max", "max", "payload.num"), &max},
+      {aggregation_spec("distinct", "distinct", "payload.cat"), &distinct}};
 
   for (int round = 0; round < 2; ++round) {
     std::map<sdk::Source, std::vector<sdk::Record>> everything;
@@ -810,18 +812,11 @@ TEST_F(ColumnAggregateTest, AColumnAtATimeHandsTheOperatorsTheSpansOfRowByRow) {
   project();  // one chunk of 2,600 rows
 
   const TestSpans spans;
-  const auto spec_of = [](const char* name, const char* field) {
-    sdk::AggregationSpec spec;
-    spec.name = name;
-    spec.op = "spans";
-    spec.field = sdk::FieldPath::parse(field);
-    return spec;
-  };
   // Two of the same field share what is decoded of it; each still gets its own spans.
   const std::vector<sdk::BoundAggregation> aggregations{
-      {spec_of("num", "payload.num"), &spans},
-      {spec_of("plain", "payload.plain"), &spans},
-      {spec_of("plain again", "payload.plain"), &spans}};
+      {aggregation_spec("num", "spans", "payload.num"), &spans},
+      {aggregation_spec("plain", "spans", "payload.plain"), &spans},
+      {aggregation_spec("plain again", "spans", "payload.plain"), &spans}};
   const sdk::Condition one_category{*sdk::FieldPath::parse("payload.cat"), sdk::Op::eq,
                                     json::value("c1")};
   enum class Grouping { none, by_field, by_bucket };
