@@ -67,6 +67,7 @@ std::vector<std::pair<std::string, ChunkText::Rows>> ChunkText::expansions(
 std::uint32_t ChunkText::candidates(const ChunkRef& chunk, RowBits& rows) {
   const std::uint32_t chunk_rows = chunk.header.rows;
   rows.reset(chunk_rows, false);
+  scored_rows_.clear();
   scores_.clear();
   std::vector<std::pair<std::string, Rows>> scored;
   std::optional<std::vector<std::uint32_t>> kept;  // sorted; nullopt: every row so far
@@ -120,32 +121,44 @@ std::uint32_t ChunkText::candidates(const ChunkRef& chunk, RowBits& rows) {
 
 void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, const RowBits& rows,
                                const std::vector<std::pair<std::string, Rows>>& scored) {
-  // Each row's length in tokens, BM25's document length.
-  std::vector<std::uint32_t> lengths(chunk_rows, 0);
+  // The candidates are a few rows of a large chunk (two words in one message of eight): the
+  // lengths and scores are kept for them alone, in row order, not for every row of the chunk.
+  for (std::uint32_t row = rows.next(0); row < chunk_rows; row = rows.next(row + 1))
+    scored_rows_.push_back(row);
+  scores_.assign(scored_rows_.size(), 0.0);
+  // Each candidate's length in tokens, BM25's document length.
+  std::vector<std::uint32_t> lengths(scored_rows_.size(), 0);
   if (const auto view =
           read_column(database_, snapshot_, tenant_, chunk, kTokenCountColumn, chunk_rows)) {
-    // Only the candidates' lengths: the cursor steps over the rows between them undecoded.
+    // The cursor steps over the rows between candidates undecoded.
     ColumnView::Cursor cursor(*view);
     std::uint32_t position = 0;
-    for (std::uint32_t row = 0; row < chunk_rows; ++row) {
-      if (!rows.test(row)) continue;
-      cursor.skip(row - position);
-      position = row + 1;
-      if (cursor.next() == CellKind::int64) {
-        lengths[row] = static_cast<std::uint32_t>(cursor.number());
-      }
+    for (std::size_t i = 0; i < scored_rows_.size(); ++i) {
+      cursor.skip(scored_rows_[i] - position);
+      position = scored_rows_[i] + 1;
+      if (cursor.next() == CellKind::int64)
+        lengths[i] = static_cast<std::uint32_t>(cursor.number());
     }
   }
-  // Terms in the order the record-wise score adds them, so both give the same doubles.
-  scores_.assign(chunk_rows, 0.0);
+  // Terms in the order the record-wise score adds them, so both give the same doubles. Postings
+  // and candidates are both in row order: one walk of the two per term.
   for (const auto& [token, postings] : scored) {
     const double idf = scorer_->idf(token);
+    std::size_t i = 0;
     for (const auto& posting : postings) {
-      if (posting.row < chunk_rows && rows.test(posting.row)) {
-        scores_[posting.row] += scorer_->term(idf, posting.frequency, lengths[posting.row]);
-      }
+      while (i < scored_rows_.size() && scored_rows_[i] < posting.row)
+        ++i;
+      if (i == scored_rows_.size()) break;
+      if (scored_rows_[i] == posting.row)
+        scores_[i] += scorer_->term(idf, posting.frequency, lengths[i]);
     }
   }
+}
+
+double ChunkText::score(std::uint32_t row) const {
+  const auto at = std::lower_bound(scored_rows_.begin(), scored_rows_.end(), row);
+  if (at == scored_rows_.end() || *at != row) return 0.0;
+  return scores_[static_cast<std::size_t>(at - scored_rows_.begin())];
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

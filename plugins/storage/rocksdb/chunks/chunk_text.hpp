@@ -31,8 +31,8 @@ class ChunkText {
   // Sets in `rows` (reset to the chunk's rows) the rows that can match; returns how many. With a
   // scorer, also scores them (score()).
   std::uint32_t candidates(const ChunkRef& chunk, RowBits& rows);
-  // The BM25 score of a candidate row of the chunk last given to candidates().
-  double score(std::uint32_t row) const { return scores_.empty() ? 0.0 : scores_[row]; }
+  // The BM25 score of a candidate row of the chunk last given to candidates(); 0 for any other.
+  double score(std::uint32_t row) const;
 
  private:
   using Rows = std::vector<Posting>;
@@ -52,7 +52,8 @@ class ChunkText {
   std::vector<std::string> required_;  // words and phrase words, each once
   std::vector<std::string> excluded_;  // excluded single words
   bool exact_ = true;
-  std::vector<double> scores_;
+  std::vector<std::uint32_t> scored_rows_;  // the candidates scored, in row order
+  std::vector<double> scores_;              // theirs, in the same order
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage
