@@ -1,5 +1,7 @@
 #include "chunks/term_blocks.hpp"
 
+#include <algorithm>
+
 #include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
@@ -127,6 +129,43 @@ bool for_each_term(std::string_view block,
   return true;
 }
 
+TermLookup find_in_term_block(std::string_view block, std::string_view term,
+                              std::string_view& postings) {
+  std::size_t previous = 0;  // the length of the term before
+  std::size_t matched = 0;   // how many leading bytes the term before has in common with `term`
+  while (!block.empty()) {
+    const auto shared = take_varint(block);
+    const auto rest = take_varint(block);
+    if (!shared || !rest || *shared > previous || *rest > block.size()) return TermLookup::damaged;
+    const std::string_view suffix = block.substr(0, *rest);
+    block.remove_prefix(*rest);
+    const auto size = take_varint(block);
+    if (!size || *size > block.size()) return TermLookup::damaged;
+    const std::string_view value = block.substr(0, *size);
+    block.remove_prefix(*size);
+    previous = *shared + *rest;
+    // Terms are in order: one that keeps more of the term before than `term` does differs from
+    // `term` where that one did, and sorts before it too; one that keeps less sorts after it.
+    if (*shared > matched) continue;
+    if (*shared < matched && !suffix.empty()) return TermLookup::absent;
+    // It agrees with `term` on its first `shared` bytes: compare the rest.
+    const std::string_view wanted = term.substr(std::min<std::size_t>(*shared, term.size()));
+    const std::size_t common = static_cast<std::size_t>(
+        std::mismatch(suffix.begin(), suffix.end(), wanted.begin(), wanted.end()).first -
+        suffix.begin());
+    if (common == suffix.size() && common == wanted.size()) {
+      postings = value;
+      return TermLookup::found;
+    }
+    const bool before = common == suffix.size() ||
+                        (common < wanted.size() && static_cast<unsigned char>(suffix[common]) <
+                                                       static_cast<unsigned char>(wanted[common]));
+    if (!before) return TermLookup::absent;
+    matched = *shared + common;
+  }
+  return TermLookup::absent;
+}
+
 void append_block_terms(std::uint64_t chunk, std::string_view block,
                         std::vector<std::pair<std::string, std::string>>& into) {
   const bool intact = for_each_term(block, [&](std::string_view term, std::string_view postings) {
@@ -222,15 +261,16 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
   } else {
     return database_.get(database_.columns, legacy_prefix(chunk) + std::string(term), snapshot_);
   }
-  std::optional<std::string> found;
-  const bool intact =
-      for_each_term(block, [&](std::string_view candidate, std::string_view postings) {
-        if (candidate < term) return true;
-        if (candidate == term) found.emplace(postings);
-        return false;
-      });
-  if (!intact) throw term_blocks_damaged(chunk);
-  return found;
+  std::string_view postings;
+  switch (find_in_term_block(block, term, postings)) {
+    case TermLookup::found:
+      return std::string(postings);
+    case TermLookup::absent:
+      return std::nullopt;
+    case TermLookup::damaged:
+      break;
+  }
+  throw term_blocks_damaged(chunk);
 }
 
 void ChunkTerms::with_prefix(std::uint64_t chunk, std::string_view prefix,

@@ -67,6 +67,15 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
 bool for_each_term(std::string_view block,
                    const std::function<bool(std::string_view, std::string_view)>& visit);
 
+enum class TermLookup : std::uint8_t { found, absent, damaged };
+
+// Looks `term` up in a block (its postings into `postings` when found), a term of the block
+// compared only from the first byte where the one before it differed from `term`, and not at all
+// when it shares more than that with the one before (it then sorts before `term` as well): a block
+// holds hundreds of short terms, and a search or an equality looks one up in every chunk.
+TermLookup find_in_term_block(std::string_view block, std::string_view term,
+                              std::string_view& postings);
+
 // Appends the (term, postings) of a block of chunk `chunk` to `into`; throws (500) when the
 // block is damaged.
 void append_block_terms(std::uint64_t chunk, std::string_view block,

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -71,6 +72,63 @@ TEST(TermBlocks, DamagedBlocksAreRefused) {
                     "a\x09"s,
                     visit));  // postings past the end
   EXPECT_TRUE(for_each_term("", visit));
+}
+
+// A term is found in its block by the bytes it shares with the one before, not by reading every
+// term up to it: for every term of blocks of terms that are prefixes of each other, and for
+// strings between, before, after, inside and past them, the look-up answers as reading them all.
+TEST(TermBlocks, ALookUpInABlockAnswersAsReadingEveryTermInOrder) {
+  std::set<std::string> words;
+  std::uint32_t seed = 7;
+  const auto next = [&seed] { return seed = seed * 1103515245U + 12345U; };
+  for (int i = 0; i < 600; ++i) {
+    std::string word;
+    const std::size_t length = 1 + next() % 9;
+    for (std::size_t j = 0; j < length; ++j)
+      word.push_back(static_cast<char>("ab\xc3\xa9z"[next() % 5]));
+    words.insert(word);
+  }
+  std::vector<std::pair<std::string, std::string>> terms;
+  for (const auto& word : words)
+    terms.emplace_back(word, "p" + word);
+  std::vector<std::string> asked(words.begin(), words.end());
+  for (const auto& word : words) {
+    asked.push_back(word + "a");
+    asked.push_back(word + "\xff");
+    asked.push_back(word.substr(0, word.size() - 1) + "\x01");
+    asked.push_back(word.substr(0, word.size() / 2));
+  }
+  asked.insert(asked.end(), {"", "\x01", "\xff\xff", "zzzzzzzzzzzz"});
+  for (const std::size_t block_bytes : {48, 256, 4096}) {
+    for (const auto& [first, block] : encode_term_blocks(terms, block_bytes)) {
+      std::vector<std::pair<std::string, std::string>> in_block;
+      ASSERT_TRUE(for_each_term(block, [&](std::string_view term, std::string_view postings) {
+        in_block.emplace_back(term, postings);
+        return true;
+      }));
+      for (const auto& term : asked) {
+        const auto held = std::find_if(in_block.begin(), in_block.end(),
+                                       [&](const auto& entry) { return entry.first == term; });
+        std::string_view postings;
+        const TermLookup found = find_in_term_block(block, term, postings);
+        ASSERT_EQ(found, held == in_block.end() ? TermLookup::absent : TermLookup::found)
+            << "'" << term << "' in the block from '" << first << "'";
+        if (held != in_block.end()) {
+          EXPECT_EQ(postings, held->second);
+        }
+      }
+    }
+  }
+  using namespace std::string_literals;
+  std::string_view postings;
+  EXPECT_EQ(find_in_term_block("\x01\x01"s
+                               "a\x00"s,
+                               "a", postings),
+            TermLookup::damaged);  // shares past nothing
+  EXPECT_EQ(find_in_term_block("\x00\x01"s
+                               "a\x09"s,
+                               "b", postings),
+            TermLookup::damaged);  // postings past the end
 }
 
 // A chunk's header names its value postings by their content (the key of their decoded rows kept
