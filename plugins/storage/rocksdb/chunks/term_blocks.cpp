@@ -24,6 +24,31 @@ sdk::Error term_blocks_damaged(std::uint64_t chunk) {
   return sdk::Error::internal("the term blocks of chunk " + std::to_string(chunk) + " are damaged");
 }
 
+// One term of a block: how many leading bytes it shares with the term before, the rest of it, and
+// its postings.
+struct BlockEntry {
+  std::size_t shared = 0;
+  std::string_view suffix;
+  std::string_view postings;
+};
+
+// Takes the next term off `block`, whose term before was `previous` bytes long, into `entry`;
+// false when the block is damaged (a term sharing more than there was, or a length past the end).
+// `inline`: called out of line it cost a look-up a third more instructions than parsing in place.
+inline bool take_block_entry(std::string_view& block, std::size_t previous, BlockEntry& entry) {
+  const auto shared = take_varint(block);
+  const auto rest = take_varint(block);
+  if (!shared || !rest || *shared > previous || *rest > block.size()) return false;
+  entry.shared = *shared;
+  entry.suffix = block.substr(0, *rest);
+  block.remove_prefix(*rest);
+  const auto size = take_varint(block);
+  if (!size || *size > block.size()) return false;
+  entry.postings = block.substr(0, *size);
+  block.remove_prefix(*size);
+  return true;
+}
+
 }  // namespace
 
 std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index) {
@@ -115,16 +140,11 @@ bool for_each_term(std::string_view block,
                    const std::function<bool(std::string_view, std::string_view)>& visit) {
   std::string term;
   while (!block.empty()) {
-    const auto shared = take_varint(block);
-    const auto rest = take_varint(block);
-    if (!shared || !rest || *shared > term.size() || *rest > block.size()) return false;
-    term.resize(*shared);
-    term.append(block.substr(0, *rest));
-    block.remove_prefix(*rest);
-    const auto size = take_varint(block);
-    if (!size || *size > block.size()) return false;
-    if (!visit(term, block.substr(0, *size))) return true;
-    block.remove_prefix(*size);
+    BlockEntry entry;
+    if (!take_block_entry(block, term.size(), entry)) return false;
+    term.resize(entry.shared);
+    term.append(entry.suffix);
+    if (!visit(term, entry.postings)) return true;
   }
   return true;
 }
@@ -134,34 +154,29 @@ TermLookup find_in_term_block(std::string_view block, std::string_view term,
   std::size_t previous = 0;  // the length of the term before
   std::size_t matched = 0;   // how many leading bytes the term before has in common with `term`
   while (!block.empty()) {
-    const auto shared = take_varint(block);
-    const auto rest = take_varint(block);
-    if (!shared || !rest || *shared > previous || *rest > block.size()) return TermLookup::damaged;
-    const std::string_view suffix = block.substr(0, *rest);
-    block.remove_prefix(*rest);
-    const auto size = take_varint(block);
-    if (!size || *size > block.size()) return TermLookup::damaged;
-    const std::string_view value = block.substr(0, *size);
-    block.remove_prefix(*size);
-    previous = *shared + *rest;
+    BlockEntry entry;
+    if (!take_block_entry(block, previous, entry)) return TermLookup::damaged;
+    const std::size_t shared = entry.shared;
+    const std::string_view suffix = entry.suffix;
+    previous = shared + suffix.size();
     // Terms are in order: one that keeps more of the term before than `term` does differs from
     // `term` where that one did, and sorts before it too; one that keeps less sorts after it.
-    if (*shared > matched) continue;
-    if (*shared < matched && !suffix.empty()) return TermLookup::absent;
+    if (shared > matched) continue;
+    if (shared < matched && !suffix.empty()) return TermLookup::absent;
     // It agrees with `term` on its first `shared` bytes: compare the rest.
-    const std::string_view wanted = term.substr(std::min<std::size_t>(*shared, term.size()));
+    const std::string_view wanted = term.substr(std::min(shared, term.size()));
     const std::size_t common = static_cast<std::size_t>(
         std::mismatch(suffix.begin(), suffix.end(), wanted.begin(), wanted.end()).first -
         suffix.begin());
     if (common == suffix.size() && common == wanted.size()) {
-      postings = value;
+      postings = entry.postings;
       return TermLookup::found;
     }
     const bool before = common == suffix.size() ||
                         (common < wanted.size() && static_cast<unsigned char>(suffix[common]) <
                                                        static_cast<unsigned char>(wanted[common]));
     if (!before) return TermLookup::absent;
-    matched = *shared + common;
+    matched = shared + common;
   }
   return TermLookup::absent;
 }
