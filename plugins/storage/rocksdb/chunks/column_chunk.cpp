@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 #include <span>
+#include <unordered_set>
 
 #include "chunks/chunk_keys.hpp"
 #include "eventsvc/sdk/cells.hpp"
@@ -350,17 +351,54 @@ std::vector<EncodedColumn> ChunkBuilder::encode() const {
   return out;
 }
 
+std::uint32_t ChunkBuilder::rows_per_page(const Column& column) const {
+  // The sizes tried, largest first: page_rows_, then halves of it down to kMinColumnPageRows.
+  std::vector<std::uint32_t> sizes{page_rows_};
+  while (sizes.back() / 2 >= kMinColumnPageRows)
+    sizes.push_back(sizes.back() / 2);
+  // What a page of each size would hold, measured on the rows from the column's first cell on: 8
+  // bytes a number, a 4-byte index a string, and each distinct string once in its dictionary
+  // (text and a 4-byte offset), so that a column of a few long values repeated keeps its rows.
+  const auto first = static_cast<std::size_t>(
+      std::find_if(column.kinds.begin(), column.kinds.end(),
+                   [](CellKind kind) { return kind != CellKind::absent; }) -
+      column.kinds.begin());
+  std::size_t string = 0;  // the rows before the first are absent
+  std::unordered_set<std::string_view> distinct;
+  std::uint64_t bytes = 0;
+  std::vector<std::uint64_t> bytes_at(sizes.size(), 0);  // as sizes
+  std::size_t size = sizes.size();  // sizes[size - 1] is the next size to reach
+  for (std::size_t row = first;; ++row) {
+    while (size > 0 && (row - first == sizes[size - 1] || row >= column.kinds.size()))
+      bytes_at[--size] = bytes;
+    if (size == 0) break;
+    const CellKind kind = column.kinds[row];
+    if (holds_number(kind)) {
+      bytes += 8;
+    } else if (kind == CellKind::string) {
+      const std::string_view text = column.strings[string++];
+      bytes += 4;
+      if (distinct.insert(text).second) bytes += text.size() + 4;
+    }
+  }
+  for (std::size_t i = 0; i + 1 < sizes.size(); ++i) {
+    if (bytes_at[i] <= page_value_bytes_) return sizes[i];
+  }
+  return sizes.back();
+}
+
 EncodedColumn ChunkBuilder::encode_paged(std::string name, const Column& column) const {
   EncodedColumn out{std::move(name), std::string(), {}};
-  const std::uint32_t pages = (rows_ + page_rows_ - 1) / page_rows_;
+  const std::uint32_t page_rows = rows_per_page(column);
+  const std::uint32_t pages = (rows_ + page_rows - 1) / page_rows;
   std::string directory;  // per page: dictionary size, stored
   bool containers = false;
   std::size_t numbers = 0;
   std::size_t strings = 0;
   std::uint64_t id = 0x636f6c756d6e7321ULL;  // a hash of every stored page, one after the other
   for (std::uint32_t page = 0; page < pages; ++page) {
-    const std::size_t first = static_cast<std::size_t>(page) * page_rows_;
-    const std::uint32_t rows = std::min(page_rows_, rows_ - static_cast<std::uint32_t>(first));
+    const std::size_t first = static_cast<std::size_t>(page) * page_rows;
+    const std::uint32_t rows = std::min(page_rows, rows_ - static_cast<std::uint32_t>(first));
     // Rows past the column's kinds lacked the field.
     const std::span<const CellKind> kinds(
         column.kinds.data() + std::min(first, column.kinds.size()),
@@ -391,7 +429,7 @@ EncodedColumn ChunkBuilder::encode_paged(std::string name, const Column& column)
   }
   out.bytes.push_back(static_cast<char>(kPagedColumn));
   append_u64_le(out.bytes, id);
-  append_u32_le(out.bytes, page_rows_);
+  append_u32_le(out.bytes, page_rows);
   std::uint8_t flags = containers ? kPagedContainers : 0;
   if (numbers == rows_) flags |= kPagedNumbers;
   if (strings == rows_) flags |= kPagedStrings;

@@ -36,7 +36,9 @@
 //
 // A column of more rows than a page (page_rows, 8,192 by default) is kept in pages, so that a
 // question about a few rows of a large chunk reads a few pages, not megabytes (ClickHouse's
-// granules; PostgreSQL reads 8 kB pages). Its value is then a head:
+// granules; PostgreSQL reads 8 kB pages). A column of wide rows has pages of fewer rows
+// (kColumnPageValueBytes), so each column of a chunk has its own page rows. Its value is then a
+// head:
 //
 //   0xFF (no kind byte is), <id:u64>, <page rows:u32>, flags (1: a container somewhere, 2: every
 //   row a number, 4: every row a string), then per page <dictionary size:u32><stored:u8>
@@ -105,6 +107,13 @@ KindCounts count_kinds(const char* kinds, std::size_t size);
 
 // Rows per page of a column, unless the chunk's writer is told otherwise.
 inline constexpr std::uint32_t kColumnPageRows = 8192;
+// The most bytes of numbers, string indexes and dictionary (each distinct string once) a page
+// holds: a column whose rows are wider than 8 bytes (ids, addresses, user agents, free text) is
+// kept in pages of half the rows, or a quarter, and so on, so that a question about one row of it
+// reads about as much as one of a number column (8,192 numbers), not three times that.
+inline constexpr std::uint32_t kColumnPageValueBytes = 65536;
+// Pages are not made smaller than this for wide rows.
+inline constexpr std::uint32_t kMinColumnPageRows = 64;
 // The first byte of a paged column's head, and the head's flags.
 inline constexpr unsigned char kPagedColumn = 0xFF;
 inline constexpr std::uint8_t kPagedContainers = 1;
@@ -177,8 +186,11 @@ struct EncodedColumn {
 // Collects the records of one chunk and encodes its columns and postings (chunk_postings.hpp).
 class ChunkBuilder {
  public:
-  // Columns of more than `page_rows` rows are kept in pages.
-  explicit ChunkBuilder(std::uint32_t page_rows = kColumnPageRows) : page_rows_(page_rows) {}
+  // Columns of more than `page_rows` rows are kept in pages, of fewer rows where they would hold
+  // more than `page_value_bytes` of values.
+  explicit ChunkBuilder(std::uint32_t page_rows = kColumnPageRows,
+                        std::uint32_t page_value_bytes = kColumnPageValueBytes)
+      : page_rows_(page_rows), page_value_bytes_(page_value_bytes) {}
 
   // Returns the record's row. `tokens`: the record's TokenCounts.
   std::uint32_t add(const sdk::Record& record, const TokenCounts& tokens);
@@ -209,9 +221,12 @@ class ChunkBuilder {
   void string_cell(std::string_view name, std::string_view value);
   void integer_cell(std::string_view name, std::int64_t value);
 
+  // The rows of each page of `column`: page_rows_, or fewer for wide rows.
+  std::uint32_t rows_per_page(const Column& column) const;
   EncodedColumn encode_paged(std::string name, const Column& column) const;
 
   std::uint32_t page_rows_;
+  std::uint32_t page_value_bytes_;
   std::uint32_t rows_ = 0;
   ChunkHeader header_;
   StringMap<Column> columns_;

@@ -1,7 +1,7 @@
-// The column format: cells of every kind round-trip through a chunk, whole or in pages, read row
-// by row or stepping past runs of rows (counted 16 kinds at a time, with a tail); a paged column
-// loads only the pages read; a damaged kind byte, head or page is refused; chunk headers of every
-// vintage read back as written.
+// The column format: cells of every kind round-trip through a chunk, whole or in pages (of fewer
+// rows for wide columns), read row by row or stepping past runs of rows (counted 16 kinds at a
+// time, with a tail); a paged column loads only the pages read; a damaged kind byte, head or page
+// is refused; chunk headers of every vintage read back as written.
 #include "chunks/column_chunk.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,8 @@
 #include <random>
 
 #include "eventsvc/sdk/error.hpp"
+#include "store/little_endian.hpp"
+
 namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
@@ -260,6 +262,75 @@ TEST(ColumnChunk, APagedColumnLoadsOnlyThePagesOfTheRowsRead) {
     EXPECT_EQ(ids->dictionary_entry(id.string_index()), "r" + std::to_string(row));
     EXPECT_EQ(instant.number(), row);
   }
+}
+
+// A column of rows wider than a number has pages of fewer rows (halved until a page holds at most
+// kColumnPageValueBytes of values, each distinct string once, and not below kMinColumnPageRows),
+// so that one row of it costs about what one row of a number column costs; each column's head
+// says its own page rows, and the columns of one chunk read back row for row.
+TEST(ColumnChunk, AColumnOfWideRowsIsKeptInPagesOfFewerRows) {
+  constexpr std::uint32_t kRows = 10000;
+  ChunkBuilder builder;
+  std::vector<std::string> words;
+  std::vector<std::string> texts;
+  for (std::uint32_t row = 0; row < kRows; ++row) {
+    words.push_back("w" + std::string(34, 'a' + static_cast<char>(row % 26)) + std::to_string(row));
+    texts.push_back(std::string(1000, 'x') + std::to_string(row));
+    sdk::Record record;
+    record.id = "r" + std::to_string(row);
+    record.timestamp = row;
+    record.payload = json::object{{"n", static_cast<std::int64_t>(row) * 1000},
+                                  {"word", words.back()},
+                                  {"text", texts.back()},
+                                  {"agent", std::string(200, 'a') + std::to_string(row % 50)}};
+    builder.add(record, TokenCounts::of(record));
+  }
+  const auto page_rows = [](const Encoded& column) {
+    return static_cast<std::uint32_t>(read_le(column.bytes, 9, 4));
+  };
+  // 8 bytes a row: 65,536 bytes in 8,192 rows, as before.
+  const auto numbers = encoded(builder, "payload.n");
+  EXPECT_EQ(page_rows(*numbers), kColumnPageRows);
+  EXPECT_EQ(numbers->pages.size(), 2U);
+  // About 44 bytes a row (text and index): 1,024 rows, 45 kB.
+  const auto word = encoded(builder, "payload.word");
+  EXPECT_EQ(page_rows(*word), 1024U);
+  EXPECT_EQ(word->pages.size(), 10U);
+  // About 1 kB a row: the smallest pages.
+  const auto text = encoded(builder, "payload.text");
+  EXPECT_EQ(page_rows(*text), kMinColumnPageRows);
+  EXPECT_EQ(text->pages.size(), (kRows + kMinColumnPageRows - 1) / kMinColumnPageRows);
+  // 200 bytes a row, but 50 values: a page's dictionary holds each once, so pages of 8,192 rows.
+  const auto agent = encoded(builder, "payload.agent");
+  EXPECT_EQ(page_rows(*agent), kColumnPageRows);
+  for (const auto& [page, bytes] : word->pages)
+    EXPECT_LE(bytes.size(), 2 * kColumnPageValueBytes) << "page " << page;
+
+  auto numbers_view = decode(numbers, kRows);
+  auto word_view = decode(word, kRows);
+  auto text_view = decode(text, kRows);
+  ASSERT_TRUE(numbers_view && word_view && text_view);
+  ColumnView::Cursor n(*numbers_view);
+  ColumnView::Cursor w(*word_view);
+  ColumnView::Cursor t(*text_view);
+  for (std::uint32_t row = 0; row < kRows; row += 613) {
+    const std::uint32_t skip = row == 0 ? 0 : 612;
+    n.skip(skip);
+    w.skip(skip);
+    t.skip(skip);
+    ASSERT_EQ(n.next(), CellKind::int64);
+    EXPECT_EQ(n.number(), std::uint64_t{row} * 1000);
+    ASSERT_EQ(w.next(), CellKind::string);
+    EXPECT_EQ(word_view->dictionary_entry(w.string_index()), words[row]);
+    ASSERT_EQ(t.next(), CellKind::string);
+    EXPECT_EQ(text_view->dictionary_entry(t.string_index()), texts[row]);
+  }
+  // Rows 0, 613, ..., 9808 of 1,024-row pages: each page once, in order.
+  std::vector<std::uint32_t> expected;
+  for (std::uint32_t row = 0; row < kRows; row += 613) {
+    if (expected.empty() || expected.back() != row / 1024) expected.push_back(row / 1024);
+  }
+  EXPECT_EQ(word->loads, expected);
 }
 
 // Pages parsed once are kept in a page cache on their second load and found there afterwards,
