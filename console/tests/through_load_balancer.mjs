@@ -37,7 +37,13 @@ try {
     if (!answer.next_cursor) break;
     answer = await query(body, answer.next_cursor);
     await page.click('[data-test="next"]');
-    await page.waitForSelector(`[data-test="page"]:has-text("Page ${pages + 1}")`);
+    try {
+      await page.waitForSelector(`[data-test="page"]:has-text("Page ${pages + 1}")`);
+    } catch (error) {
+      // What the console said instead (an error answer of the server it reached, for one).
+      const status = await page.textContent('[data-test="status"]');
+      throw new Error(`page ${pages + 1} not shown; the console says: ${status}`, { cause: error });
+    }
   }
   assert.ok(pages >= 2, "the stream spans several pages");
   console.log(`console through the load balancer: ${pages} pages shown as the API answers them`);
