@@ -120,6 +120,8 @@ server:
 admin:
   listen: $2:$admin
 data_dir: $dir/host$1
+cursors:
+  secret_file: $dir/cursor.key  # one for every server: a page read on one continues on another
 plans:
   default:
     requests_per_minute: {ingest: 600, receipts: 1200, search: 600, query: 600, analyze: 300}
@@ -221,6 +223,9 @@ up() {
   say "PostgreSQL primary 127.0.0.1:$pg_primary, synchronous standby :$pg_standby"
   start_redis
   say "Redis 127.0.0.1:$redis_port, Sentinel :$sentinel_port"
+  # The cursor key is shared too, made before the servers start: each would otherwise create its
+  # own, and a page's cursor from one server would be refused (400) by the others.
+  (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$dir/cursor.key")
   # The key file is shared: made before the servers start, read again by them when it changes.
   key=$("$eventsvc" keys create --config <(host_config 1 "${hosts[0]}") --workspace demo \
     --env live --scopes events:read,events:write 2>"$dir/keys.log" | head -1)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # packaging/cluster/cluster.sh as an operator uses it: up, a write through haproxy verified and
-# read the same on every server, the browser console paged through haproxy, one server killed with SIGKILL while haproxy keeps answering,
+# read the same on every server, a page's cursor from one server read by another, the browser
+# console paged through haproxy, one server killed with SIGKILL while haproxy keeps answering,
 # down leaving no process and no file behind.
 #   cluster_script_test.sh EVENTSVC_BINARY
 set -euo pipefail
@@ -49,6 +50,14 @@ for address in 127.0.0.2 127.0.0.3 127.0.0.4; do
   n=$(api "$address" POST /v1/analyze "$count" | field "['aggregations']['n']['value']")
   [[ $n == 15 ]] || fail "$address counts $n events, not 15"
 done
+
+# A page read on one server continues on another: the servers sign cursors with one key.
+paged='{"source":"history","where":{"stream":"test","timestamp":{"gte":"now-1d"}},"limit":5}'
+cursor=$(api 127.0.0.2 POST /v1/query "$paged" | field "['next_cursor']")
+cursor=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$cursor")
+n=$(api 127.0.0.3 POST "/v1/query?cursor=$cursor" "$paged" | field "['results'].__len__()") ||
+  fail "127.0.0.3 refused a cursor of 127.0.0.2"
+[[ $n == 5 ]] || fail "the second page through another server has $n records, not 5"
 
 # The console behind haproxy: its pages and every request of it reach any server, cursors too.
 node "$here/../../console/tests/through_load_balancer.mjs" https://127.0.0.1:28443 "$key" test ||
