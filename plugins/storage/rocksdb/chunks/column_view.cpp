@@ -196,7 +196,7 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
       slot = std::move(cached);
       return *slot;
     }
-    keep = cache->admits(key);
+    keep = pages_->cache.keeping == PageKeeping::first_load || cache->admits(key);
   }
   // The stored page after the one loaded last is this one when none lies between.
   bool following = pages_->last != kNoPage && pages_->last < index;

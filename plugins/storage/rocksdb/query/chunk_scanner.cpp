@@ -81,8 +81,8 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   std::vector<ColumnView> views;
   containers = false;
   for (const auto& slot : plan_.slots) {
-    auto view =
-        read_column(database_, snapshot_, tenant_, chunk.number, slot.name, chunk.header.rows);
+    auto view = read_column(database_, snapshot_, tenant_, chunk.number, slot.name,
+                            chunk.header.rows, page_keeping());
     if (!view) {
       views.emplace_back(chunk.header.rows);
       continue;
@@ -182,7 +182,8 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   // The ids locate the records; aggregations do not read them otherwise.
   std::optional<ColumnView> loaded;
   if (!plan_.id) {
-    loaded = read_column(database_, snapshot_, tenant_, chunk.number, "id", chunk.header.rows);
+    loaded = read_column(database_, snapshot_, tenant_, chunk.number, "id", chunk.header.rows,
+                         page_keeping());
     if (!loaded) {
       throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
                                  " are damaged");

@@ -148,6 +148,30 @@ class BackgroundCompactions final : public rocksdb::EventListener {
   }
 };
 
+// A table file that reaches the last level by a move, not a rewrite (history's keys arrive in
+// order, so its flushed files move down whole), keeps its sequence numbers, and RocksDB rewrites
+// it to zero them only when it sees, as a snapshot is released, that no snapshot needs them. Only
+// questions take snapshots: after a load with none, the first question set off a rewrite of all
+// history loaded (18 files, 234 MB at 1,000,000 events) beside the questions, each file's cached
+// blocks dead once rewritten, and a rare word's p99 was 4.4× its median instead of 1.5×. A
+// snapshot released after each flush and compaction has moved files rewritten as they arrive, as
+// a steady flow of questions would.
+class RewriteMovedFilesPromptly final : public rocksdb::EventListener {
+ public:
+  const char* Name() const override { return "eventsvc.RewriteMovedFilesPromptly"; }
+  void OnFlushCompleted(rocksdb::DB* db, const rocksdb::FlushJobInfo& /*info*/) override {
+    release_a_snapshot(*db);
+  }
+  void OnCompactionCompleted(rocksdb::DB* db, const rocksdb::CompactionJobInfo& /*info*/) override {
+    release_a_snapshot(*db);
+  }
+
+ private:
+  static void release_a_snapshot(rocksdb::DB& db) {
+    if (const rocksdb::Snapshot* snapshot = db.GetSnapshot()) db.ReleaseSnapshot(snapshot);
+  }
+};
+
 rocksdb::DBOptions db_options_of(const DatabaseOptions& options) {
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = true;
@@ -166,6 +190,7 @@ rocksdb::DBOptions db_options_of(const DatabaseOptions& options) {
   // Memtable inserts one batch at a time: only then does RocksDB use the insert hints below.
   db_options.allow_concurrent_memtable_write = false;
   db_options.listeners.push_back(std::make_shared<BackgroundCompactions>());
+  db_options.listeners.push_back(std::make_shared<RewriteMovedFilesPromptly>());
   return db_options;
 }
 

@@ -379,6 +379,33 @@ TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
   EXPECT_EQ(none.bytes(), 0U);
 }
 
+// Pages read at the rows a question's postings picked are kept on their first load: the second
+// read finds them all parsed.
+TEST(ColumnChunk, PagesOfAQuestionsRowsAreKeptOnTheirFirstLoad) {
+  const Chunk chunk = build(1000, 64);
+  const auto timestamps = encoded(chunk.builder, "timestamp");
+  PageCache cache(1 << 20);
+  const auto read = [&] {
+    auto view = ColumnView::decode(timestamps->bytes, 1000, loader(timestamps),
+                                   PageCacheScope{&cache, "t/c", PageKeeping::first_load});
+    EXPECT_TRUE(view);
+    std::string cells;
+    ColumnView::Cursor cursor(*view);
+    std::uint32_t at = 0;
+    for (const std::uint32_t row : {5U, 200U, 900U}) {
+      cursor.skip(row - at);
+      at = row + 1;
+      EXPECT_EQ(cursor.next(), CellKind::int64);
+      cells += std::to_string(cursor.number()) + " ";
+    }
+    return cells;
+  };
+  EXPECT_EQ(read(), "5 200 900 ");
+  EXPECT_EQ(read(), "5 200 900 ");
+  EXPECT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0, 3, 14})) << "loaded once each";
+  EXPECT_EQ(cache.hits(), 3U);
+}
+
 TEST(PageCache, AdmitsAKeyOnItsSecondLoadWhileItIsRemembered) {
   PageCache cache(16 * 1024);  // remembers a few keys
   const auto key = [](std::uint32_t stored) { return PageCache::key("c", 7, stored, 64); };
