@@ -237,8 +237,15 @@ class Eventsvc:
                 continue
             if response.status >= 300:
                 raise RuntimeError("%s %s: %d %s" % (path, payload[:200], response.status, text))
-            return json.loads(text)
+            answer = json.loads(text)
+            self.local.elapsed_ms = answer.get("elapsed_ms") if isinstance(answer, dict) else None
+            return answer
         raise RuntimeError("%s: gave up" % path)
+
+    def last_elapsed(self):
+        """The server's own time for this thread's last answer (its elapsed_ms), in seconds."""
+        ms = getattr(self.local, "elapsed_ms", None)
+        return None if ms is None else ms / 1000
 
     @staticmethod
     def body(stream, events):
@@ -549,11 +556,12 @@ def xapian_installed():
                           capture_output=True).returncode == 0
 
 
-def specialists(data, truth, runs, svc_measured):
+def specialists(data, truth, runs, svc_measured, svc_server):
     """Loads the same events into DuckDB and Xapian (each on disk, in a temporary directory),
     asks each its two questions `runs` times, checks the answers as eventsvc's are checked (a
     wrong one stops the run), and returns (the table's rows, a line on what was loaded).
-    svc_measured: question -> eventsvc's (p50, p99, first) in seconds, where it was measured."""
+    svc_measured: question -> eventsvc's (p50, p99, first) in seconds at the client, where it was
+    measured; svc_server: the same of the server's own time for those answers (elapsed_ms)."""
     work = tempfile.mkdtemp(prefix="eventsvc-anchors-")
     try:
         events = os.path.join(work, "events.jsonl")
@@ -606,10 +614,16 @@ def specialists(data, truth, runs, svc_measured):
         mine = answered.get(question)
         text = " / ".join(map(fmt_ms, mine)) if mine else NOT_INSTALLED
         svc_p = svc_measured.get(question)
+        server_p = svc_server.get(question)
+        ratio = ""
+        if svc_p and mine:
+            ratio = "%.2f× %s's p99" % (svc_p[1] / mine[1], engine)
+            if server_p:
+                ratio += "; in the server %.2f×" % (server_p[1] / mine[1])
         rows.append((question, text if engine == "DuckDB" else "",
                      text if engine == "Xapian" else "",
                      " / ".join(map(fmt_ms, svc_p)) if svc_p else "",
-                     "%.2f× %s's p99" % (svc_p[1] / mine[1], engine) if svc_p and mine else ""))
+                     " / ".join(map(fmt_ms, server_p)) if server_p else "", ratio))
     return rows, "; ".join(loaded)
 
 
@@ -619,9 +633,9 @@ def print_specialists(rows, loaded):
           (": " + loaded if loaded else ""))
     print()
     print("| question | DuckDB p50 / p99 / first | Xapian p50 / p99 / first | "
-          "eventsvc p50 / p99 / first | "
+          "eventsvc p50 / p99 / first (HTTPS) | eventsvc in the server (elapsed_ms) | "
           "eventsvc vs specialist |")
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         print("| %s |" % " | ".join(row))
     if loaded:
@@ -722,6 +736,7 @@ def main():
     # first answer, which finds nothing of its question in memory, is shown apart.
     day = {"from": iso(truth.day_from), "to": iso(data.end)}
     svc_measured = {}  # question -> eventsvc's (p50, p99, first), for the specialists' table
+    svc_server = {}  # question -> the same of the server's own elapsed_ms
     asked = []  # (name, svc_call, pg_call, timings, the index of its row), in the order asked
 
     def ask_round(svc_call, pg_call, timings, check=None, name=""):
@@ -734,13 +749,15 @@ def main():
                 started = time.perf_counter()
                 answer = call()
                 timings[side].append(time.perf_counter() - started)
+                if side == "svc" and svc.last_elapsed() is not None:
+                    timings["svc_server"].append(svc.last_elapsed())
                 if check and run == 0:
                     problem = check(side, answer)
                     if problem:
                         raise SystemExit("wrong answer from %s to '%s': %s" % (side, name, problem))
 
     def ask(name, svc_call, pg_call, check):
-        timings = {"pg": [], "svc": []}
+        timings = {"pg": [], "svc": [], "svc_server": []}
         ask_round(svc_call, pg_call, timings, check, name)
         asked.append((name, svc_call, pg_call, timings, len(rows)))
         rows.append(None)  # filled in once every round is asked
@@ -753,6 +770,9 @@ def main():
             pg_p = percentiles(timings["pg"]) + (timings["pg"][0],)
             svc_p = percentiles(timings["svc"]) + (timings["svc"][0],)
             svc_measured[name] = svc_p
+            if timings["svc_server"]:
+                svc_server[name] = (percentiles(timings["svc_server"]) +
+                                    (timings["svc_server"][0],))
             runs = len(timings["pg"])
             label = name + (" (p50 / p99 / first)" if runs == QUERY_ROUNDS * QUERY_RUNS else
                             " (p50 / max of %d / first)" % runs)
@@ -953,7 +973,8 @@ def main():
 
     # After every other figure, with eventsvc and PostgreSQL idle: the specialists, on the same
     # events, against eventsvc's timings of the same questions above.
-    print_specialists(*specialists(data, truth, QUERY_ROUNDS * QUERY_RUNS, svc_measured))
+    print_specialists(*specialists(data, truth, QUERY_ROUNDS * QUERY_RUNS, svc_measured,
+                                   svc_server))
 
 
 if __name__ == "__main__":

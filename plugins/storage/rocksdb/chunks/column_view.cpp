@@ -186,8 +186,9 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
   }
   const std::uint32_t entries = pages_->bases[index + 1] - pages_->bases[index];
   std::string key;
-  bool keep = false;
-  if (PageCache* cache = pages_->cache.cache) {
+  PageCache* cache = pages_->cache.cache;
+  Recency kept_as = Recency::least_recent;
+  if (cache != nullptr) {
     const auto stored = static_cast<std::uint32_t>(
         std::count(pages_->stored.begin(), pages_->stored.begin() + index, true));
     key = PageCache::key(pages_->cache.column, pages_->id, stored, rows);
@@ -196,7 +197,8 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
       slot = std::move(cached);
       return *slot;
     }
-    keep = pages_->cache.keeping == PageKeeping::first_load || cache->admits(key);
+    if (pages_->cache.keeping == PageKeeping::first_load || cache->admits(key))
+      kept_as = Recency::most_recent;
   }
   // The stored page after the one loaded last is this one when none lies between.
   bool following = pages_->last != kNoPage && pages_->last < index;
@@ -211,7 +213,7 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
   ColumnView view;
   view.rows_ = rows;
   std::string_view bytes(pinned->data() + 8, pinned->size() - 8);
-  if (keep) {  // a page kept has bytes of its own: it holds no block of the block cache
+  if (cache != nullptr) {  // a page kept has bytes of its own: it holds no block of the block cache
     view.bytes_ = std::make_unique<std::string>(bytes);
     bytes = *view.bytes_;
   } else {
@@ -220,9 +222,10 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
   auto parsed = parse(std::move(view), bytes);
   if (!parsed || parsed->dictionary_.size() != entries) throw damaged_column();
   slot = std::make_shared<const ColumnView>(std::move(*parsed));
-  if (keep) {
-    slot = pages_->cache.cache->keep(
-        key, slot, LruCache<ColumnView>::entry_bytes(key) + sizeof(ColumnView) + bytes.size());
+  if (cache != nullptr) {
+    slot = cache->keep(key, slot,
+                       LruCache<ColumnView>::entry_bytes(key) + sizeof(ColumnView) + bytes.size(),
+                       kept_as);
   }
   return *slot;
 }

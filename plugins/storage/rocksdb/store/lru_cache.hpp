@@ -15,6 +15,12 @@
 
 namespace eventsvc::plugins::rocksdb_storage {
 
+// Where a value newly kept goes among the others.
+enum class Recency : std::uint8_t {
+  most_recent,   // the last to be dropped
+  least_recent,  // the next to be dropped: it pushes out only what was used least recently
+};
+
 template <class Value>
 class LruCache {
  public:
@@ -37,22 +43,19 @@ class LruCache {
     return it->second.value;
   }
 
-  // The value kept under `key`, else `value`, kept when its `bytes` fit the capacity. Two readers
-  // that both loaded a missing value keep the first one's.
+  // The value kept under `key`, else `value`, kept `at` that place when its `bytes` fit the
+  // capacity. Two readers that both loaded a missing value keep the first one's.
   std::shared_ptr<const Value> keep(const std::string& key, std::shared_ptr<const Value> value,
-                                    std::size_t bytes) {
+                                    std::size_t bytes, Recency at = Recency::most_recent) {
     const std::lock_guard lock(mutex_);
     if (const auto it = entries_.find(key); it != entries_.end()) return it->second.value;
     if (bytes > capacity_) return value;  // used once, never kept
-    recency_.push_front(key);
-    entries_.emplace(key, Entry{value, bytes, recency_.begin()});
+    // Room first, so that a value kept as the least recent drops the one before it, not itself.
+    while (bytes_ + bytes > capacity_)
+      drop_least_recent();
+    const auto place = at == Recency::most_recent ? recency_.begin() : recency_.end();
+    entries_.emplace(key, Entry{value, bytes, recency_.insert(place, key)});
     bytes_ += bytes;
-    while (bytes_ > capacity_) {
-      const auto last = entries_.find(recency_.back());
-      bytes_ -= last->second.bytes;
-      entries_.erase(last);
-      recency_.pop_back();
-    }
     return value;
   }
 
@@ -71,6 +74,13 @@ class LruCache {
   }
 
  private:
+  void drop_least_recent() {
+    const auto last = entries_.find(recency_.back());
+    bytes_ -= last->second.bytes;
+    entries_.erase(last);
+    recency_.pop_back();
+  }
+
   struct Entry {
     std::shared_ptr<const Value> value;
     std::size_t bytes = 0;

@@ -333,9 +333,8 @@ TEST(ColumnChunk, AColumnOfWideRowsIsKeptInPagesOfFewerRows) {
   EXPECT_EQ(word->loads, expected);
 }
 
-// Pages parsed once are kept in a page cache on their second load and found there afterwards,
-// under the column's id: the same cells, no load; another column's pages are its own; a cache of
-// no bytes keeps nothing.
+// Pages parsed once are kept in a page cache and found there afterwards, under the column's id:
+// the same cells, no load; another column's pages are its own; a cache of no bytes keeps nothing.
 TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
   const Chunk chunk = build(1000, 64);
   const auto timestamps = encoded(chunk.builder, "timestamp");
@@ -361,12 +360,9 @@ TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
     return cells;
   };
   EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
-  EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
-  EXPECT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0, 3, 14, 0, 3, 14}));
-  EXPECT_EQ(cache.hits(), 0U) << "kept on the second load";
   EXPECT_GT(cache.bytes(), 0U);
   EXPECT_EQ(read(timestamps, cache), "5 200 900 ");
-  EXPECT_EQ(timestamps->loads.size(), 6U) << "found parsed";
+  EXPECT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0, 3, 14})) << "found parsed";
   EXPECT_EQ(cache.hits(), 3U);
   // The same pages of another column: its own, loaded.
   EXPECT_EQ(read(ids, cache), "r5 r200 r900 ");
@@ -377,6 +373,42 @@ TEST(ColumnChunk, PagesAskedForAgainAreFoundParsedInThePageCache) {
     EXPECT_EQ(read(ids, none), "r5 r200 r900 ");
   EXPECT_EQ(ids->loads.size(), 12U);
   EXPECT_EQ(none.bytes(), 0U);
+}
+
+// A scan's pages, each read once, go where the next page to be dropped is: once the cache is full
+// they push out one another, not the pages a question comes back to.
+TEST(ColumnChunk, AScanThroughAFullPageCacheLeavesAQuestionsPagesInIt) {
+  const Chunk chunk = build(1000, 64);
+  const auto timestamps = encoded(chunk.builder, "timestamp");
+  const auto ids = encoded(chunk.builder, "id");
+  const auto first_cell = [](const ColumnView& view, std::uint32_t row) {
+    ColumnView::Cursor cursor(view);
+    cursor.skip(row);
+    return cursor.next();
+  };
+  // Room for about four pages of 64 rows.
+  PageCache cache(4 * (LruCache<ColumnView>::entry_bytes(PageCache::key("t/c", 0, 0, 64)) +
+                       sizeof(ColumnView) + 64 * 9));
+  const auto ask = [&] {
+    auto view = ColumnView::decode(timestamps->bytes, 1000, loader(timestamps),
+                                   PageCacheScope{&cache, "t/c", PageKeeping::first_load});
+    ASSERT_TRUE(view);
+    EXPECT_EQ(first_cell(*view, 5), CellKind::int64);
+  };
+  ask();
+  ask();
+  ASSERT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0}));
+  // Every page of the ids, once.
+  auto scanned = ColumnView::decode(ids->bytes, 1000, loader(ids), PageCacheScope{&cache, "t/i"});
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(first_cell(*scanned, 999), CellKind::string);
+  ColumnView::Cursor all(*scanned);
+  for (std::uint32_t row = 0; row < 1000; ++row)
+    EXPECT_EQ(all.next(), CellKind::string);
+  EXPECT_EQ(ids->loads.size(), 16U);
+  ask();
+  EXPECT_EQ(timestamps->loads, (std::vector<std::uint32_t>{0}))
+      << "the question's page was pushed out";
 }
 
 // Pages read at the rows a question's postings picked are kept on their first load: the second
@@ -458,10 +490,10 @@ TEST(PageCache, ColumnsOfTheSamePagesAtOtherPlacesDoNotShareThem) {
   };
   for (int round = 0; round < 3; ++round)
     EXPECT_EQ(cell(trailing, 64), "y");
-  EXPECT_EQ(cache.hits(), 1U);
+  EXPECT_EQ(cache.hits(), 2U);
   EXPECT_EQ(cell(leading, 64), "x");
   EXPECT_EQ(cell(leading, 128), "y") << "the page the other column kept";
-  EXPECT_EQ(cache.hits(), 2U);
+  EXPECT_EQ(cache.hits(), 3U);
 }
 
 // A page is read only under the head it was written with: a page of another chunk of the number
