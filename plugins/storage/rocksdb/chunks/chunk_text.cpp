@@ -129,7 +129,7 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, co
   // Each candidate's length in tokens, BM25's document length.
   std::vector<std::uint32_t> lengths(scored_rows_.size(), 0);
   if (const auto view = read_column(database_, snapshot_, tenant_, chunk, kTokenCountColumn,
-                                    chunk_rows, PageKeeping::first_load)) {
+                                    chunk_rows, PageRead::lookup)) {
     // The cursor steps over the rows between candidates undecoded.
     ColumnView::Cursor cursor(*view);
     std::uint32_t position = 0;

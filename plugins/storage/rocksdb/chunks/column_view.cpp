@@ -197,7 +197,7 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
       slot = std::move(cached);
       return *slot;
     }
-    if (pages_->cache.keeping == PageKeeping::first_load || cache->admits(key))
+    if (pages_->cache.read == PageRead::lookup || cache->admits(key))
       kept_as = Recency::most_recent;
   }
   // The stored page after the one loaded last is this one when none lies between.

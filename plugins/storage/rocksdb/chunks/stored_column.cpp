@@ -78,23 +78,21 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
 }
 
 PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
-                                 std::string_view column, PageKeeping keeping) {
-  PageCacheScope scope{&database.pages(), chunk_column_pages_prefix(tenant, chunk, column),
-                       keeping};
+                                 std::string_view column, PageRead read) {
+  PageCacheScope scope{&database.pages(), chunk_column_pages_prefix(tenant, chunk, column), read};
   append_u32(scope.column, static_cast<std::uint32_t>(column.size()));  // where the name ends
   return scope;
 }
 
 std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapshot* snapshot,
                                       std::string_view tenant, std::uint64_t chunk,
-                                      std::string_view column, std::uint32_t rows,
-                                      PageKeeping keeping) {
+                                      std::string_view column, std::uint32_t rows, PageRead read) {
   auto bytes =
       database.get_pinned(database.columns, chunk_column_key(tenant, chunk, column), snapshot);
   if (!bytes) return std::nullopt;
   auto view = ColumnView::decode(std::move(bytes), rows,
                                  column_pages(database, snapshot, tenant, chunk, column),
-                                 column_page_cache(database, tenant, chunk, column, keeping));
+                                 column_page_cache(database, tenant, chunk, column, read));
   if (!view) {
     throw sdk::Error::internal("the " + std::string(column) + " column of chunk " +
                                std::to_string(chunk) + " is damaged");

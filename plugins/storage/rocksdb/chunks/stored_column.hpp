@@ -21,17 +21,16 @@ ColumnView::PageLoader column_pages(Database& database, const rocksdb::Snapshot*
                                     std::string_view column);
 
 // Where the pages of a chunk's column are kept between reads: the database's page cache, under the
-// column's place (a cache that keeps nothing is passed over when the column is read), `keeping`
-// them as page_cache.hpp says.
+// column's place (a cache that keeps nothing is passed over when the column is read), kept as
+// page_cache.hpp says for what `read`s them.
 PageCacheScope column_page_cache(Database& database, std::string_view tenant, std::uint64_t chunk,
-                                 std::string_view column,
-                                 PageKeeping keeping = PageKeeping::second_load);
+                                 std::string_view column, PageRead read = PageRead::scan);
 
 // The column of a chunk of `rows` rows; nullopt when the chunk has none. Throws sdk::Error 500
 // when it is damaged.
 std::optional<ColumnView> read_column(Database& database, const rocksdb::Snapshot* snapshot,
                                       std::string_view tenant, std::uint64_t chunk,
                                       std::string_view column, std::uint32_t rows,
-                                      PageKeeping keeping = PageKeeping::second_load);
+                                      PageRead read = PageRead::scan);
 
 }  // namespace eventsvc::plugins::rocksdb_storage

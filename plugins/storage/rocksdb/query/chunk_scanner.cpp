@@ -82,7 +82,7 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   containers = false;
   for (const auto& slot : plan_.slots) {
     auto view = read_column(database_, snapshot_, tenant_, chunk.number, slot.name,
-                            chunk.header.rows, page_keeping());
+                            chunk.header.rows, page_read());
     if (!view) {
       views.emplace_back(chunk.header.rows);
       continue;
@@ -183,7 +183,7 @@ void ChunkScanner::by_records(const ChunkRef& chunk, ChunkRows& rows, RowSink& s
   std::optional<ColumnView> loaded;
   if (!plan_.id) {
     loaded = read_column(database_, snapshot_, tenant_, chunk.number, "id", chunk.header.rows,
-                         page_keeping());
+                         page_read());
     if (!loaded) {
       throw sdk::Error::internal("the ids of chunk " + std::to_string(chunk.number) +
                                  " are damaged");

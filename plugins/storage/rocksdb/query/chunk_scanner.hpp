@@ -199,10 +199,8 @@ class ChunkScanner {
   ChunkValues* values_;
   bool replaced_bitmaps_;
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
-  // Pages read at the rows postings picked are a question's few, kept at once (page_cache.hpp).
-  PageKeeping page_keeping() const {
-    return narrowing() ? PageKeeping::first_load : PageKeeping::second_load;
-  }
+  // Pages read at the rows postings picked are a question's few, a look-up (page_cache.hpp).
+  PageRead page_read() const { return narrowing() ? PageRead::lookup : PageRead::scan; }
   RowBits replaced_;  // of the chunk being scanned
   RowBits erased_;    // of the chunk being scanned, when read_erased() found some
   // Of the chunk being scanned, the rows whose columns are read: those with the text query's

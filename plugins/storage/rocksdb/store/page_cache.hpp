@@ -33,18 +33,18 @@ namespace eventsvc::plugins::rocksdb_storage {
 class ColumnView;
 class PageCache;
 
-// When a page loaded is kept (above).
-enum class PageKeeping : std::uint8_t {
-  second_load,  // a scan's page
-  first_load,   // a page at the rows a question's postings picked
+// What reads a page, which decides how it is kept (above).
+enum class PageRead : std::uint8_t {
+  scan,    // every page of the column, or most of them
+  lookup,  // the pages of the rows a question's postings picked
 };
 
 // Where the pages of one column are kept: the cache, the column's place (tenant, chunk, name)
-// that every key of its pages begins with, and when a page loaded is kept.
+// that every key of its pages begins with, and what reads them.
 struct PageCacheScope {
   PageCache* cache = nullptr;
   std::string column;
-  PageKeeping keeping = PageKeeping::second_load;
+  PageRead read = PageRead::scan;
 };
 
 class PageCache {

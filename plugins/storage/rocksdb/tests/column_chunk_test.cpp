@@ -391,7 +391,7 @@ TEST(ColumnChunk, AScanThroughAFullPageCacheLeavesAQuestionsPagesInIt) {
                        sizeof(ColumnView) + 64 * 9));
   const auto ask = [&] {
     auto view = ColumnView::decode(timestamps->bytes, 1000, loader(timestamps),
-                                   PageCacheScope{&cache, "t/c", PageKeeping::first_load});
+                                   PageCacheScope{&cache, "t/c", PageRead::lookup});
     ASSERT_TRUE(view);
     EXPECT_EQ(first_cell(*view, 5), CellKind::int64);
   };
@@ -419,7 +419,7 @@ TEST(ColumnChunk, PagesOfAQuestionsRowsAreKeptOnTheirFirstLoad) {
   PageCache cache(1 << 20);
   const auto read = [&] {
     auto view = ColumnView::decode(timestamps->bytes, 1000, loader(timestamps),
-                                   PageCacheScope{&cache, "t/c", PageKeeping::first_load});
+                                   PageCacheScope{&cache, "t/c", PageRead::lookup});
     EXPECT_TRUE(view);
     std::string cells;
     ColumnView::Cursor cursor(*view);
