@@ -505,6 +505,11 @@ def percentiles(samples):
     return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
+def p50_p99_first(samples):
+    """The median, the 99th percentile and the first of samples in the order they were taken."""
+    return percentiles(samples) + (samples[0],)
+
+
 def fmt_ms(seconds):
     ms = seconds * 1000
     if ms < 0.1:
@@ -749,8 +754,9 @@ def main():
                 started = time.perf_counter()
                 answer = call()
                 timings[side].append(time.perf_counter() - started)
-                if side == "svc" and svc.last_elapsed() is not None:
-                    timings["svc_server"].append(svc.last_elapsed())
+                server = svc.last_elapsed() if side == "svc" else None
+                if server is not None:
+                    timings["svc_server"].append(server)
                 if check and run == 0:
                     problem = check(side, answer)
                     if problem:
@@ -767,12 +773,11 @@ def main():
             for _, svc_call, pg_call, timings, _ in asked:
                 ask_round(svc_call, pg_call, timings)
         for name, _, _, timings, row in asked:
-            pg_p = percentiles(timings["pg"]) + (timings["pg"][0],)
-            svc_p = percentiles(timings["svc"]) + (timings["svc"][0],)
+            pg_p = p50_p99_first(timings["pg"])
+            svc_p = p50_p99_first(timings["svc"])
             svc_measured[name] = svc_p
             if timings["svc_server"]:
-                svc_server[name] = (percentiles(timings["svc_server"]) +
-                                    (timings["svc_server"][0],))
+                svc_server[name] = p50_p99_first(timings["svc_server"])
             runs = len(timings["pg"])
             label = name + (" (p50 / p99 / first)" if runs == QUERY_ROUNDS * QUERY_RUNS else
                             " (p50 / max of %d / first)" % runs)
