@@ -53,10 +53,10 @@ bool ChunkValues::narrows(const sdk::Condition& condition) {
 }
 
 std::shared_ptr<const RowBits> ChunkValues::rows_with(const ChunkRef& chunk,
-                                                      const std::string& term) {
+                                                      const std::string& term, bool filtered) {
   if (term.empty()) return nullptr;
   const auto load = [&]() -> std::optional<RowBits> {
-    const auto postings = terms_.find(chunk, term);
+    const auto postings = terms_.find(chunk, term, filtered);
     if (!postings) return std::nullopt;
     RowBits rows;
     rows.reset(chunk.header.rows, false);
@@ -73,12 +73,22 @@ std::shared_ptr<const RowBits> ChunkValues::rows_with(const ChunkRef& chunk,
   return rows ? std::make_shared<const RowBits>(std::move(*rows)) : nullptr;
 }
 
+bool ChunkValues::may_match(const ChunkRef& chunk) {
+  for (const auto& terms : conditions_) {
+    bool any = false;
+    for (const auto& term : terms)
+      any = any || (!term.empty() && terms_.may_hold(chunk, term));
+    if (!any) return false;
+  }
+  return true;
+}
+
 std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows) {
   RowBits holding;
   for (const auto& terms : conditions_) {
     if (!rows.any()) return 0;  // the next conditions' postings need not be read
     if (terms.size() == 1) {    // an equality: its value's rows narrow directly
-      const auto with = rows_with(chunk, terms.front());
+      const auto with = rows_with(chunk, terms.front(), true);  // may_match() asked
       if (!with) {
         rows.reset(rows.rows(), false);
         return 0;
@@ -88,7 +98,7 @@ std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows) {
     }
     holding.reset(rows.rows(), false);
     for (const auto& term : terms) {
-      if (const auto with = rows_with(chunk, term)) holding.or_with(*with);
+      if (const auto with = rows_with(chunk, term, false)) holding.or_with(*with);
     }
     rows.and_with(holding);
   }

@@ -31,14 +31,20 @@ class ChunkValues {
   // column need not be read.
   static bool narrows(const sdk::Condition& condition);
 
+  // False when the chunk's filter rules out every value of some narrowing condition: no row of it
+  // can match, and nothing of it need be read. Asks only the filter, held in memory.
+  bool may_match(const ChunkRef& chunk);
   // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
   // narrowing condition; returns how many rows stay set. Stops reading postings once none is.
+  // Only for a chunk that may_match() passed.
   std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows);
 
  private:
   // The rows of the chunk holding the value `term`, from the database's cache of decoded rows
-  // when the chunk's header names its value postings; null when none does.
-  std::shared_ptr<const RowBits> rows_with(const ChunkRef& chunk, const std::string& term);
+  // when the chunk's header names its value postings; null when none does. `filtered`: the
+  // chunk's filter passed the term already.
+  std::shared_ptr<const RowBits> rows_with(const ChunkRef& chunk, const std::string& term,
+                                           bool filtered);
 
   RowSetCache& cache_;
   const std::string& tenant_;

@@ -354,6 +354,10 @@ class ColumnView {
 
   // Parses `bytes` (owned by bytes_ or pinned_) into the views below.
   static std::optional<ColumnView> parse(ColumnView view, std::string_view bytes);
+  static KindCounts count_blocks(ColumnView& view);
+  std::size_t checkpoint_bytes() const {
+    return (numbers_before_.size() + strings_before_.size()) * sizeof(std::uint32_t);
+  }
   static std::optional<ColumnView> parse_head(ColumnView view, std::string_view bytes,
                                               PageLoader pages, PageCacheScope cache);
   // A page of a paged column, loaded when first asked for.
@@ -373,6 +377,11 @@ class ColumnView {
   bool has_containers_ = false;
   // Pages load lazily behind a const view, as a cache would.
   std::unique_ptr<Pages> pages_;
+  // Where rows are of mixed kinds: per block of kKindBlock rows, the numbers and strings before
+  // it, so that a cursor stepping far ahead counts the kinds of at most one block.
+  static constexpr std::size_t kKindBlock = 256;
+  std::vector<std::uint32_t> numbers_before_;
+  std::vector<std::uint32_t> strings_before_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

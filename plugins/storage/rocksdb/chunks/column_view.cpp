@@ -117,6 +117,28 @@ std::optional<KindCounts> counts_of_one_kind(const char* kinds, std::size_t size
 
 }  // namespace
 
+// The kinds of a column of mixed kinds counted a block at a time, each block's counts before it
+// kept for Cursor::skip.
+KindCounts ColumnView::count_blocks(ColumnView& view) {
+  const std::size_t rows = view.kinds_.size();
+  const std::size_t blocks = (rows + kKindBlock - 1) / kKindBlock;
+  view.numbers_before_.resize(blocks);
+  view.strings_before_.resize(blocks);
+  KindCounts counts;
+  for (std::size_t block = 0; block < blocks; ++block) {
+    view.numbers_before_[block] = static_cast<std::uint32_t>(counts.numbers);
+    view.strings_before_[block] = static_cast<std::uint32_t>(counts.strings);
+    const std::size_t first = block * kKindBlock;
+    const KindCounts part =
+        count_kinds(view.kinds_.data() + first, std::min(kKindBlock, rows - first));
+    counts.numbers += part.numbers;
+    counts.strings += part.strings;
+    counts.containers += part.containers;
+    counts.highest = std::max(counts.highest, part.highest);
+  }
+  return counts;
+}
+
 std::optional<ColumnView> ColumnView::decode(std::string encoded, std::uint32_t rows,
                                              PageLoader pages, PageCacheScope cache) {
   ColumnView view;
@@ -224,7 +246,8 @@ const ColumnView& ColumnView::page(std::uint32_t index) const {
   slot = std::make_shared<const ColumnView>(std::move(*parsed));
   if (cache != nullptr) {
     slot = cache->keep(key, slot,
-                       LruCache<ColumnView>::entry_bytes(key) + sizeof(ColumnView) + bytes.size(),
+                       LruCache<ColumnView>::entry_bytes(key) + sizeof(ColumnView) + bytes.size() +
+                           slot->checkpoint_bytes(),
                        kept_as);
   }
   return *slot;
@@ -240,8 +263,7 @@ std::optional<ColumnView> ColumnView::parse(ColumnView view, std::string_view by
   if (!kinds) return std::nullopt;
   view.kinds_ = *kinds;
   const auto one_kind = counts_of_one_kind(view.kinds_.data(), view.kinds_.size());
-  const KindCounts counts =
-      one_kind ? *one_kind : count_kinds(view.kinds_.data(), view.kinds_.size());
+  const KindCounts counts = one_kind ? *one_kind : count_blocks(view);
   if (counts.highest > static_cast<unsigned char>(CellKind::container)) return std::nullopt;
   const std::size_t numbers = counts.numbers;
   const std::size_t strings = counts.strings;
@@ -291,7 +313,15 @@ void ColumnView::Cursor::skip(std::size_t rows) {
     row_ = target;
     return;
   }
-  const KindCounts passed = count_kinds(view_->kinds_.data() + row_, rows);
+  // From the last block start at or before the target when it lies past the cursor's row.
+  std::size_t from = row_;
+  const std::size_t block = target / kKindBlock;
+  if (block * kKindBlock > from && block < view_->numbers_before_.size()) {
+    from = block * kKindBlock;
+    next_number_ = view_->numbers_before_[block];
+    next_string_ = view_->strings_before_[block];
+  }
+  const KindCounts passed = count_kinds(view_->kinds_.data() + from, target - from);
   next_number_ += passed.numbers;
   next_string_ += passed.strings;
   row_ = target;

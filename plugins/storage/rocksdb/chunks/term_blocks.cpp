@@ -249,8 +249,9 @@ bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   return held;
 }
 
-std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_view term) {
-  if (!may_hold(ref, term)) return std::nullopt;
+std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_view term,
+                                            bool filtered) {
+  if (!filtered && !may_hold(ref, term)) return std::nullopt;
   const std::uint64_t chunk = ref.number;
   const std::string prefix = term_blocks_prefix(tenant_, chunk, index_);
   // The block from the directory by one point lookup, else by seeking to it.

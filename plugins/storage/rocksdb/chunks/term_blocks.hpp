@@ -88,8 +88,11 @@ class ChunkTerms {
              TermIndex index);
 
   // The postings of `term` in `chunk`; nullopt when it has none. The chunk's filter answers
-  // first, when it has one.
-  std::optional<std::string> find(const ChunkRef& chunk, std::string_view term);
+  // first, when it has one, unless the caller `filtered` the term already (may_hold()).
+  std::optional<std::string> find(const ChunkRef& chunk, std::string_view term,
+                                  bool filtered = false);
+  // False when the chunk's filter says `term` is not in it (true when it has no filter).
+  bool may_hold(const ChunkRef& chunk, std::string_view term);
   // Calls visit(term, postings) for every term of the chunk that starts with `prefix`, in order.
   void with_prefix(std::uint64_t chunk, std::string_view prefix,
                    const std::function<void(std::string_view, std::string_view)>& visit);
@@ -100,8 +103,6 @@ class ChunkTerms {
   // one whose first term is not after it, else the chunk's first block. False when the chunk has
   // no blocks (written before them).
   bool seek_block(const std::string& prefix, std::string_view term);
-  // False when the chunk's filter says `term` is not in it.
-  bool may_hold(const ChunkRef& chunk, std::string_view term);
   // The chunk's filter or directory of blocks (term_directory.hpp) that its header names, cached;
   // null when it has none.
   std::shared_ptr<const std::string> summary_of(const ChunkRef& chunk, ChunkSummary kind);

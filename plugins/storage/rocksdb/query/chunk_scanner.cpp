@@ -93,16 +93,16 @@ std::optional<ChunkRows> ChunkScanner::rows_of(const ChunkRef& chunk, bool& cont
   return ChunkRows(plan_, std::move(views));
 }
 
-void ChunkScanner::read_replaced(const ChunkRef& chunk) {
-  replaced_.reset(chunk.header.rows, false);
+void ChunkScanner::drop_replaced(const ChunkRef& chunk) {
   if (source_ != sdk::Source::current) return;
   const std::string prefix = replaced_key(tenant_, chunk.number);
-  if (replaced_bitmaps_) {  // one key: a point read, no iterator
+  const auto damaged = [&] {
+    return sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
+                                " are damaged");
+  };
+  if (replaced_bitmaps_) {  // one key: a point read, no iterator, cleared from the bitmap as read
     const auto bitmap = database_.get_pinned(database_.columns, prefix, snapshot_);
-    if (bitmap && !replaced_.set_bytes(bitmap->data(), bitmap->size())) {
-      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
-                                 " are damaged");
-    }
+    if (bitmap && !candidates_.and_not_bytes(bitmap->data(), bitmap->size())) throw damaged();
     return;
   }
   std::vector<bool> replaced(chunk.header.rows, false);
@@ -112,13 +112,12 @@ void ChunkScanner::read_replaced(const ChunkRef& chunk) {
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     if (!mark_replaced(std::string_view(it->key().data(), it->key().size()).substr(prefix.size()),
                        std::string_view(it->value().data(), it->value().size()), replaced)) {
-      throw sdk::Error::internal("the replaced rows of chunk " + std::to_string(chunk.number) +
-                                 " are damaged");
+      throw damaged();
     }
   }
   check(it->status(), "replaced rows scan");
   for (std::uint32_t row = 0; row < chunk.header.rows; ++row) {
-    if (replaced[row]) replaced_.set(row);
+    if (replaced[row]) candidates_.clear(row);
   }
 }
 
@@ -135,28 +134,36 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
     // read at all. For current state the replaced rows (one point read) go before the values'
     // postings, so that in a chunk whose matching rows were all replaced since (most of an old
     // chunk, for ids that are re-reported) the values stop at the first that leaves none.
+    // A chunk its filter rules out is not read at all, not even its replaced rows.
+    if (values_ != nullptr && !values_->may_match(chunk)) return;
     std::uint32_t candidates = chunk.header.rows;
     if (text_ != nullptr) {
       candidates = text_->candidates(chunk, candidates_);
     } else {
       candidates_.reset(chunk.header.rows, true);
     }
+    // Counted once, at the end: until then only whether any candidate is left matters.
+    bool recount = false;
     if (candidates > 0 && source_ == sdk::Source::current) {
-      read_replaced(chunk);
-      candidates_.and_not(replaced_);
-      candidates = candidates_.count();
+      drop_replaced(chunk);
+      candidates = candidates_.any() ? 1 : 0;
+      recount = true;
     }
     if (candidates > 0 && read_erased(chunk)) {
       candidates_.and_not(erased_);
+      candidates = candidates_.any() ? 1 : 0;
+      recount = true;
+    }
+    if (candidates > 0 && values_ != nullptr) {
+      candidates = values_->narrow(chunk, candidates_);
+    } else if (candidates > 0 && recount) {
       candidates = candidates_.count();
     }
-    if (candidates > 0 && values_ != nullptr) candidates = values_->narrow(chunk, candidates_);
     stats.scanned += candidates;
     if (candidates == 0) return;
   } else {
-    read_replaced(chunk);
     candidates_.reset(chunk.header.rows, true);
-    candidates_.and_not(replaced_);
+    drop_replaced(chunk);
     stats.scanned += chunk.header.rows;
     if (read_erased(chunk)) {  // erased rows are not records any more: not even scanned ones
       candidates_.and_not(erased_);

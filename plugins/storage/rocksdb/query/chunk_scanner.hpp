@@ -178,8 +178,8 @@ class ChunkScanner {
   void scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStats& stats);
 
  private:
-  // For current state: the rows a newer version replaced, into replaced_.
-  void read_replaced(const ChunkRef& chunk);
+  // For current state: clears from candidates_ the rows a newer version replaced.
+  void drop_replaced(const ChunkRef& chunk);
   // The rows erased from the chunk, into erased_; false when it has none.
   bool read_erased(const ChunkRef& chunk);
   std::optional<ChunkRows> rows_of(const ChunkRef& chunk, bool& containers);
@@ -201,8 +201,7 @@ class ChunkScanner {
   bool narrowing() const { return text_ != nullptr || values_ != nullptr; }
   // Pages read at the rows postings picked are a question's few, a look-up (page_cache.hpp).
   PageRead page_read() const { return narrowing() ? PageRead::lookup : PageRead::scan; }
-  RowBits replaced_;  // of the chunk being scanned
-  RowBits erased_;    // of the chunk being scanned, when read_erased() found some
+  RowBits erased_;  // of the chunk being scanned, when read_erased() found some
   // Of the chunk being scanned, the rows whose columns are read: those with the text query's
   // words and the equalities' values (every row when nothing narrows), less the replaced ones.
   RowBits candidates_;

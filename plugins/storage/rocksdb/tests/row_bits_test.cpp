@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,45 @@ TEST(RowBits, RunsAreTheLongestStretchesOfSetRowsAcrossWords) {
     gaps.clear(row);
   EXPECT_EQ(runs_of(gaps), (std::vector<std::pair<std::uint32_t, std::uint32_t>>{
                                {0, 10}, {11, 63}, {75, 63}, {139, 63}, {203, 53}}));
+}
+
+// A chunk's replaced rows are a bitmap in bytes, cleared from the candidates as it is read: the
+// same rows as set_bytes() gives, and a row past the end is damage either way.
+TEST(RowBits, ABitmapInBytesClearsTheRowsSetBytesWouldSet) {
+  for (const std::uint32_t rows : {1U, 63U, 64U, 65U, 200U, 4096U}) {
+    SCOPED_TRACE(std::to_string(rows) + " rows");
+    std::string bytes((rows + 7) / 8, '\0');
+    for (std::uint32_t row = 0; row < rows; row += 3)
+      bytes[row / 8] = static_cast<char>(bytes[row / 8] | (1 << (row % 8)));
+    bytes[(rows - 1) / 8] = static_cast<char>(bytes[(rows - 1) / 8] | (1 << ((rows - 1) % 8)));
+
+    RowBits replaced;
+    replaced.reset(rows, false);
+    ASSERT_TRUE(replaced.set_bytes(bytes.data(), bytes.size()));
+    RowBits kept;
+    kept.reset(rows, true);
+    ASSERT_TRUE(kept.and_not_bytes(bytes.data(), bytes.size()));
+    for (std::uint32_t row = 0; row < rows; ++row)
+      ASSERT_NE(kept.test(row), replaced.test(row)) << "row " << row;
+
+    // A bit past the last row, in the last byte or a byte after it.
+    std::string past = bytes;
+    if (rows % 8 != 0) {
+      past.back() = static_cast<char>(past.back() | (1 << (rows % 8)));
+    } else {
+      past.push_back('\x01');
+    }
+    RowBits damaged;
+    damaged.reset(rows, true);
+    EXPECT_FALSE(damaged.and_not_bytes(past.data(), past.size()));
+    damaged.reset(rows, false);
+    EXPECT_FALSE(damaged.set_bytes(past.data(), past.size()));
+    // Shorter than the rows: the rows it does not reach stay.
+    RowBits shorter;
+    shorter.reset(rows, true);
+    ASSERT_TRUE(shorter.and_not_bytes(bytes.data(), bytes.size() / 2));
+    EXPECT_TRUE(shorter.test(rows - 1));
+  }
 }
 
 }  // namespace

@@ -10,9 +10,11 @@
 #include <functional>
 #include <set>
 
+#include "chunks/chunk_keys.hpp"
 #include "chunks/chunk_postings.hpp"
 #include "chunks/column_chunk.hpp"
 #include "chunks/term_directory.hpp"
+#include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/text.hpp"
 #include "storage_fixture.hpp"
 #include "store/key_codec.hpp"
@@ -439,6 +441,38 @@ TEST_F(TermBlocksStorageTest, ARareTermOpensOnlyTheChunksThatMayHoldIt) {
   EXPECT_EQ(answers(), expected);
   EXPECT_EQ(std::get<0>(lookups(word)), "e17 ");
   EXPECT_EQ(std::get<0>(lookups(value)), "e13 ");
+}
+
+// Current state asks a chunk's filter before its replaced rows: a value no chunk holds reads
+// no chunk's replaced rows (here damaged in every chunk, which a read would report), while a
+// value that one chunk holds reads that chunk's, and finds the damage.
+TEST_F(TermBlocksStorageTest, CurrentStateReadsNoReplacedRowsOfAChunkItsFilterRulesOut) {
+  std::size_t damaged = 0;
+  rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                         std::string_view, rocksdb::WriteBatch& batch) {
+    if (key != chunk_header_key(tenant, chunk)) return;
+    // Every row of a chunk and far past its end.
+    batch.Put(storage_->database().columns, replaced_key(tenant, chunk), std::string(4096, '\xff'));
+    ++damaged;
+  });
+  EXPECT_EQ(damaged, 6U);
+  open();  // nothing cached
+
+  sdk::RecordQuery absent;
+  absent.source = sdk::Source::current;
+  absent.where = {{*sdk::FieldPath::parse("payload.color"), sdk::Op::eq, "purple"}};
+  EXPECT_TRUE(read(absent).empty());
+
+  sdk::RecordQuery present;
+  present.source = sdk::Source::current;
+  present.where = {{*sdk::FieldPath::parse("payload.text"), sdk::Op::eq, "fan diskette unique13"}};
+  try {
+    read(present);
+    ADD_FAILURE() << "the damaged replaced rows of the chunk holding the value were not read";
+  } catch (const sdk::Error& error) {
+    EXPECT_EQ(error.status(), 500);
+    EXPECT_NE(error.message().find("replaced rows"), std::string::npos) << error.message();
+  }
 }
 
 }  // namespace
