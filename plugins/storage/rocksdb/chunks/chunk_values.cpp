@@ -83,12 +83,12 @@ bool ChunkValues::may_match(const ChunkRef& chunk) {
   return true;
 }
 
-std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows) {
+std::uint32_t ChunkValues::narrow(const ChunkRef& chunk, RowBits& rows, bool filtered) {
   RowBits holding;
   for (const auto& terms : conditions_) {
     if (!rows.any()) return 0;  // the next conditions' postings need not be read
     if (terms.size() == 1) {    // an equality: its value's rows narrow directly
-      const auto with = rows_with(chunk, terms.front(), true);  // may_match() asked
+      const auto with = rows_with(chunk, terms.front(), filtered);
       if (!with) {
         rows.reset(rows.rows(), false);
         return 0;

@@ -32,12 +32,13 @@ class ChunkValues {
   static bool narrows(const sdk::Condition& condition);
 
   // False when the chunk's filter rules out every value of some narrowing condition: no row of it
-  // can match, and nothing of it need be read. Asks only the filter, held in memory.
+  // can match, and nothing of it need be read. Asks only the filter, held in memory (where the
+  // values' rows are kept decoded, narrow() alone does not ask it).
   bool may_match(const ChunkRef& chunk);
   // Clears in `rows` (sized to the chunk) every row that holds none of the values of some
   // narrowing condition; returns how many rows stay set. Stops reading postings once none is.
-  // Only for a chunk that may_match() passed.
-  std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows);
+  // `filtered`: may_match() passed the chunk, so the filter is not asked again.
+  std::uint32_t narrow(const ChunkRef& chunk, RowBits& rows, bool filtered);
 
  private:
   // The rows of the chunk holding the value `term`, from the database's cache of decoded rows

@@ -134,8 +134,11 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
     // read at all. For current state the replaced rows (one point read) go before the values'
     // postings, so that in a chunk whose matching rows were all replaced since (most of an old
     // chunk, for ids that are re-reported) the values stop at the first that leaves none.
-    // A chunk its filter rules out is not read at all, not even its replaced rows.
-    if (values_ != nullptr && !values_->may_match(chunk)) return;
+    // For current state, a chunk its filter rules out is not read at all, not even its replaced
+    // rows. (Elsewhere the value postings come first, and ask the filter only when a value's rows
+    // are not kept decoded.)
+    const bool filtered = source_ == sdk::Source::current && values_ != nullptr;
+    if (filtered && !values_->may_match(chunk)) return;
     std::uint32_t candidates = chunk.header.rows;
     if (text_ != nullptr) {
       candidates = text_->candidates(chunk, candidates_);
@@ -155,7 +158,7 @@ void ChunkScanner::scan(const ChunkRef& chunk, RowSink& sink, sdk::AggregateStat
       recount = true;
     }
     if (candidates > 0 && values_ != nullptr) {
-      candidates = values_->narrow(chunk, candidates_);
+      candidates = values_->narrow(chunk, candidates_, filtered);
     } else if (candidates > 0 && recount) {
       candidates = candidates_.count();
     }
