@@ -28,44 +28,13 @@ class RowBits {
   // Sets the rows of `bytes`, a bitmap in bytes (row r: bit r % 8 of byte r / 8); false when it
   // names a row past the end.
   bool set_bytes(const char* bytes, std::size_t size) {
-    // Eight bytes are one word (row r: bit r % 64 of word r / 64).
-    const std::size_t whole = std::min(size / 8, words_.size());
-    for (std::size_t w = 0; w < whole; ++w) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes + w * 8, 8);
-      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
-      words_[w] |= word;
-    }
-    for (std::size_t i = whole * 8; i < size; ++i) {
-      const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i]));
-      if (byte == 0) continue;
-      if (i / 8 >= words_.size()) return false;
-      words_[i / 8] |= byte << ((i % 8) * 8);
-    }
-    // Rows past the end are bits of the last word above rows() % 64.
-    return rows_ % 64 == 0 || (words_.back() >> (rows_ % 64)) == 0;
+    return each_word_of(bytes, size, [&](std::size_t w, std::uint64_t bits) { words_[w] |= bits; });
   }
   // Clears the rows of `bytes`, a bitmap as set_bytes() takes; false when it names a row past
   // the end.
   bool and_not_bytes(const char* bytes, std::size_t size) {
-    const std::size_t whole = std::min(size / 8, words_.size());
-    std::uint64_t last = 0;  // the bitmap's bits of the last word
-    for (std::size_t w = 0; w < whole; ++w) {
-      std::uint64_t word = 0;
-      std::memcpy(&word, bytes + w * 8, 8);
-      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
-      words_[w] &= ~word;
-      last = word;
-    }
-    if (whole < words_.size()) last = 0;
-    for (std::size_t i = whole * 8; i < size; ++i) {
-      const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i]));
-      if (byte == 0) continue;
-      if (i / 8 >= words_.size()) return false;
-      words_[i / 8] &= ~(byte << ((i % 8) * 8));
-      if (i / 8 == words_.size() - 1) last |= byte << ((i % 8) * 8);
-    }
-    return rows_ % 64 == 0 || (last >> (rows_ % 64)) == 0;
+    return each_word_of(bytes, size,
+                        [&](std::size_t w, std::uint64_t bits) { words_[w] &= ~bits; });
   }
   // Clears the rows set in `other`.
   void and_not(const RowBits& other) {
@@ -126,6 +95,33 @@ class RowBits {
   }
 
  private:
+  // Calls apply(word, bits) with the bits of `bytes`, a bitmap in bytes, for each of this set's
+  // words they reach; false when they name a row past the end.
+  template <class Apply>
+  bool each_word_of(const char* bytes, std::size_t size, Apply apply) {
+    std::uint64_t last = 0;  // the bitmap's bits of the last word
+    const auto give = [&](std::size_t w, std::uint64_t bits) {
+      apply(w, bits);
+      if (w + 1 == words_.size()) last |= bits;
+    };
+    // Eight bytes are one word (row r: bit r % 64 of word r / 64).
+    const std::size_t whole = std::min(size / 8, words_.size());
+    for (std::size_t w = 0; w < whole; ++w) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + w * 8, 8);
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+      give(w, word);
+    }
+    for (std::size_t i = whole * 8; i < size; ++i) {
+      const auto byte = static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i]));
+      if (byte == 0) continue;
+      if (i / 8 >= words_.size()) return false;
+      give(i / 8, byte << ((i % 8) * 8));
+    }
+    // Rows past the end are bits of the last word above rows() % 64.
+    return rows_ % 64 == 0 || (last >> (rows_ % 64)) == 0;
+  }
+
   std::uint32_t rows_ = 0;
   std::vector<std::uint64_t> words_;
 };
