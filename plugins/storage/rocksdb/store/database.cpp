@@ -155,7 +155,8 @@ class BackgroundCompactions final : public rocksdb::EventListener {
 // history loaded (18 files, 234 MB at 1,000,000 events) beside the questions, each file's cached
 // blocks dead once rewritten, and a rare word's p99 was 4.4× its median instead of 1.5×. A
 // snapshot released after each flush and compaction has moved files rewritten as they arrive, as
-// a steady flow of questions would.
+// a steady flow of questions would; a file holding the newest write waits for the next one, as
+// RocksDB rewrites only files older than the oldest snapshot.
 class RewriteMovedFilesPromptly final : public rocksdb::EventListener {
  public:
   const char* Name() const override { return "eventsvc.RewriteMovedFilesPromptly"; }
