@@ -61,6 +61,11 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
+  // A walk of history's versions within time bounds, each handed to `visit` as a record of its
+  // id and timestamp alone, taken from its key (versions_answer() with no other condition).
+  sdk::ScanStats answer_from_keys(CandidateStream& candidates, const sdk::RecordQuery& query,
+                                  const sdk::RecordVisitor& visit);
+
   // Called with each match's stored record (stored_formats.hpp) and score; false stops the read.
   using StoredVisitor = std::function<bool(std::string_view stored, double score)>;
   // Hands scan()'s visitor the decoded, completed record.
