@@ -176,10 +176,10 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   }
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
-  // A walk of history in time order, nothing but time bounds asked, nothing but ids and
-  // timestamps wanted: a version's key holds both, so no record is decoded (an index-only scan;
-  // decoding each record's JSON was most of a page of ids).
-  if (by_version != nullptr && plan.walks_records && conditions == 0 && !query.text) {
+  // A walk of history or current state in time order, nothing but time bounds asked, nothing but
+  // ids and timestamps wanted: a version's key holds both, so no record is read or decoded (an
+  // index-only scan; decoding each record's JSON was most of a page of ids).
+  if (by_version != nullptr && plan.walks_versions && conditions == 0 && !query.text) {
     return answer_from_keys(*plan.candidates, query, visit);
   }
 

@@ -61,8 +61,9 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
-  // A walk of history's versions within time bounds, each handed to `visit` as a record of its
-  // id and timestamp alone, taken from its key (versions_answer() with no other condition).
+  // A walk of history's or current state's versions within time bounds, each handed to `visit`
+  // as a record of its id and timestamp alone, taken from its key (versions_answer() with no other
+  // condition).
   sdk::ScanStats answer_from_keys(CandidateStream& candidates, const sdk::RecordQuery& query,
                                   const sdk::RecordVisitor& visit);
 

@@ -337,14 +337,17 @@ TEST_F(StorageTest, ABulkReadLeavesTheBlockCacheAsItWas) {
   EXPECT_GT(cached(), before);
 }
 
-// Ids and timestamps of history within time bounds are answered from the versions' keys, which
-// hold both: records damaged in place (a decode would report them) are not read, and the bounds,
-// the order and a later page hold as they do on whole records.
+// Ids and timestamps of history or current state within time bounds are answered from the
+// versions' keys, which hold both: records damaged in place (a decode would report them) are not
+// read, and the bounds, the order and a later page hold as they do on whole records.
 TEST_F(StorageTest, IdsAndTimestampsWithinTimeBoundsAreAnsweredFromTheKeys) {
   std::vector<sdk::IncomingEvent> events;
   for (int i = 0; i < 10; ++i)
     events.push_back(event("e-" + std::to_string(i), kT0 + i, json::object{{"n", i}}));
   storage_->accept(write_of("key-versions", std::move(events)), kRender);
+  // e-3's current version lies past the bounds asked below; its first stays in history.
+  storage_->accept(write_of("key-newer", {event("e-3", kT0 + 30, json::object{{"n", 30}})}),
+                   kRender);
   project();
   Database& database = storage_->database();
   rocksdb::WriteBatch damage;
@@ -352,7 +355,7 @@ TEST_F(StorageTest, IdsAndTimestampsWithinTimeBoundsAreAnsweredFromTheKeys) {
   auto it = database.iterator(database.history);
   for (it->SeekToFirst(); it->Valid(); it->Next(), ++damaged)
     damage.Put(database.history, it->key(), "not a record");
-  ASSERT_EQ(damaged, 10U);
+  ASSERT_EQ(damaged, 11U);
   database.write(damage, false);
 
   const auto timestamp = *sdk::FieldPath::parse("timestamp");
@@ -371,12 +374,23 @@ TEST_F(StorageTest, IdsAndTimestampsWithinTimeBoundsAreAnsweredFromTheKeys) {
   query.limit = 0;
   EXPECT_EQ(read(query).size(), 6U);
 
+  query.source = sdk::Source::current;
+  EXPECT_EQ(ids_of(read(query)),
+            (std::vector<std::string>{"e-2@2", "e-4@4", "e-5@5", "e-6@6", "e-7@7"}));
+  query.order = sdk::Order::desc;
+  query.limit = 2;
+  query.after = sdk::ReadPosition{0, kT0 + 5, "e-5"};
+  EXPECT_EQ(ids_of(read(query)), (std::vector<std::string>{"e-4@4", "e-2@2"}));
+
   query.fields.push_back(*sdk::FieldPath::parse("stream"));  // not in a key: records are read
-  try {
-    read(query);
-    ADD_FAILURE() << "a field beyond the version's did not read the damaged records";
-  } catch (const sdk::Error& error) {
-    EXPECT_EQ(error.status(), 500) << error.message();
+  for (const auto source : {sdk::Source::history, sdk::Source::current}) {
+    query.source = source;
+    try {
+      read(query);
+      ADD_FAILURE() << "a field beyond the version's did not read the damaged records";
+    } catch (const sdk::Error& error) {
+      EXPECT_EQ(error.status(), 500) << error.message();
+    }
   }
 }
 
