@@ -141,6 +141,35 @@ sdk::ScanStats QueryEngine::scan_scored_words(const std::string& tenant,
   return stats;
 }
 
+template <typename Deliver>
+sdk::ScanStats QueryEngine::walk_time_range(const std::string& tenant,
+                                            const sdk::RecordQuery& query, Deliver deliver) {
+  const ReadOrder order = read_order(query);
+  const auto after = PagePosition::of(query);
+  const toolkit::TimeBounds asked = toolkit::timestamp_bounds(query.where);
+  toolkit::TimeBounds bounds = asked;
+  if (after) after->narrow(order, bounds);
+  const QueryPlan plan = planner_.plan(tenant, query, bounds);
+  sdk::ScanStats stats;
+  stats.indexed = plan.indexed;
+  for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
+    if (stats.scanned >= query.scan_limit) {
+      stats.complete = false;
+      break;
+    }
+    ++stats.scanned;
+    const VersionRef& ref = candidates.current();
+    if (ref.timestamp < asked.lower || ref.timestamp > asked.upper) continue;
+    if (after && !after->admits(order, 0, ref)) continue;
+    const std::optional<bool> go_on = deliver(plan, candidates);
+    if (!go_on) continue;
+    ++stats.matched;
+    if (!*go_on) return stats;
+    if (query.limit > 0 && stats.matched >= query.limit) return stats;
+  }
+  return stats;
+}
+
 sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::RecordQuery& query,
                                  const sdk::RecordVisitor& visit,
                                  const std::string& embedding_model) {
@@ -156,6 +185,18 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     return !c.field.is_canonical(sdk::CanonicalField::timestamp);
   });
   const sdk::RecordVisitor* by_version = versions_answer(query) ? &visit : nullptr;
+  // Nothing but time bounds asked, nothing but ids and timestamps wanted: a version's key holds
+  // both, so no record is read or decoded (an index-only scan; decoding each record's JSON was
+  // most of a page of ids).
+  if (by_version != nullptr && !query.text && only_time_bounds(query.where)) {
+    sdk::Record record;
+    return walk_time_range(tenant, query, [&](const QueryPlan&, const CandidateStream& candidates) {
+      // Assigned in place: the id's buffer is reused from version to version.
+      record.id.assign(candidates.current().id);
+      record.timestamp = candidates.current().timestamp;
+      return std::optional(visit(record, 0.0));
+    });
+  }
   if (columns_.chunk_indexed() && (query.text || (conditions > 0 && !names_ids(query.where)))) {
     if (auto answered = scan_columns(tenant_id, query,
                                      decoding(tenant, query, visit, embedding_model), by_version))
@@ -176,12 +217,6 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
   }
   sdk::ScanStats stats;
   stats.indexed = plan.indexed;
-  // A walk of history or current state in time order, nothing but time bounds asked, nothing but
-  // ids and timestamps wanted: a version's key holds both, so no record is read or decoded (an
-  // index-only scan; decoding each record's JSON was most of a page of ids).
-  if (by_version != nullptr && plan.walks_versions && conditions == 0 && !query.text) {
-    return answer_from_keys(*plan.candidates, query, visit);
-  }
 
   std::optional<TextScorer> scorer;
   if (query.rank_by_text && query.text) scorer.emplace(scorer_for(tenant, query, stats));
@@ -232,33 +267,6 @@ sdk::ScanStats QueryEngine::scan(const sdk::Tenant& tenant_id, const sdk::Record
     for (auto& entry : ranked) {
       if (!visit(entry.record, entry.score)) break;
     }
-  }
-  return stats;
-}
-
-sdk::ScanStats QueryEngine::answer_from_keys(CandidateStream& candidates,
-                                             const sdk::RecordQuery& query,
-                                             const sdk::RecordVisitor& visit) {
-  sdk::ScanStats stats;
-  const ReadOrder order = read_order(query);
-  const auto after = PagePosition::of(query);
-  sdk::Record record;
-  for (; candidates.valid(); candidates.next()) {
-    if (stats.scanned >= query.scan_limit) {
-      stats.complete = false;
-      break;
-    }
-    ++stats.scanned;
-    const VersionRef& ref = candidates.current();
-    if (after && !after->admits(order, 0, ref)) continue;
-    // Assigned in place: the id's buffer is reused from version to version.
-    record.id.assign(ref.id);
-    record.timestamp = ref.timestamp;
-    // Time bounds only: the timestamp decides them as it would on the whole record.
-    if (!toolkit::matches_all(record, query.where)) continue;
-    ++stats.matched;
-    if (!visit(record, 0.0)) return stats;
-    if (query.limit > 0 && stats.matched >= query.limit) return stats;
   }
   return stats;
 }
@@ -367,33 +375,16 @@ std::optional<sdk::ScanStats> QueryEngine::scan_json(const sdk::Tenant& tenant_i
     return scan_columns(tenant_id, query, deliver);
   }
   // Nothing but time bounds: versions in time order, the bounds checked on their keys.
-  const ReadOrder order = read_order(query);
-  const auto after = PagePosition::of(query);
-  const toolkit::TimeBounds asked = toolkit::timestamp_bounds(query.where);
-  toolkit::TimeBounds bounds = asked;
-  if (after) after->narrow(order, bounds);
-  QueryPlan plan = planner_.plan(tenant, query, bounds);
-  sdk::ScanStats stats;
-  stats.indexed = plan.indexed;
-  for (CandidateStream& candidates = *plan.candidates; candidates.valid(); candidates.next()) {
-    if (stats.scanned >= query.scan_limit) {
-      stats.complete = false;
-      break;
-    }
-    ++stats.scanned;
-    const VersionRef& ref = candidates.current();
-    if (ref.timestamp < asked.lower || ref.timestamp > asked.upper) continue;
-    if (after && !after->admits(order, 0, ref)) continue;
-    std::optional<std::string> loaded;
-    if (!plan.walks_records) {
-      loaded = database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
-      if (!loaded) continue;
-    }
-    ++stats.matched;
-    if (!deliver(loaded ? std::string_view(*loaded) : candidates.value(), 0.0)) return stats;
-    if (query.limit > 0 && stats.matched >= query.limit) return stats;
-  }
-  return stats;
+  return walk_time_range(
+      tenant, query,
+      [&](const QueryPlan& plan, const CandidateStream& candidates) -> std::optional<bool> {
+        if (plan.walks_records) return deliver(candidates.value(), 0.0);
+        const VersionRef& ref = candidates.current();
+        const auto loaded =
+            database_.get(database_.history, version_key(tenant, ref.timestamp, ref.id));
+        if (!loaded) return std::nullopt;
+        return deliver(*loaded, 0.0);
+      });
 }
 
 sdk::Neighbors QueryEngine::neighbors(const sdk::Tenant& tenant_id, sdk::Source source,

@@ -61,11 +61,13 @@ class QueryEngine {
                                    ScoredWordsPlan plan, const sdk::RecordVisitor& visit,
                                    const std::string& embedding_model);
 
-  // A walk of history's or current state's versions within time bounds, each handed to `visit`
-  // as a record of its id and timestamp alone, taken from its key (versions_answer() with no other
-  // condition).
-  sdk::ScanStats answer_from_keys(CandidateStream& candidates, const sdk::RecordQuery& query,
-                                  const sdk::RecordVisitor& visit);
+  // A query of nothing but time bounds (only_time_bounds()): the versions within them in its
+  // order, after its position, to its limit or scan_limit, the bounds checked on their keys.
+  // `deliver(plan, candidates)` hands the current one on: nullopt when it is not a match after
+  // all, else whether to go on.
+  template <typename Deliver>
+  sdk::ScanStats walk_time_range(const std::string& tenant, const sdk::RecordQuery& query,
+                                 Deliver deliver);
 
   // Called with each match's stored record (stored_formats.hpp) and score; false stops the read.
   using StoredVisitor = std::function<bool(std::string_view stored, double score)>;

@@ -336,7 +336,6 @@ QueryPlan QueryPlanner::plan(std::string_view tenant, const sdk::RecordQuery& qu
   plan.candidates = key_range_stream(
       database_, query.source == sdk::Source::current ? database_.current : database_.history,
       std::string(tenant), true, "", bounds, query.order, !query.bulk);
-  plan.walks_versions = true;
   plan.walks_records = query.source == sdk::Source::history;
   return plan;
 }

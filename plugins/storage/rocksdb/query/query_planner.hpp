@@ -26,9 +26,6 @@ struct QueryPlan {
   StreamPtr candidates;
   bool indexed = false;    // false: a time-range scan
   bool selective = false;  // an index stream of fewer than a thousand entries drives it
-  // The candidates walk history or current state in time order, keyed by version: each one is
-  // a version of the source, and its key holds its timestamp and id.
-  bool walks_versions = false;
   // The candidates walk history itself: each one's value is its stored record.
   bool walks_records = false;
 };
