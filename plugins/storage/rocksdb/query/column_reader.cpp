@@ -6,7 +6,6 @@
 #include <bit>
 #include <exception>
 #include <mutex>
-#include <thread>
 #include <utility>
 
 #include "chunks/text_scorer.hpp"
@@ -671,22 +670,7 @@ void ColumnReader::on_threads(std::size_t threads, const std::function<void(std:
     work(0);
     return;
   }
-  std::exception_ptr failure;
-  std::thread second([&] {
-    try {
-      work(1);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
-  try {
-    work(0);
-  } catch (...) {
-    second.join();
-    throw;
-  }
-  second.join();
-  if (failure) std::rethrow_exception(failure);
+  helper_.run_both(work);
 }
 
 std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& tenant_id,

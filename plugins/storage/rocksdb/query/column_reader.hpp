@@ -22,6 +22,7 @@
 #include "eventsvc/toolkit/text.hpp"
 #include "query/candidate_stream.hpp"
 #include "query/chunk_scanner.hpp"
+#include "query/helper_thread.hpp"
 #include "query/read_order.hpp"
 #include "store/database.hpp"
 
@@ -113,13 +114,15 @@ class ColumnReader {
   // The chunks whose time range meets `bounds`; `rows` is their total.
   std::vector<ChunkRef> chunks_in(const rocksdb::Snapshot* snapshot, const std::string& tenant,
                                   const toolkit::TimeBounds& bounds, std::uint64_t& rows);
-  // Runs work(0) here and, with two threads, work(1) beside it; rethrows what either threw.
-  static void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
+  // Runs work(0) here and, with two threads, work(1) beside it on the helper when it is free
+  // (helper_thread.hpp), else here after work(0); rethrows what either threw.
+  void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
 
   Database& database_;
   std::uint64_t parallel_rows_;
   bool covered_ = false;
   bool chunk_indexed_ = false;
+  HelperThread helper_;
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage
