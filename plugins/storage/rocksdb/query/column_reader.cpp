@@ -622,12 +622,29 @@ bool meets(const ChunkHeader& header, const toolkit::TimeBounds& bounds) {
 
 }  // namespace
 
-std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
-                                              const std::string& tenant,
+std::vector<ChunkRef> ColumnReader::chunks_in(const Snapshot& snapshot, const std::string& tenant,
                                               const toolkit::TimeBounds& bounds,
                                               std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
+  for (const auto& chunk : *catalogue(snapshot.get(), snapshot.columns_writes(), tenant)) {
+    if (!meets(chunk.header, bounds)) continue;
+    chunks.push_back(chunk);
+    rows += chunk.header.rows;
+  }
+  return chunks;
+}
+
+std::shared_ptr<const std::vector<ChunkRef>> ColumnReader::catalogue(
+    const rocksdb::Snapshot* snapshot, std::optional<std::uint64_t> columns_writes,
+    const std::string& tenant) {
+  if (columns_writes) {
+    const std::lock_guard lock(listed_mutex_);
+    const auto it = listed_.find(tenant);
+    if (it != listed_.end() && it->second.columns_writes == *columns_writes)
+      return it->second.chunks;
+  }
+  auto chunks = std::make_shared<std::vector<ChunkRef>>();
   const std::string prefix = catalogue_prefix(tenant);
   const std::string upper = prefix_successor(prefix);
   const rocksdb::Slice upper_slice(upper);
@@ -639,11 +656,18 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const rocksdb::Snapshot* snapshot,
         number ? decode_chunk_header(std::string_view(it->value().data(), it->value().size()))
                : std::nullopt;
     if (!number || !header) throw sdk::Error::internal("a column chunk header is damaged");
-    if (!meets(*header, bounds)) continue;
-    chunks.push_back({*number, *header});
-    rows += header->rows;
+    chunks->push_back({*number, *header});
   }
   check(it->status(), "column scan");
+  if (columns_writes) {
+    // One list a tenant, the newest kept: an older snapshot's list is the one replaced.
+    constexpr std::size_t kMaxListedTenants = 4096;
+    const std::lock_guard lock(listed_mutex_);
+    if (listed_.size() >= kMaxListedTenants && !listed_.contains(tenant)) listed_.clear();
+    auto& listed = listed_[tenant];
+    if (!listed.chunks || listed.columns_writes < *columns_writes)
+      listed = {*columns_writes, chunks};
+  }
   return chunks;
 }
 
@@ -652,10 +676,12 @@ std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
   // The chunks listed and their postings read at one point in time: a merge between the two
   // reuses the first chunk's number for chunks the list does not name.
   std::optional<Snapshot> own;
-  if (snapshot == nullptr) snapshot = own.emplace(database_).get();
-  std::uint64_t rows = 0;
-  return text_statistics(snapshot, tenant, chunks_in(snapshot, tenant, toolkit::TimeBounds{}, rows),
-                         query);
+  std::optional<std::uint64_t> columns_writes;
+  if (snapshot == nullptr) {
+    snapshot = own.emplace(database_).get();
+    columns_writes = own->columns_writes();
+  }
+  return text_statistics(snapshot, tenant, *catalogue(snapshot, columns_writes, tenant), query);
 }
 
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
@@ -681,8 +707,7 @@ std::optional<sdk::AggregateResult> ColumnReader::aggregate(const sdk::Tenant& t
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks =
-      chunks_in(snapshot.get(), tenant, toolkit::timestamp_bounds(request.where), rows);
+  const auto chunks = chunks_in(snapshot, tenant, toolkit::timestamp_bounds(request.where), rows);
 
   // Each thread takes every other chunk into an accumulator of its own; then they merge.
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
@@ -754,7 +779,7 @@ std::optional<sdk::ScanStats> ColumnReader::cells(
   const std::string tenant = tenant_prefix(tenant_id);
   const Snapshot snapshot(database_);  // merges may rewrite chunks meanwhile
   std::uint64_t rows = 0;
-  const auto chunks = chunks_in(snapshot.get(), tenant, toolkit::timestamp_bounds(where), rows);
+  const auto chunks = chunks_in(snapshot, tenant, toolkit::timestamp_bounds(where), rows);
   const std::size_t threads = rows >= parallel_rows_ ? 2 : 1;
   // Each thread scans every other chunk with a sink of its own.
   auto scan_chunks = [&](auto make_sink) {
@@ -806,7 +831,7 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   // Ranking weighs words by how many documents of the whole history hold them, whatever the
   // query's time bounds: then every chunk is listed once, and narrowed to the bounds after.
   std::uint64_t rows = 0;
-  auto chunks = chunks_in(snapshot.get(), tenant, ranked ? toolkit::TimeBounds{} : bounds, rows);
+  auto chunks = chunks_in(snapshot, tenant, ranked ? toolkit::TimeBounds{} : bounds, rows);
   std::shared_ptr<const TextStatistics> statistics;
   if (ranked) {
     statistics = query.statistics ? query.statistics

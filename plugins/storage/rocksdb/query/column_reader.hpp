@@ -9,8 +9,10 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "chunks/column_chunk.hpp"
@@ -111,9 +113,14 @@ class ColumnReader {
                                                         const std::string& tenant,
                                                         const std::vector<ChunkRef>& every_chunk,
                                                         const sdk::TextQuery& query);
-  // The chunks whose time range meets `bounds`; `rows` is their total.
-  std::vector<ChunkRef> chunks_in(const rocksdb::Snapshot* snapshot, const std::string& tenant,
+  // The chunks whose time range meets `bounds`, as `snapshot` shows them; `rows` is their total.
+  std::vector<ChunkRef> chunks_in(const Snapshot& snapshot, const std::string& tenant,
                                   const toolkit::TimeBounds& bounds, std::uint64_t& rows);
+  // Every chunk of the tenant's catalogue at `snapshot`: the list kept for the columns family's
+  // count of writes it shows when it has one, else read.
+  std::shared_ptr<const std::vector<ChunkRef>> catalogue(
+      const rocksdb::Snapshot* snapshot, std::optional<std::uint64_t> columns_writes,
+      const std::string& tenant);
   // Runs work(0) here and, with two threads, work(1) beside it on the helper when it is free
   // (helper_thread.hpp), else here after work(0); rethrows what either threw.
   void on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
@@ -123,6 +130,15 @@ class ColumnReader {
   bool covered_ = false;
   bool chunk_indexed_ = false;
   HelperThread helper_;
+  // Each tenant's catalogue as last listed, under the count of columns-family writes it was read
+  // at: listing it with an iterator was a fifth of the server's CPU for a question that reads
+  // few rows (at 1,000,000 events).
+  struct ListedCatalogue {
+    std::uint64_t columns_writes = 0;
+    std::shared_ptr<const std::vector<ChunkRef>> chunks;
+  };
+  std::mutex listed_mutex_;
+  std::unordered_map<std::string, ListedCatalogue> listed_;  // guarded by listed_mutex_
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -346,9 +346,86 @@ Database::~Database() {
   db_->Close();
 }
 
+namespace {
+
+// Whether a batch writes to one column family: read up to its first entry there.
+class FamilyWrites final : public rocksdb::WriteBatch::Handler {
+ public:
+  explicit FamilyWrites(std::uint32_t family) : family_(family) {}
+  bool found() const { return found_; }
+
+  rocksdb::Status PutCF(std::uint32_t family, const rocksdb::Slice& /*key*/,
+                        const rocksdb::Slice& /*value*/) override {
+    return seen(family);
+  }
+  rocksdb::Status DeleteCF(std::uint32_t family, const rocksdb::Slice& /*key*/) override {
+    return seen(family);
+  }
+  rocksdb::Status SingleDeleteCF(std::uint32_t family, const rocksdb::Slice& /*key*/) override {
+    return seen(family);
+  }
+  rocksdb::Status DeleteRangeCF(std::uint32_t family, const rocksdb::Slice& /*begin*/,
+                                const rocksdb::Slice& /*end*/) override {
+    return seen(family);
+  }
+  rocksdb::Status MergeCF(std::uint32_t family, const rocksdb::Slice& /*key*/,
+                          const rocksdb::Slice& /*value*/) override {
+    return seen(family);
+  }
+  bool Continue() override { return !found_; }
+
+ private:
+  rocksdb::Status seen(std::uint32_t family) {
+    found_ = found_ || family == family_;
+    return rocksdb::Status::OK();
+  }
+
+  std::uint32_t family_;
+  bool found_ = false;
+};
+
+// Counts a write in `started` before it and in `finished` after it, if it touches `family`.
+class CountedWrite {
+ public:
+  CountedWrite(rocksdb::WriteBatch& batch, rocksdb::ColumnFamilyHandle* family,
+               std::atomic<std::uint64_t>& started, std::atomic<std::uint64_t>& finished)
+      : finished_(touches(batch, family) ? &finished : nullptr) {
+    if (finished_ != nullptr) started.fetch_add(1);
+  }
+  ~CountedWrite() {
+    if (finished_ != nullptr) finished_->fetch_add(1);
+  }
+  CountedWrite(const CountedWrite&) = delete;
+  CountedWrite& operator=(const CountedWrite&) = delete;
+
+ private:
+  // An entry the handler cannot read counts as a write there: a reader then lists again.
+  static bool touches(rocksdb::WriteBatch& batch, rocksdb::ColumnFamilyHandle* family) {
+    if (family == nullptr) return false;
+    FamilyWrites writes(family->GetID());
+    return !batch.Iterate(&writes).ok() || writes.found();
+  }
+
+  std::atomic<std::uint64_t>* finished_;
+};
+
+}  // namespace
+
+const rocksdb::Snapshot* Database::snapshot(std::optional<std::uint64_t>& columns_writes) {
+  // Finished read before started: equal, every write begun by then had ended, and the snapshot
+  // shows them all; started unchanged after it, none begun since shows in it.
+  const std::uint64_t finished = columns_writes_finished_.load();
+  const std::uint64_t started = columns_writes_started_.load();
+  const rocksdb::Snapshot* taken = db_->GetSnapshot();
+  columns_writes.reset();
+  if (finished == started && columns_writes_started_.load() == started) columns_writes = started;
+  return taken;
+}
+
 void Database::write(rocksdb::WriteBatch& batch, bool durable) {
   rocksdb::WriteOptions options;
   options.sync = durable;
+  const CountedWrite counted(batch, columns, columns_writes_started_, columns_writes_finished_);
   const rocksdb::Status status = db_->Write(options, &batch);
   if (status.ok()) {
     failure_.succeeded();

@@ -95,6 +95,11 @@ class Database {
   // Writes atomically. `durable`: fsync'd before returning (concurrent durable writes share one
   // sync). Throws sdk::Error 503 when the write fails.
   void write(rocksdb::WriteBatch& batch, bool durable);
+  // A snapshot of the database now, and how many writes to the columns family it shows: nullopt
+  // when one was under way as it was taken. Two snapshots with the same count show the same
+  // columns family, whatever else was written between them: what a reader lists from that family
+  // (the chunk catalogue) can be kept under the count and used again.
+  const rocksdb::Snapshot* snapshot(std::optional<std::uint64_t>& columns_writes);
   // Why the last write failed (the 503's message), while no later write has succeeded; empty
   // otherwise. A failure older than a few seconds is checked again with a small durable write
   // first, so that the answer recovers when the disk does, without traffic.
@@ -174,6 +179,9 @@ class Database {
   ErasedChunks erased_chunks_;
   std::atomic<std::uint64_t> write_failures_{0};
   toolkit::WriteFailure failure_;
+  // Writes that touch the columns family, counted before and after each (snapshot() above).
+  std::atomic<std::uint64_t> columns_writes_started_{0};
+  std::atomic<std::uint64_t> columns_writes_finished_{0};
 };
 
 // A consistent view of the database for as long as it lives: reads that span several keys (a
@@ -181,14 +189,17 @@ class Database {
 class Snapshot {
  public:
   explicit Snapshot(Database& database)
-      : db_(database.db()), snapshot_(database.db().GetSnapshot()) {}
+      : db_(database.db()), snapshot_(database.snapshot(columns_writes_)) {}
   ~Snapshot() { db_.ReleaseSnapshot(snapshot_); }
   Snapshot(const Snapshot&) = delete;
   Snapshot& operator=(const Snapshot&) = delete;
   const rocksdb::Snapshot* get() const { return snapshot_; }
+  // The writes to the columns family it shows (Database::snapshot).
+  std::optional<std::uint64_t> columns_writes() const { return columns_writes_; }
 
  private:
   rocksdb::DB& db_;
+  std::optional<std::uint64_t> columns_writes_;
   const rocksdb::Snapshot* snapshot_;
 };
 
