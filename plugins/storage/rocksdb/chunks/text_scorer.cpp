@@ -59,9 +59,29 @@ std::uint64_t live_rows_of(std::uint64_t chunk, std::string_view postings, const
 
 }  // namespace
 
+std::uint64_t ChunkWordCounts::rows_with(const std::string& tenant, const ChunkRef& chunk,
+                                         std::string_view word,
+                                         const std::function<std::uint64_t()>& count) {
+  const ChunkHeader& header = chunk.header;
+  if (!header.filter || !header.values) return count();
+  std::string key;
+  append_u64(key, tenant.size());
+  key += tenant;
+  append_u64(key, chunk.number);
+  append_u64(key, header.rows);
+  append_u64(key, *header.filter);
+  append_u64(key, *header.values);
+  key += word;
+  if (const auto kept = counts_.find(key)) return *kept;
+  const std::uint64_t counted = count();
+  const std::size_t bytes = LruCache<std::uint64_t>::entry_bytes(key) + sizeof counted;
+  counts_.keep(key, std::make_shared<const std::uint64_t>(counted), bytes);
+  return counted;
+}
+
 TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot* snapshot,
                                      const std::string& tenant, const std::vector<ChunkRef>& chunks,
-                                     const sdk::TextQuery& query) {
+                                     const sdk::TextQuery& query, ChunkWordCounts* counts) {
   TextStatistics statistics;
   statistics.documents = stored_counter(database, snapshot, documents_key(tenant, Scope::history));
   statistics.length = stored_counter(database, snapshot, length_key(tenant, Scope::history));
@@ -77,8 +97,13 @@ TextStatistics chunk_text_statistics(Database& database, const rocksdb::Snapshot
       return erased ? live_rows_of(number, postings, *erased) : all_rows_of(number, postings);
     };
     for (const auto& word : scored) {
-      if (const auto postings = words.find(chunk, word))
-        statistics.frequencies.find(word)->second += rows_of(chunk.number, *postings);
+      const auto read = [&]() -> std::uint64_t {
+        const auto postings = words.find(chunk, word);
+        return postings ? rows_of(chunk.number, *postings) : 0;
+      };
+      // Erased rows change a chunk's counts without changing its ids: read until it is purged.
+      statistics.frequencies.find(word)->second +=
+          counts != nullptr && !erased ? counts->rows_with(tenant, chunk, word, read) : read();
     }
     for (const auto& prefix : query.prefixes) {
       words.with_prefix(chunk.number, prefix,

@@ -688,7 +688,7 @@ std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     const rocksdb::Snapshot* snapshot, const std::string& tenant,
     const std::vector<ChunkRef>& every_chunk, const sdk::TextQuery& query) {
   return std::make_shared<const TextStatistics>(
-      chunk_text_statistics(database_, snapshot, tenant, every_chunk, query));
+      chunk_text_statistics(database_, snapshot, tenant, every_chunk, query, &word_counts_));
 }
 
 void ColumnReader::on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {

@@ -531,6 +531,42 @@ TEST_F(StorageTest, ScoringFromPostingsRanksLikeScoringRecords) {
   }
 }
 
+// A word's documents per chunk are kept across searches (text_scorer.hpp, ChunkWordCounts): as
+// merges rewrite chunks under the first one's number, the scores must stay those a restarted
+// server, keeping nothing yet, computes.
+TEST_F(StorageTest, RankedScoresThroughMergesAreThoseOfARestartedServer) {
+  const char* words[] = {"disk full", "disk", "fan hot disk", "net down", "disk disk slow"};
+  auto ranked = [&] {
+    sdk::RecordQuery query = all(sdk::Source::history);
+    query.text = toolkit::parse_text_query("disk");
+    query.rank_by_text = true;
+    query.limit = 0;
+    std::vector<std::pair<std::string, double>> out;
+    storage_->scan(kTenant, query, [&](const sdk::Record& record, double score) {
+      out.emplace_back(record.id, score);
+      return true;
+    });
+    return out;
+  };
+  for (int round = 0; round < 8; ++round) {
+    storage_->accept(
+        write_of(
+            "key-rank-" + std::to_string(round),
+            {event("r" + std::to_string(round), kT0 + round, json::object{{"m", words[round % 5]}}),
+             event("s" + std::to_string(round), kT0 + round, json::object{{"m", "idle"}})}),
+        kRender);
+    project();  // a chunk per round
+    const auto before_merges = ranked();
+    ChunkMerger merger(storage_->database(), MergePolicy{2, 2, 1000});
+    while (auto merge = merger.prepare())
+      merger.commit(*merge);
+    const auto merged = ranked();
+    open();  // a restart: nothing kept
+    ASSERT_EQ(merged, ranked()) << "round " << round;
+    ASSERT_EQ(before_merges.size(), merged.size());
+  }
+}
+
 TEST_F(StorageTest, DataDirFromBeforeChunkPostingsKeepsSearchingItsPostingKeys) {
   // A database made before chunks carried postings lacks the mark that they do: its projector
   // keeps writing a posting key per (token, version), and its searches read those.
