@@ -627,7 +627,10 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const Snapshot& snapshot, const st
                                               std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
-  for (const auto& chunk : *catalogue(snapshot.get(), snapshot.columns_writes(), tenant)) {
+  // Held here: a range-for over `*catalogue(...)` would free a list no longer kept before reading
+  // it.
+  const auto listed = catalogue(snapshot.get(), snapshot.columns_writes(), tenant);
+  for (const auto& chunk : *listed) {
     if (!meets(chunk.header, bounds)) continue;
     chunks.push_back(chunk);
     rows += chunk.header.rows;
