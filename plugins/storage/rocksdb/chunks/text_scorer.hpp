@@ -44,7 +44,7 @@ std::shared_ptr<const TextStatistics> from_rank_statistics(const sdk::RankStatis
 
 // How many rows of a chunk hold a word, kept across questions: a ranked search sums them over
 // every chunk of the tenant's history whatever its time bounds, and reading each chunk's block of
-// the word was a third of a rare word's search in the server at 1,000,000 events. A chunk is
+// the word was a sixth of the server's CPU for a rare word at 1,000,000 events. A chunk is
 // known by its number, its rows and the content ids of its filter and value postings (a merge or
 // purge that reuses the number changes them); chunks without those ids are read each time.
 class ChunkWordCounts {

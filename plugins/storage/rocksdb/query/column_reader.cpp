@@ -627,8 +627,7 @@ std::vector<ChunkRef> ColumnReader::chunks_in(const Snapshot& snapshot, const st
                                               std::uint64_t& rows) {
   std::vector<ChunkRef> chunks;
   rows = 0;
-  // Held here: a range-for over `*catalogue(...)` would free a list no longer kept before reading
-  // it.
+  // Held: a range-for over `*catalogue(...)` frees a list that is not kept before reading it.
   const auto listed = catalogue(snapshot.get(), snapshot.columns_writes(), tenant);
   for (const auto& chunk : *listed) {
     if (!meets(chunk.header, bounds)) continue;
@@ -663,7 +662,7 @@ std::shared_ptr<const std::vector<ChunkRef>> ColumnReader::catalogue(
   }
   check(it->status(), "column scan");
   if (columns_writes) {
-    // One list a tenant, the newest kept: an older snapshot's list is the one replaced.
+    // One list a tenant, of the highest count seen: a list read at an older snapshot replaces none.
     constexpr std::size_t kMaxListedTenants = 4096;
     const std::lock_guard lock(listed_mutex_);
     if (listed_.size() >= kMaxListedTenants && !listed_.contains(tenant)) listed_.clear();
@@ -684,7 +683,8 @@ std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(
     snapshot = own.emplace(database_).get();
     columns_writes = own->columns_writes();
   }
-  return text_statistics(snapshot, tenant, *catalogue(snapshot, columns_writes, tenant), query);
+  const auto every_chunk = catalogue(snapshot, columns_writes, tenant);
+  return text_statistics(snapshot, tenant, *every_chunk, query);
 }
 
 std::shared_ptr<const TextStatistics> ColumnReader::text_statistics(

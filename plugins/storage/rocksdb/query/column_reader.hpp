@@ -133,8 +133,8 @@ class ColumnReader {
   // Some 60,000 chunks' counts of a word (text_scorer.hpp).
   ChunkWordCounts word_counts_{std::size_t{8} << 20};
   // Each tenant's catalogue as last listed, under the count of columns-family writes it was read
-  // at: listing it with an iterator was a fifth of the server's CPU for a question that reads
-  // few rows (at 1,000,000 events).
+  // at: listing it with an iterator was a sixth of the server's CPU for a question that matches
+  // nothing (at 1,000,000 events).
   struct ListedCatalogue {
     std::uint64_t columns_writes = 0;
     std::shared_ptr<const std::vector<ChunkRef>> chunks;
