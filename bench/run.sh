@@ -44,6 +44,8 @@ for binary in "$pg_bin/postgres" /usr/bin/python3 "$build/bin/eventsvc"; do
 done
 /usr/bin/python3 -c 'import psycopg2' 2>/dev/null ||
   { echo "bench: python3-psycopg2 is missing (make bench installs it)" >&2; exit 1; }
+/usr/bin/python3 -c 'import pycurl' 2>/dev/null ||
+  { echo "bench: python3-pycurl is missing (make bench installs it)" >&2; exit 1; }
 if [[ " ${runs[*]} " == *" production "* && ! -f /usr/share/dict/words ]]; then
   echo "bench: /usr/share/dict/words is missing (wamerican; make bench installs it)" >&2; exit 1
 fi
@@ -218,6 +220,7 @@ for size in $sizes; do
     compare_backups
     /usr/bin/python3 "$here/readout.py" --eventsvc "$svc_url" --key "$svc_key" \
       --eventsvc-pid "$(cat "$work/svc.pid")" --pg "$pg_dsn" --pg-pid "$pg_pid"
+    /usr/bin/python3 "$here/idle_gaps.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
     /usr/bin/python3 "$here/tail.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
     /usr/bin/python3 "$here/erasure.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-data "$work/svc" \

@@ -25,7 +25,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   # python3-xapian: the benchmark's search specialist (bench/anchors/xapian_anchor.py).
-  packages+=(python3 python3-psycopg2 python3-xapian openssl wamerican)
+  packages+=(python3 python3-psycopg2 python3-pycurl python3-xapian openssl wamerican)
 fi
 
 missing=()
