@@ -215,6 +215,9 @@ class Eventsvc:
             curl = pycurl.Curl()
             curl.setopt(pycurl.SSL_VERIFYPEER, 0)
             curl.setopt(pycurl.SSL_VERIFYHOST, 0)
+            # Nothing is verified, so no CA bundle is read: reading it cost 20-50 ms a connection.
+            curl.setopt(pycurl.CAINFO, "/dev/null")
+            curl.setopt(pycurl.CAPATH, "/dev/null")
             curl.setopt(pycurl.HTTP_VERSION, pycurl.CURL_HTTP_VERSION_1_1)
             curl.setopt(pycurl.TIMEOUT, 120)
             curl.setopt(pycurl.NOSIGNAL, 1)
