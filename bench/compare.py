@@ -20,16 +20,19 @@ the code is tuned on; seed 11 is held out (bench/README.md).
 import argparse
 import concurrent.futures
 import gc
+import http.client
 import io
 import json
 import os
 import random
 import shutil
+import ssl
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from urllib.parse import urlparse
 
 import psycopg2
 import psycopg2.extras
@@ -197,6 +200,17 @@ def expect_buckets(buckets):
 
 
 # ---- clients --------------------------------------------------------------------------------
+
+
+def streaming_connection(url, timeout):
+    """An HTTPS connection to eventsvc whose response is read as it arrives (an export, a tail),
+    which Eventsvc's exchanges, each answer whole in memory, do not serve. Not verified."""
+    parsed = urlparse(url)
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return http.client.HTTPSConnection(parsed.hostname, parsed.port, context=context,
+                                       timeout=timeout)
 
 
 class Eventsvc:

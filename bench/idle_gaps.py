@@ -9,7 +9,7 @@ gaps of 0, 1, 5 and 20 ms (each side alone, the other idle):
   eventsvc    POST /v1/query {"source": "current", "where": {"id": ...}, "fields": ["id"]}
   PostgreSQL  SELECT id FROM current_events WHERE id = $1 (its primary key)
 
-Both through the clients compare.py uses (http.client over TLS; psycopg2 over TLS). Printed: each
+Both through the clients compare.py uses (libcurl over TLS; psycopg2 over TLS). Printed: each
 side's p50 / p99 at the client and, for eventsvc, the median of the server's own elapsed_ms. Where
 both grow alike with the gap, the growth is the machine's (an idle CPU's caches and wake-up), not
 either server's; compare.py's sub-millisecond answers carry it.
@@ -56,6 +56,7 @@ def main():
                    "OFFSET (SELECT count(*) / 2 FROM current_events) LIMIT 1")
     event_id = cursor.fetchone()[0]
     body = {"source": "current", "where": {"id": event_id}, "fields": ["id"], "limit": 10}
+    server = []  # eventsvc's own elapsed_ms of each answer at the gap being measured
 
     def svc_ask():
         answer = svc.post("/v1/query", body)
@@ -73,7 +74,7 @@ def main():
     print("|---|---|---|---|")
     for gap in GAPS_MS:
         pg_p = percentiles(timed(pg_ask, gap / 1000))
-        server = []
+        server.clear()
         svc_p = percentiles(timed(svc_ask, gap / 1000))
         server_p50 = percentiles(server[WARM:])[0]
         print("| %d ms | %s / %s | %s / %s | %s |" % (gap, fmt_ms(pg_p[0]), fmt_ms(pg_p[1]),

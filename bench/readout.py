@@ -20,20 +20,18 @@ Checked: both exports hold every loaded version; both page 1,000s hold the same 
 """
 import argparse
 import datetime
-import http.client
 import json
 import os
-import ssl
 import sys
 import threading
 import time
 import zlib
-from urllib.parse import urlparse
 
 import psycopg2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import Eventsvc, fmt_ms, percentiles, process_tree  # noqa: E402
+from compare import (Eventsvc, fmt_ms, percentiles, process_tree,  # noqa: E402
+                     streaming_connection)
 
 PAGE = 100
 DEEP_PAGE = 1000
@@ -76,11 +74,7 @@ class MemoryWatch:
 
 
 def svc_export(url, key, body, gzip):
-    parsed = urlparse(url)
-    context = ssl.create_default_context()
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
-    conn = http.client.HTTPSConnection(parsed.hostname, parsed.port, context=context, timeout=600)
+    conn = streaming_connection(url, timeout=600)
     headers = {"Authorization": "Bearer " + key, "Content-Type": "application/json"}
     if gzip:
         headers["Accept-Encoding"] = "gzip"

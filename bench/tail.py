@@ -13,22 +13,20 @@ received it; p50, p99 and the largest, over every event of the run. Checked: eve
 its follower exactly once.
 """
 import argparse
-import http.client
 import json
 import os
 import select
-import ssl
 import sys
 import threading
 import time
-from urllib.parse import quote, urlparse
+from urllib.parse import quote
 
 import psycopg2
 import psycopg2.extensions
 import psycopg2.extras
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import Eventsvc, fmt_ms, load, percentiles  # noqa: E402
+from compare import Eventsvc, fmt_ms, load, percentiles, streaming_connection  # noqa: E402
 from production_shape import ProductionDataset  # noqa: E402
 
 BATCH = 100
@@ -159,11 +157,7 @@ def svc_side(url, key, tails, rate, seconds):
     opened = threading.Barrier(tails + 1)
 
     def follower(shard):
-        parsed = urlparse(url)
-        context = ssl.create_default_context()
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        conn = http.client.HTTPSConnection(parsed.hostname, parsed.port, context=context, timeout=5)
+        conn = streaming_connection(url, timeout=5)
         where = quote(json.dumps({"payload.shard": shard}))
         conn.request("GET", "/v1/tail?fields=id&where=" + where,
                      headers={"Authorization": "Bearer " + key})
