@@ -60,6 +60,12 @@ std::string term_filter_key(std::string_view tenant, std::uint64_t chunk) {
   return chunk_data_prefix(tenant, chunk, kFilterTag);
 }
 
+std::string term_filter_part_key(std::string_view tenant, std::uint64_t chunk, std::uint32_t part) {
+  std::string key = term_filter_key(tenant, chunk);
+  append_u32(key, part);
+  return key;
+}
+
 std::vector<std::pair<std::string, std::string>> encode_term_blocks(
     const std::vector<std::pair<std::string, std::string>>& terms, std::size_t block_bytes) {
   std::vector<std::pair<std::string, std::string>> blocks;
@@ -118,20 +124,26 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
     for (const auto& term : terms)
       filter.add(index, term.first);
   }
-  std::string filter_bytes = filter.build();
+  StoredTermFilter stored = store_term_filter(filter.build());
   std::string directory =
       encode_term_directory(std::vector<std::string_view>(firsts[0].begin(), firsts[0].end()),
                             std::vector<std::string_view>(firsts[1].begin(), firsts[1].end()));
   ChunkHeader header = built.header();
-  header.filter = term_filter_id(filter_bytes);
+  header.filter = term_filter_id(stored.head);
   header.directory = term_directory_id(directory);
   header.values = values_id;
   entries.front().second = encode_chunk_header(header);
   if (cache != nullptr) {
-    cache->put(tenant, chunk, *header.filter, filter_bytes, ChunkSummary::filter);
+    cache->put(tenant, chunk, *header.filter, stored.head, ChunkSummary::filter);
+    for (const auto& [id, part] : stored.parts)
+      cache->put(tenant, chunk, id, part, ChunkSummary::filter_part);
     cache->put(tenant, chunk, *header.directory, directory, ChunkSummary::directory);
   }
-  entries.emplace_back(term_filter_key(tenant, chunk), std::move(filter_bytes));
+  entries.emplace_back(term_filter_key(tenant, chunk), std::move(stored.head));
+  for (std::size_t part = 0; part < stored.parts.size(); ++part) {
+    entries.emplace_back(term_filter_part_key(tenant, chunk, static_cast<std::uint32_t>(part)),
+                         std::move(stored.parts[part].second));
+  }
   entries.emplace_back(term_directory_key(tenant, chunk), std::move(directory));
   return entries;
 }
@@ -240,12 +252,32 @@ std::shared_ptr<const std::string> ChunkTerms::summary_of(const ChunkRef& chunk,
       kind);
 }
 
+std::shared_ptr<const std::string> ChunkTerms::filter_part(const ChunkRef& chunk,
+                                                           const TermFilterPart& part) {
+  return database_.term_filters().get(
+      tenant_, chunk.number, part.id,
+      [&]() -> std::optional<std::string> {
+        auto bytes = database_.get(
+            database_.columns, term_filter_part_key(tenant_, chunk.number, part.number), snapshot_);
+        if (!bytes || term_filter_part_id(*bytes) != part.id) return {};
+        return bytes;
+      },
+      ChunkSummary::filter_part);
+}
+
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   if (!chunk.header.filter) return true;  // a chunk from before filters
   const auto filter = summary_of(chunk, ChunkSummary::filter);
-  TermFilterCache& cache = database_.term_filters();
-  const bool held = filter == nullptr || term_filter_may_hold(*filter, index_, term);
-  cache.count(!held);
+  bool held = true;  // without the filter the header names, every term may be in the chunk
+  if (filter != nullptr) {
+    if (const auto part = term_filter_part(*filter, index_, term)) {
+      const auto bytes = filter_part(chunk, *part);
+      held = bytes == nullptr || term_filter_part_holds(*bytes, *part);
+    } else {
+      held = term_filter_may_hold(*filter, index_, term);
+    }
+  }
+  database_.term_filters().count(!held);
   return held;
 }
 

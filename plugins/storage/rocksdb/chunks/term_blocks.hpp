@@ -37,8 +37,10 @@ namespace eventsvc::plugins::rocksdb_storage {
 
 // <tenant> 'H' <chunk> 0x04 or 0x05: every block key of one index of a chunk starts with it.
 std::string term_blocks_prefix(std::string_view tenant, std::uint64_t chunk, TermIndex index);
-// <tenant> 'H' <chunk> 0x06: the chunk's term filter.
+// <tenant> 'H' <chunk> 0x06: the chunk's term filter, or its head; every part's key starts with it.
 std::string term_filter_key(std::string_view tenant, std::uint64_t chunk);
+// <tenant> 'H' <chunk> 0x06 <part:u32>: part `part` of a filter stored in parts.
+std::string term_filter_part_key(std::string_view tenant, std::uint64_t chunk, std::uint32_t part);
 
 // (first term, block) for (term, postings) pairs in term order, each block at most about
 // `block_bytes` (a term larger than that has a block of its own).
@@ -106,6 +108,9 @@ class ChunkTerms {
   // The chunk's filter or directory of blocks (term_directory.hpp) that its header names, cached;
   // null when it has none.
   std::shared_ptr<const std::string> summary_of(const ChunkRef& chunk, ChunkSummary kind);
+  // The blocks of `part` of the chunk's filter, cached; null when they are not the ones its head
+  // names.
+  std::shared_ptr<const std::string> filter_part(const ChunkRef& chunk, const TermFilterPart& part);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

@@ -10,6 +10,8 @@ namespace eventsvc::plugins::rocksdb_storage {
 namespace {
 
 constexpr char kFormat = 1;
+constexpr char kPartedFormat = 2;
+constexpr std::size_t kHeadFixedBytes = 2 + 4 + 4;  // format, probes, blocks, blocks per part
 constexpr std::uint8_t kProbes = 6;
 constexpr std::size_t kBitsPerTerm = 10;
 constexpr std::size_t kBlockBytes = 64;
@@ -65,6 +67,15 @@ void for_each_probe(std::uint64_t hash, std::uint8_t probes, Bit&& bit) {
   }
 }
 
+// Whether every probe bit of `hash` is set in `block`.
+bool block_holds(const unsigned char* block, std::uint64_t hash, std::uint8_t probes) {
+  bool all = true;
+  for_each_probe(hash, probes, [&](std::uint32_t bit) {
+    all = all && (block[bit / 8] & (1U << (bit % 8))) != 0;
+  });
+  return all;
+}
+
 }  // namespace
 
 void TermFilterBuilder::add(TermIndex index, std::string_view term) {
@@ -97,11 +108,58 @@ bool term_filter_may_hold(std::string_view filter, TermIndex index, std::string_
   const std::uint64_t hash = hash_term(index, term);
   const auto* block = reinterpret_cast<const unsigned char*>(filter.data() + kHeaderBytes) +
                       block_of(hash, blocks) * kBlockBytes;
-  bool all = true;
-  for_each_probe(hash, probes, [&](std::uint32_t bit) {
-    all = all && (block[bit / 8] & (1U << (bit % 8))) != 0;
-  });
-  return all;
+  return block_holds(block, hash, probes);
+}
+
+StoredTermFilter store_term_filter(std::string filter) {
+  StoredTermFilter stored;
+  const std::size_t blocks =
+      filter.size() < kHeaderBytes ? 0 : (filter.size() - kHeaderBytes) / kBlockBytes;
+  if (blocks <= kTermFilterPartBlocks) {
+    stored.head = std::move(filter);
+    return stored;
+  }
+  constexpr std::size_t part_bytes = kTermFilterPartBlocks * kBlockBytes;
+  stored.head.push_back(kPartedFormat);
+  stored.head.push_back(filter[1]);
+  append_u32_le(stored.head, static_cast<std::uint32_t>(blocks));
+  append_u32_le(stored.head, static_cast<std::uint32_t>(kTermFilterPartBlocks));
+  for (std::size_t at = kHeaderBytes; at < filter.size(); at += part_bytes) {
+    std::string part = filter.substr(at, part_bytes);
+    const std::uint64_t id = term_filter_part_id(part);
+    append_u64_le(stored.head, id);
+    stored.parts.emplace_back(id, std::move(part));
+  }
+  return stored;
+}
+
+std::optional<TermFilterPart> term_filter_part(std::string_view head, TermIndex index,
+                                               std::string_view term) {
+  if (head.size() < kHeadFixedBytes || head[0] != kPartedFormat) return std::nullopt;
+  const std::size_t blocks = read_le(head, 2, 4);
+  const std::size_t per_part = read_le(head, 6, 4);
+  if (blocks == 0 || per_part == 0) return std::nullopt;
+  const std::size_t parts = (blocks + per_part - 1) / per_part;
+  if (head.size() != kHeadFixedBytes + parts * 8) return std::nullopt;
+  TermFilterPart part;
+  part.hash = hash_term(index, term);
+  const std::size_t block = block_of(part.hash, blocks);
+  part.number = static_cast<std::uint32_t>(block / per_part);
+  part.block = block % per_part;
+  part.id = read_le(head, kHeadFixedBytes + std::size_t{part.number} * 8, 8);
+  part.probes = static_cast<std::uint8_t>(head[1]);
+  return part;
+}
+
+bool term_filter_part_holds(std::string_view bytes, const TermFilterPart& part) {
+  if (bytes.size() % kBlockBytes != 0 || (part.block + 1) * kBlockBytes > bytes.size()) return true;
+  const auto* block =
+      reinterpret_cast<const unsigned char*>(bytes.data()) + part.block * kBlockBytes;
+  return block_holds(block, part.hash, part.probes);
+}
+
+std::uint64_t term_filter_part_id(std::string_view bytes) {
+  return content_id(bytes, 0x66696c7465727061ULL);
 }
 
 std::uint64_t content_id(std::string_view bytes, std::uint64_t seed) {

@@ -475,5 +475,110 @@ TEST_F(TermBlocksStorageTest, CurrentStateReadsNoReplacedRowsOfAChunkItsFilterRu
   }
 }
 
+// Chunks with more distinct terms than one part of a filter covers (kTermFilterPartBlocks
+// blocks): their filters are stored as a head and parts, and a reader with nothing cached reads a
+// chunk's head and the one part its term falls in, not the whole filter.
+class PartedFilterStorageTest : public TermBlocksStorageTest {
+ protected:
+  PartedFilterStorageTest() {
+    projector_config_ = json::object{{"enabled", false},
+                                     {"batch_writes", 1},
+                                     {"merge_small_rows", 4096},
+                                     {"merge_final_rows", 4096}};
+  }
+
+  void SetUp() override {
+    open();
+    // 600 events of 12 values found nowhere else and two words each: 8,400 terms, about 164
+    // blocks of a filter a chunk, in three parts.
+    for (int w = 0; w < 2; ++w) {
+      std::vector<sdk::IncomingEvent> events;
+      for (int i = 0; i < 600; ++i) {
+        const int n = w * 600 + i;
+        json::object data{{"note", "word" + std::to_string(n) + " other" + std::to_string(n)}};
+        for (int field = 0; field < 11; ++field)
+          data["f" + std::to_string(field)] = "v" + std::to_string(field) + "-" + std::to_string(n);
+        events.push_back(event("p" + std::to_string(n), kT0 + n, std::move(data)));
+      }
+      storage_->accept(write_of("key-parted-" + std::to_string(w), events), kRender);
+    }
+    project();
+  }
+
+  std::string ids_where(const char* field, const std::string& value) {
+    sdk::RecordQuery query;
+    query.source = sdk::Source::history;
+    query.where = {{*sdk::FieldPath::parse(field), sdk::Op::eq, json::value(value)}};
+    std::string ids;
+    for (const auto& record : read(query))
+      ids += record.id + " ";
+    return ids;
+  }
+
+  struct FilterKeys {
+    std::size_t heads = 0;
+    std::size_t head_bytes = 0;
+    std::size_t parts = 0;
+    std::size_t part_bytes = 0;
+    std::size_t parts_named = 0;  // by the heads
+  };
+  FilterKeys filter_keys() {
+    FilterKeys keys;
+    rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                           std::string_view value, rocksdb::WriteBatch&) {
+      const std::string head = term_filter_key(tenant, chunk);
+      if (key == head) {
+        ++keys.heads;
+        keys.head_bytes += value.size();
+        EXPECT_TRUE(term_filter_part(value, TermIndex::values, "v0-1")) << "stored in parts";
+        keys.parts_named += (value.size() - 10) / 8;
+      } else if (key.starts_with(head)) {
+        ++keys.parts;
+        keys.part_bytes += value.size();
+      }
+    });
+    return keys;
+  }
+};
+
+TEST_F(PartedFilterStorageTest, AFilterInPartsIsReadAPartAtATime) {
+  const FilterKeys keys = filter_keys();
+  EXPECT_EQ(keys.heads, 2U);
+  EXPECT_EQ(keys.parts, 6U);
+  EXPECT_EQ(keys.parts_named, keys.parts);
+  open();  // nothing cached
+  const auto& filters = storage_->database().term_filters();
+  const auto skips = filters.skips();
+  EXPECT_EQ(ids_where("payload.f3", "v3-none"), "");
+  EXPECT_EQ(filters.skips() - skips, 2U) << "both chunks' filters ruled the value out";
+  EXPECT_LE(filters.bytes(), keys.head_bytes + 2 * 4096) << "a part of each filter, not all";
+  EXPECT_GT(keys.part_bytes, keys.head_bytes + 2 * 4096);
+  EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+
+  // Parts whose bytes are not the ones their head names (zeros: "nothing here") are not used:
+  // the chunk may hold every term.
+  rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                         std::string_view value, rocksdb::WriteBatch& batch) {
+    const std::string head = term_filter_key(tenant, chunk);
+    if (key.starts_with(head) && key != head)
+      batch.Put(storage_->database().columns, key, std::string(value.size(), '\0'));
+  });
+  open();
+  EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+
+  // Merged, the chunk has a filter of its own, and none of the parts of the ones it replaced.
+  EXPECT_GT(storage_->projector().merge_chunks(), 0U);
+  const FilterKeys merged = filter_keys();
+  EXPECT_EQ(merged.heads, 1U);
+  EXPECT_EQ(merged.parts, merged.parts_named);
+  EXPECT_GE(merged.parts, 5U);
+  open();
+  EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+  EXPECT_EQ(ids_where("payload.f3", "v3-none"), "");
+}
+
 }  // namespace
 }  // namespace eventsvc::plugins::rocksdb_storage

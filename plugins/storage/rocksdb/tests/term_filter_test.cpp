@@ -50,6 +50,75 @@ TEST(TermFilter, AFilterOfAnotherFormatOrDamagedMayHoldAnything) {
   EXPECT_TRUE(term_filter_may_hold("", TermIndex::words, "a"));
 }
 
+// Whether a stored filter may hold `term`, asked as a reader does: the head, then the part it
+// names.
+bool stored_may_hold(const StoredTermFilter& stored, TermIndex index, const std::string& term) {
+  const auto part = term_filter_part(stored.head, index, term);
+  if (!part) return term_filter_may_hold(stored.head, index, term);
+  EXPECT_LT(part->number, stored.parts.size());
+  const auto& [id, bytes] = stored.parts.at(part->number);
+  EXPECT_EQ(part->id, id);
+  EXPECT_EQ(term_filter_part_id(bytes), id);
+  return term_filter_part_holds(bytes, *part);
+}
+
+TEST(TermFilter, ALargeFilterIsStoredInPartsThatAnswerAsTheWholeOne) {
+  TermFilterBuilder builder;
+  for (int n = 0; n < 20000; ++n)
+    builder.add(TermIndex::values, term("value", n));
+  const std::string whole = builder.build();
+  const StoredTermFilter stored = store_term_filter(whole);
+  // 200,000 bits: 391 blocks of 64 bytes, in 7 parts of at most 64 blocks (4 KiB).
+  ASSERT_EQ(stored.parts.size(), 7U);
+  EXPECT_EQ(stored.parts.front().second.size(), 4096U);
+  EXPECT_EQ(stored.parts.back().second.size(), (391 - 6 * 64) * 64U);
+  EXPECT_EQ(stored.head.size(), 10 + 7 * 8U);
+  std::string joined;
+  for (const auto& [id, bytes] : stored.parts)
+    joined += bytes;
+  EXPECT_EQ(joined, whole.substr(2)) << "the parts are the blocks of the whole filter";
+  for (int n = 0; n < 40000; ++n) {
+    ASSERT_EQ(stored_may_hold(stored, TermIndex::values, term("value", n)),
+              term_filter_may_hold(whole, TermIndex::values, term("value", n)))
+        << n;
+  }
+  // A head is not a whole filter: asked as one, it may hold anything.
+  EXPECT_TRUE(term_filter_may_hold(stored.head, TermIndex::values, "absent"));
+}
+
+TEST(TermFilter, ASmallFilterIsStoredWhole) {
+  TermFilterBuilder builder;
+  for (int n = 0; n < 300; ++n)
+    builder.add(TermIndex::words, term("word", n));
+  const std::string whole = builder.build();
+  const StoredTermFilter stored = store_term_filter(whole);
+  EXPECT_EQ(stored.head, whole);
+  EXPECT_TRUE(stored.parts.empty());
+  EXPECT_FALSE(term_filter_part(stored.head, TermIndex::words, "word-0").has_value());
+}
+
+TEST(TermFilter, ADamagedHeadOrPartMayHoldAnything) {
+  TermFilterBuilder builder;
+  for (int n = 0; n < 20000; ++n)
+    builder.add(TermIndex::words, term("word", n));
+  const StoredTermFilter stored = store_term_filter(builder.build());
+  EXPECT_FALSE(
+      term_filter_part(stored.head.substr(0, stored.head.size() - 1), TermIndex::words, "a")
+          .has_value());
+  EXPECT_FALSE(term_filter_part(stored.head + "x", TermIndex::words, "a").has_value());
+  // Find a term the filter rules out, then ask it of parts cut short.
+  for (int n = 20000;; ++n) {
+    const auto part = term_filter_part(stored.head, TermIndex::words, term("word", n));
+    ASSERT_TRUE(part.has_value());
+    const std::string& bytes = stored.parts.at(part->number).second;
+    if (term_filter_part_holds(bytes, *part)) continue;
+    EXPECT_TRUE(term_filter_part_holds("", *part));
+    EXPECT_TRUE(term_filter_part_holds(bytes.substr(0, part->block * 64), *part));
+    EXPECT_TRUE(term_filter_part_holds(bytes + "x", *part));
+    break;
+  }
+}
+
 TEST(TermFilter, AFiltersIdIsItsHash) {
   TermFilterBuilder one;
   one.add(TermIndex::words, "a");
