@@ -125,26 +125,32 @@ std::vector<std::pair<std::string, std::string>> chunk_entries(
       filter.add(index, term.first);
   }
   StoredTermFilter stored = store_term_filter(filter.build());
-  std::string directory =
-      encode_term_directory(std::vector<std::string_view>(firsts[0].begin(), firsts[0].end()),
-                            std::vector<std::string_view>(firsts[1].begin(), firsts[1].end()));
+  StoredTermDirectory directory =
+      store_term_directory(std::vector<std::string_view>(firsts[0].begin(), firsts[0].end()),
+                           std::vector<std::string_view>(firsts[1].begin(), firsts[1].end()));
   ChunkHeader header = built.header();
   header.filter = term_filter_id(stored.head);
-  header.directory = term_directory_id(directory);
+  header.directory = term_directory_id(directory.head);
   header.values = values_id;
   entries.front().second = encode_chunk_header(header);
   if (cache != nullptr) {
     cache->put(tenant, chunk, *header.filter, stored.head, ChunkSummary::filter);
     for (const auto& [id, part] : stored.parts)
       cache->put(tenant, chunk, id, part, ChunkSummary::filter_part);
-    cache->put(tenant, chunk, *header.directory, directory, ChunkSummary::directory);
+    cache->put(tenant, chunk, *header.directory, directory.head, ChunkSummary::directory);
+    for (const auto& part : directory.parts)
+      cache->put(tenant, chunk, part.id, part.bytes, ChunkSummary::directory_part);
   }
   entries.emplace_back(term_filter_key(tenant, chunk), std::move(stored.head));
   for (std::size_t part = 0; part < stored.parts.size(); ++part) {
     entries.emplace_back(term_filter_part_key(tenant, chunk, static_cast<std::uint32_t>(part)),
                          std::move(stored.parts[part].second));
   }
-  entries.emplace_back(term_directory_key(tenant, chunk), std::move(directory));
+  entries.emplace_back(term_directory_key(tenant, chunk), std::move(directory.head));
+  for (auto& part : directory.parts) {
+    entries.emplace_back(term_directory_part_key(tenant, chunk, part.index, part.number),
+                         std::move(part.bytes));
+  }
   return entries;
 }
 
@@ -265,6 +271,21 @@ std::shared_ptr<const std::string> ChunkTerms::filter_part(const ChunkRef& chunk
       ChunkSummary::filter_part);
 }
 
+std::shared_ptr<const std::string> ChunkTerms::directory_part(const ChunkRef& chunk,
+                                                              const TermDirectoryPart& part) {
+  return database_.term_filters().get(
+      tenant_, chunk.number, part.id,
+      [&]() -> std::optional<std::string> {
+        auto bytes = database_.get(
+            database_.columns, term_directory_part_key(tenant_, chunk.number, index_, part.number),
+            snapshot_);
+        if (!bytes || term_directory_id(*bytes) != part.id) return {};
+        if (!term_directory_intact(*bytes)) throw term_blocks_damaged(chunk.number);
+        return bytes;
+      },
+      ChunkSummary::directory_part);
+}
+
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   if (!chunk.header.filter) return true;  // a chunk from before filters
   const auto filter = summary_of(chunk, ChunkSummary::filter);
@@ -289,7 +310,22 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
   // The block from the directory by one point lookup, else by seeking to it.
   std::unique_ptr<rocksdb::PinnableSlice> pinned;
   std::string_view block;
-  if (const auto directory = summary_of(ref, ChunkSummary::directory)) {
+  auto directory = summary_of(ref, ChunkSummary::directory);
+  TermDirectoryPart part;
+  if (const auto search =
+          directory ? find_term_directory_part(*directory, index_, term, part) : std::nullopt) {
+    switch (*search) {
+      case BlockSearch::absent:
+        return std::nullopt;
+      case BlockSearch::damaged:
+        throw term_blocks_damaged(chunk);
+      case BlockSearch::found:
+        // Not the part the head names: the block is sought, as without a directory.
+        directory = directory_part(ref, part);
+        break;
+    }
+  }
+  if (directory) {
     std::string_view first;
     switch (find_term_block(*directory, index_, term, first)) {
       case BlockSearch::absent:

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "chunks/column_chunk.hpp"
+#include "chunks/term_directory.hpp"
 #include "store/database.hpp"
 #include "store/term_filter.hpp"
 
@@ -111,6 +112,10 @@ class ChunkTerms {
   // The blocks of `part` of the chunk's filter, cached; null when they are not the ones its head
   // names.
   std::shared_ptr<const std::string> filter_part(const ChunkRef& chunk, const TermFilterPart& part);
+  // `part` of the chunk's directory of this index, cached; null when it is not the one its head
+  // names.
+  std::shared_ptr<const std::string> directory_part(const ChunkRef& chunk,
+                                                    const TermDirectoryPart& part);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

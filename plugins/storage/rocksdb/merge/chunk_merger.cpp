@@ -180,8 +180,8 @@ void read_chunk(Database& database, const std::string& tenant, const Chunk& chun
   batch.Delete(database.columns, chunk_header_key(tenant, chunk.number));
   for (auto& [key, value] : entries_under(database, prefix)) {
     batch.Delete(database.columns, key);
-    // The merged chunk has its own filter (the head and any parts) and directory.
-    if (key.starts_with(filter) || key == directory) continue;
+    // The merged chunk has its own filter and directory (each a head and any parts).
+    if (key.starts_with(filter) || key.starts_with(directory)) continue;
     if (key == absorbed) {
       auto list = decode_absorbed(value);
       if (!list) {

@@ -95,9 +95,14 @@ std::uint64_t term_filter_id(std::string_view filter);
 // A hash of `bytes` with `seed`, never 0, fixed by the formats that name data by it.
 std::uint64_t content_id(std::string_view bytes, std::uint64_t seed);
 
-// What of a chunk the cache below holds: its filter (or its head), a part of it, or its directory
-// of term blocks (term_directory.hpp), which share the cache's bytes.
-enum class ChunkSummary : char { filter = 'f', filter_part = 'p', directory = 'd' };
+// What of a chunk the cache below holds: its filter (or its head) or a part of it, its directory
+// of term blocks (term_directory.hpp: or its head) or a part of it, which share the cache's bytes.
+enum class ChunkSummary : char {
+  filter = 'f',
+  filter_part = 'p',
+  directory = 'd',
+  directory_part = 'q'
+};
 
 // The filters (and directories) read, least recently used dropped past `capacity_bytes`.
 // Thread-safe.

@@ -193,6 +193,72 @@ TEST(TermDirectory, FindsTheOnlyBlockThatMayHoldATerm) {
   EXPECT_EQ(find_term_block(empty, TermIndex::values, "x", first), BlockSearch::absent);
 }
 
+// Where a term's block is, asked as a reader does: the head, then the part it names.
+std::string block_through_parts(const StoredTermDirectory& stored, TermIndex index,
+                                std::string_view term) {
+  TermDirectoryPart where;
+  std::string_view directory = stored.head;
+  if (const auto search = find_term_directory_part(stored.head, index, term, where)) {
+    if (*search != BlockSearch::found) return *search == BlockSearch::absent ? "(absent)" : "";
+    const auto part = std::find_if(stored.parts.begin(), stored.parts.end(), [&](const auto& p) {
+      return p.index == index && p.number == where.number;
+    });
+    EXPECT_NE(part, stored.parts.end());
+    if (part == stored.parts.end()) return "";
+    EXPECT_EQ(part->id, where.id);
+    EXPECT_EQ(term_directory_id(part->bytes), part->id);
+    EXPECT_TRUE(term_directory_intact(part->bytes));
+    directory = part->bytes;
+  }
+  std::string_view first;
+  switch (find_term_block(directory, index, term, first)) {
+    case BlockSearch::found:
+      return std::string(first);
+    case BlockSearch::absent:
+      return "(absent)";
+    case BlockSearch::damaged:
+      break;
+  }
+  return "(damaged)";
+}
+
+TEST(TermDirectory, ALargeDirectoryIsStoredInPartsThatFindTheSameBlocks) {
+  std::vector<std::string> words;
+  std::vector<std::string> values;
+  for (int n = 0; n < 100; ++n)
+    words.push_back("w" + std::to_string(1000 + n * 10));
+  for (int n = 0; n < 300; ++n)
+    values.push_back("v" + std::to_string(10000 + n * 10));
+  const std::vector<std::string_view> word_views(words.begin(), words.end());
+  const std::vector<std::string_view> value_views(values.begin(), values.end());
+  const StoredTermDirectory stored = store_term_directory(word_views, value_views);
+  ASSERT_EQ(stored.parts.size(), 2U + 5U) << "64 blocks a part";
+  EXPECT_TRUE(term_directory_intact(stored.head));
+  const StoredTermDirectory whole{encode_term_directory(word_views, value_views), {}};
+  for (int n = 990; n < 2010; ++n) {
+    const std::string term = "w" + std::to_string(n);
+    ASSERT_EQ(block_through_parts(stored, TermIndex::words, term),
+              block_through_parts(whole, TermIndex::words, term))
+        << term;
+  }
+  for (int n = 9990; n < 13010; ++n) {
+    const std::string term = "v" + std::to_string(n);
+    ASSERT_EQ(block_through_parts(stored, TermIndex::values, term),
+              block_through_parts(whole, TermIndex::values, term))
+        << term;
+  }
+  EXPECT_EQ(block_through_parts(stored, TermIndex::words, "a"), "(absent)");
+  EXPECT_EQ(block_through_parts(stored, TermIndex::values, "zz"), "v12990");
+
+  // A small directory is stored whole; a head cut short is damaged.
+  EXPECT_TRUE(store_term_directory({"a", "b"}, {"c"}).parts.empty());
+  EXPECT_FALSE(term_directory_intact(stored.head.substr(0, stored.head.size() - 1)));
+  TermDirectoryPart where;
+  EXPECT_EQ(find_term_directory_part(stored.head.substr(0, stored.head.size() - 1),
+                                     TermIndex::words, "w1500", where),
+            BlockSearch::damaged);
+}
+
 TEST(TermDirectory, DamagedDirectoriesAreRefused) {
   const std::string directory = encode_term_directory({"apple", "kiwi"}, {"v"});
   EXPECT_FALSE(term_directory_intact(""));
@@ -483,18 +549,18 @@ class PartedFilterStorageTest : public TermBlocksStorageTest {
   PartedFilterStorageTest() {
     projector_config_ = json::object{{"enabled", false},
                                      {"batch_writes", 1},
-                                     {"merge_small_rows", 4096},
-                                     {"merge_final_rows", 4096}};
+                                     {"merge_small_rows", 8192},
+                                     {"merge_final_rows", 8192}};
   }
 
   void SetUp() override {
     open();
-    // 600 events of 12 values found nowhere else and two words each: 8,400 terms, about 164
-    // blocks of a filter a chunk, in three parts.
+    // 2,500 events of 12 values found nowhere else and two words each: 35,000 terms a chunk,
+    // about 680 blocks of a filter in 11 parts, and about 100 blocks of postings.
     for (int w = 0; w < 2; ++w) {
       std::vector<sdk::IncomingEvent> events;
-      for (int i = 0; i < 600; ++i) {
-        const int n = w * 600 + i;
+      for (int i = 0; i < 2500; ++i) {
+        const int n = w * 2500 + i;
         json::object data{{"note", "word" + std::to_string(n) + " other" + std::to_string(n)}};
         for (int field = 0; field < 11; ++field)
           data["f" + std::to_string(field)] = "v" + std::to_string(field) + "-" + std::to_string(n);
@@ -515,68 +581,93 @@ class PartedFilterStorageTest : public TermBlocksStorageTest {
     return ids;
   }
 
-  struct FilterKeys {
+  // The keys of the chunks' filters or directories (`directories`): heads and parts.
+  struct SummaryKeys {
     std::size_t heads = 0;
     std::size_t head_bytes = 0;
     std::size_t parts = 0;
     std::size_t part_bytes = 0;
-    std::size_t parts_named = 0;  // by the heads
+    std::size_t parts_named = 0;  // by the heads (filters)
   };
-  FilterKeys filter_keys() {
-    FilterKeys keys;
+  SummaryKeys summary_keys(bool directories) {
+    SummaryKeys keys;
     rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
                            std::string_view value, rocksdb::WriteBatch&) {
-      const std::string head = term_filter_key(tenant, chunk);
+      const std::string head =
+          directories ? term_directory_key(tenant, chunk) : term_filter_key(tenant, chunk);
       if (key == head) {
         ++keys.heads;
         keys.head_bytes += value.size();
-        EXPECT_TRUE(term_filter_part(value, TermIndex::values, "v0-1")) << "stored in parts";
-        keys.parts_named += (value.size() - 10) / 8;
+        TermDirectoryPart where;
+        const bool parted =
+            directories
+                ? find_term_directory_part(value, TermIndex::values, "v3-7", where).has_value()
+                : term_filter_part(value, TermIndex::values, "v3-7").has_value();
+        EXPECT_TRUE(parted) << "stored in parts";
+        if (!directories) keys.parts_named += (value.size() - 10) / 8;
       } else if (key.starts_with(head)) {
         ++keys.parts;
         keys.part_bytes += value.size();
+        if (directories) EXPECT_TRUE(term_directory_intact(value));
       }
     });
     return keys;
   }
+
+  // Overwrites every part of the chunks' filters or directories with zeros.
+  void zero_parts(bool directories) {
+    rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
+                           std::string_view value, rocksdb::WriteBatch& batch) {
+      const std::string head =
+          directories ? term_directory_key(tenant, chunk) : term_filter_key(tenant, chunk);
+      if (key.starts_with(head) && key != head)
+        batch.Put(storage_->database().columns, key, std::string(value.size(), '\0'));
+    });
+  }
 };
 
-TEST_F(PartedFilterStorageTest, AFilterInPartsIsReadAPartAtATime) {
-  const FilterKeys keys = filter_keys();
-  EXPECT_EQ(keys.heads, 2U);
-  EXPECT_EQ(keys.parts, 6U);
-  EXPECT_EQ(keys.parts_named, keys.parts);
+TEST_F(PartedFilterStorageTest, FiltersAndDirectoriesInPartsAreReadAPartAtATime) {
+  const SummaryKeys filters = summary_keys(false);
+  EXPECT_EQ(filters.heads, 2U);
+  EXPECT_GE(filters.parts, 2 * 10U);
+  EXPECT_EQ(filters.parts_named, filters.parts);
+  const SummaryKeys directories = summary_keys(true);
+  EXPECT_EQ(directories.heads, 2U);
+  EXPECT_GE(directories.parts, 4U);
   open();  // nothing cached
-  const auto& filters = storage_->database().term_filters();
-  const auto skips = filters.skips();
+  const auto& cache = storage_->database().term_filters();
+  const auto skips = cache.skips();
   EXPECT_EQ(ids_where("payload.f3", "v3-none"), "");
-  EXPECT_EQ(filters.skips() - skips, 2U) << "both chunks' filters ruled the value out";
-  EXPECT_LE(filters.bytes(), keys.head_bytes + 2 * 4096) << "a part of each filter, not all";
-  EXPECT_GT(keys.part_bytes, keys.head_bytes + 2 * 4096);
+  EXPECT_EQ(cache.skips() - skips, 2U) << "both chunks' filters ruled the value out";
+  EXPECT_LE(cache.bytes(), filters.head_bytes + 2 * 4096) << "a part of each filter, not all";
+  EXPECT_GT(filters.part_bytes, filters.head_bytes + 2 * 4096);
   EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
-  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-2999"), "p2999 ");
+  EXPECT_EQ(ids_where("payload.note", "word5 other5"), "p5 ");
 
-  // Parts whose bytes are not the ones their head names (zeros: "nothing here") are not used:
-  // the chunk may hold every term.
-  rewrite_chunk_keys([&](std::string_view tenant, std::uint64_t chunk, const std::string& key,
-                         std::string_view value, rocksdb::WriteBatch& batch) {
-    const std::string head = term_filter_key(tenant, chunk);
-    if (key.starts_with(head) && key != head)
-      batch.Put(storage_->database().columns, key, std::string(value.size(), '\0'));
-  });
+  // Parts whose bytes are not the ones their head names (zeros: "nothing here", "no blocks") are
+  // not used: the chunk may hold every term, and the term's block is sought.
+  zero_parts(false);
+  zero_parts(true);
   open();
   EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
-  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-2999"), "p2999 ");
+  EXPECT_EQ(ids_where("payload.note", "word5 other5"), "p5 ");
 
-  // Merged, the chunk has a filter of its own, and none of the parts of the ones it replaced.
+  // Merged, the chunk has a filter and a directory of its own, and none of the parts of the ones
+  // it replaced.
   EXPECT_GT(storage_->projector().merge_chunks(), 0U);
-  const FilterKeys merged = filter_keys();
+  const SummaryKeys merged = summary_keys(false);
   EXPECT_EQ(merged.heads, 1U);
   EXPECT_EQ(merged.parts, merged.parts_named);
-  EXPECT_GE(merged.parts, 5U);
+  EXPECT_GE(merged.parts, filters.parts - 1);
+  const SummaryKeys merged_directories = summary_keys(true);
+  EXPECT_EQ(merged_directories.heads, 1U);
+  EXPECT_GE(merged_directories.parts, directories.parts / 2);
   open();
   EXPECT_EQ(ids_where("payload.f3", "v3-700"), "p700 ");
-  EXPECT_EQ(ids_where("payload.f10", "v10-5"), "p5 ");
+  EXPECT_EQ(ids_where("payload.f10", "v10-2999"), "p2999 ");
+  EXPECT_EQ(ids_where("payload.note", "word5 other5"), "p5 ");
   EXPECT_EQ(ids_where("payload.f3", "v3-none"), "");
 }
 
