@@ -721,6 +721,10 @@ def main():
                              "streams shaped like production traffic (bench/README.md)")
     parser.add_argument("--seed", type=int, default=7,
                         help="7 is the seed the code is tuned on; 11 is held out (bench/README.md)")
+    parser.add_argument("--questions-out",
+                        help="write each question as both servers are asked it (eventsvc's path "
+                             "and body, PostgreSQL's SQL and parameters) to this JSON file, for "
+                             "restart.py to ask again")
     parser.add_argument("--load-only", action="store_true",
                         help="load both servers and stop after the ingest rows (then the backups "
                              "are measured on what was loaded)")
@@ -785,6 +789,7 @@ def main():
     svc_measured = {}  # question -> eventsvc's (p50, p99, first), for the specialists' table
     svc_server = {}  # question -> the same of the server's own elapsed_ms
     asked = []  # (name, svc_call, pg_call, timings, the index of its row), in the order asked
+    replayable = []  # the questions as data (--questions-out)
 
     def ask_round(svc_call, pg_call, timings, check=None, name=""):
         started_question = time.monotonic()
@@ -804,7 +809,12 @@ def main():
                     if problem:
                         raise SystemExit("wrong answer from %s to '%s': %s" % (side, name, problem))
 
-    def ask(name, svc_call, pg_call, check):
+    def ask(name, svc_call, pg_call, check, replay=None):
+        """`replay`: (eventsvc path, body, PostgreSQL SQL, parameters), as the calls send them."""
+        if replay:
+            path, body, sql, params = replay
+            replayable.append({"name": name, "eventsvc": {"path": path, "body": body},
+                               "postgres": {"sql": sql, "params": list(params)}})
         timings = {"pg": [], "svc": [], "svc_server": []}
         ask_round(svc_call, pg_call, timings, check, name)
         asked.append((name, svc_call, pg_call, timings, len(rows)))
@@ -831,57 +841,55 @@ def main():
     words = " ".join(truth.common_words)
     tsquery = " & ".join(truth.common_words)
     rare = truth.rare_word
-    ask("search, two common words, 24 h, top 25",
-        lambda: [r["id"] for r in svc.post("/v1/search", dict(day, query=words,
-                                                              limit=25))["results"]],
-        lambda: [r[0] for r in pg.rows(search_sql, (tsquery, day["from"], day["to"],
-                                                     tsquery, 25))],
-        expect_subset(truth.two_words, 25))
-    ask("search, a rare word, 24 h",
-        lambda: [r["id"] for r in svc.post("/v1/search", dict(day, query=rare,
-                                                              limit=100))["results"]],
-        lambda: [r[0] for r in pg.rows(search_sql, (rare, day["from"], day["to"], rare, 100))],
-        expect_exact(truth.rare))
-    ask("current state: 2 nested equalities + stream + range (orders)",
-        lambda: [r["id"] for r in svc.post("/v1/query", {
-            "source": "current", "limit": 1000, "fields": ["id"],
-            "where": {"payload.customer.tier": "gold", "payload.status": "paid", "stream": "orders",
-                      "payload.total": {"gt": 900}}})["results"]],
-        lambda: [r[0] for r in pg.rows(
+    def ask_ids(name, path, body, sql, params, check):
+        """A question both answer with a list of ids."""
+        ask(name, lambda: [r["id"] for r in svc.post(path, body)["results"]],
+            lambda: [r[0] for r in pg.rows(sql, params)], check, (path, body, sql, params))
+
+    ask_ids("search, two common words, 24 h, top 25", "/v1/search",
+            dict(day, query=words, limit=25), search_sql,
+            (tsquery, day["from"], day["to"], tsquery, 25), expect_subset(truth.two_words, 25))
+    ask_ids("search, a rare word, 24 h", "/v1/search", dict(day, query=rare, limit=100),
+            search_sql, (rare, day["from"], day["to"], rare, 100), expect_exact(truth.rare))
+    ask_ids("current state: 2 nested equalities + stream + range (orders)", "/v1/query", {
+        "source": "current", "limit": 1000, "fields": ["id"],
+        "where": {"payload.customer.tier": "gold", "payload.status": "paid", "stream": "orders",
+                  "payload.total": {"gt": 900}}},
             "SELECT id FROM current_events WHERE doc @> %s AND stream = 'orders' "
             "AND (doc->'data'->>'total')::numeric > 900 LIMIT 1000",
-            (json.dumps({"data": {"customer": {"tier": "gold"}, "status": "paid"}}),))],
-        expect_exact(truth.orders))
-    ask("the same shape on sensors",
-        lambda: [r["id"] for r in svc.post("/v1/query", {
-            "source": "current", "limit": 1000, "fields": ["id"],
-            "where": {"payload.device.site": truth.sensor_site, "payload.status": "warn",
-                      "stream": "sensors", "payload.reading.humidity": {"gt": 50}}})["results"]],
-        lambda: [r[0] for r in pg.rows(
+            (json.dumps({"data": {"customer": {"tier": "gold"}, "status": "paid"}}),),
+            expect_exact(truth.orders))
+    ask_ids("the same shape on sensors", "/v1/query", {
+        "source": "current", "limit": 1000, "fields": ["id"],
+        "where": {"payload.device.site": truth.sensor_site, "payload.status": "warn",
+                  "stream": "sensors", "payload.reading.humidity": {"gt": 50}}},
             "SELECT id FROM current_events WHERE doc @> %s AND stream = 'sensors' "
             "AND (doc->'data'->'reading'->>'humidity')::numeric > 50 LIMIT 1000",
-            (json.dumps({"data": {"device": {"site": truth.sensor_site}, "status": "warn"}}),))],
-        expect_exact(truth.sensors))
+            (json.dumps({"data": {"device": {"site": truth.sensor_site}, "status": "warn"}}),),
+            expect_exact(truth.sensors))
     if data.shape == "production":
         # One exact value of a high-cardinality field, over every version: the GIN index of
         # PostgreSQL's history table against eventsvc's per-chunk value index.
-        ask("history: one exact high-cardinality value (data.ip), every match",
-            lambda: [r["id"] for r in svc.post("/v1/query", {
-                "source": "history", "limit": 1000, "fields": ["id"],
-                "where": {"payload.ip": truth.ip,
-                          "timestamp": {"gte": iso(truth.week_from)}}})["results"]],
-            lambda: [r[0] for r in pg.rows(
+        ask_ids("history: one exact high-cardinality value (data.ip), every match", "/v1/query", {
+            "source": "history", "limit": 1000, "fields": ["id"],
+            "where": {"payload.ip": truth.ip, "timestamp": {"gte": iso(truth.week_from)}}},
                 "SELECT id FROM events WHERE doc @> %s AND occurred_at >= %s LIMIT 1000",
-                (json.dumps({"data": {"ip": truth.ip}}), iso(truth.week_from)))],
-            expect_exact(truth.ip_matches))
+                (json.dumps({"data": {"ip": truth.ip}}), iso(truth.week_from)),
+                expect_exact(truth.ip_matches))
+
+    streams_body = {
+        "source": "history", "where": {"timestamp": {"gte": iso(truth.week_from)}},
+        "group_by": ["stream"], "include_results": False,
+        "aggregations": {"n": {"op": "count"},
+                         "total": {"op": "sum", "field": "metrics.latency_ms"},
+                         "mean": {"op": "avg", "field": "metrics.latency_ms"}}}
+    streams_sql = ("SELECT stream, count(*), sum((doc->'metrics'->>'latency_ms')::bigint), "
+                   "avg((doc->'metrics'->>'latency_ms')::bigint) FROM events "
+                   "WHERE occurred_at >= %s GROUP BY stream")
+    streams_params = (iso(truth.week_from),)
 
     def svc_streams():
-        answer = svc.post("/v1/analyze", {
-            "source": "history", "where": {"timestamp": {"gte": iso(truth.week_from)}},
-            "group_by": ["stream"], "include_results": False,
-            "aggregations": {"n": {"op": "count"},
-                             "total": {"op": "sum", "field": "metrics.latency_ms"},
-                             "mean": {"op": "avg", "field": "metrics.latency_ms"}}})
+        answer = svc.post("/v1/analyze", streams_body)
         if not answer["complete"]:
             return {"incomplete": True}
         return {g["key"]["stream"]: (g["count"], int(round(g["aggregations"]["total"]["value"])))
@@ -889,24 +897,26 @@ def main():
 
     ask("history 7 days: count, sum and avg grouped by stream",
         svc_streams,
-        lambda: {r[0]: (r[1], int(r[2])) for r in pg.rows(
-            "SELECT stream, count(*), sum((doc->'metrics'->>'latency_ms')::bigint), "
-            "avg((doc->'metrics'->>'latency_ms')::bigint) FROM events WHERE occurred_at >= %s "
-            "GROUP BY stream", (iso(truth.week_from),))},
-        expect_streams(truth.per_stream))
+        lambda: {r[0]: (r[1], int(r[2])) for r in pg.rows(streams_sql, streams_params)},
+        expect_streams(truth.per_stream),
+        ("/v1/analyze", streams_body, streams_sql, streams_params))
+
+    buckets_body = {
+        "source": "history", "where": {"timestamp": {"gte": day["from"], "lte": day["to"]}},
+        "time_bucket": {"interval": "5m"}, "group_limit": 1000, "include_results": False}
+    buckets_sql = ("SELECT floor(extract(epoch FROM occurred_at) * 1000 / 300000) * 300000, "
+                   "count(*) FROM events WHERE occurred_at BETWEEN %s AND %s GROUP BY 1")
+    buckets_params = (day["from"], day["to"])
 
     def svc_buckets():
-        answer = svc.post("/v1/analyze", {
-            "source": "history", "where": {"timestamp": {"gte": day["from"], "lte": day["to"]}},
-            "time_bucket": {"interval": "5m"}, "group_limit": 1000, "include_results": False})
+        answer = svc.post("/v1/analyze", buckets_body)
         return {g["key"]["bucket"]: g["count"] for g in answer["groups"]}
 
     ask("history 24 h: 5-minute buckets",
         svc_buckets,
-        lambda: {iso(int(r[0])): r[1] for r in pg.rows(
-            "SELECT floor(extract(epoch FROM occurred_at) * 1000 / 300000) * 300000, count(*) "
-            "FROM events WHERE occurred_at BETWEEN %s AND %s GROUP BY 1", (day["from"], day["to"]))},
-        expect_buckets(truth.buckets))
+        lambda: {iso(int(r[0])): r[1] for r in pg.rows(buckets_sql, buckets_params)},
+        expect_buckets(truth.buckets),
+        ("/v1/analyze", buckets_body, buckets_sql, buckets_params))
 
     if data.shape == "classic":
         # A decision pack over the week's sensor readings by site, at the default budget, against
@@ -976,6 +986,9 @@ def main():
                      CLASSIC_ONLY, ""))
         rows.append(("decision pack: what it kept", CLASSIC_ONLY, CLASSIC_ONLY, ""))
 
+    if args.questions_out:
+        with open(args.questions_out, "w") as out:
+            json.dump(replayable, out)
     ask_later_rounds()
 
     pg.rows("CHECKPOINT")

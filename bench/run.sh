@@ -163,6 +163,19 @@ restart_eventsvc_keeping() {
   start_eventsvc "$1"
 }
 
+# compare.py's questions asked again after both servers restart (bench/restart.py).
+first_answers_after_restart() {
+  local replay=(--questions "$work/questions.json" --answers "$work/answers.json")
+  /usr/bin/python3 "$here/restart.py" --phase before --eventsvc "$svc_url" --key "$svc_key" \
+    --pg "$pg_dsn" "${replay[@]}"
+  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -m fast -w restart >/dev/null
+  pg_pid=$(head -1 "$work/pg/postmaster.pid")
+  restart_eventsvc_keeping 30
+  /usr/bin/python3 "$here/restart.py" --phase after --eventsvc "$svc_url" --key "$svc_key" \
+    --pg "$pg_dsn" "${replay[@]}"
+  rm -f "$work/questions.json" "$work/answers.json"
+}
+
 # Wall seconds of a command, its output dropped.
 seconds_of() {
   local start
@@ -216,11 +229,12 @@ for size in $sizes; do
     /usr/bin/python3 "$here/compare.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-pid "$(cat "$work/svc.pid")" \
       --eventsvc-data "$work/svc" --pg "$pg_dsn" --pg-pid "$pg_pid" --pg-data "$work/pg" \
-      ${LOAD_ONLY:+--load-only}
+      --questions-out "$work/questions.json" ${LOAD_ONLY:+--load-only}
     compare_backups
     /usr/bin/python3 "$here/readout.py" --eventsvc "$svc_url" --key "$svc_key" \
       --eventsvc-pid "$(cat "$work/svc.pid")" --pg "$pg_dsn" --pg-pid "$pg_pid"
     /usr/bin/python3 "$here/idle_gaps.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
+    [[ -f "$work/questions.json" ]] && first_answers_after_restart
     /usr/bin/python3 "$here/tail.py" --eventsvc "$svc_url" --key "$svc_key" --pg "$pg_dsn"
     /usr/bin/python3 "$here/erasure.py" --events "$size" --shape "$shape" --seed "$seed" \
       --eventsvc "$svc_url" --key "$svc_key" --eventsvc-data "$work/svc" \
