@@ -240,50 +240,31 @@ std::shared_ptr<const std::string> ChunkTerms::summary_of(const ChunkRef& chunk,
   const bool filter = kind == ChunkSummary::filter;
   const auto id = filter ? chunk.header.filter : chunk.header.directory;
   if (!id) return nullptr;
+  return cached(
+      chunk, kind, *id,
+      filter ? term_filter_key(tenant_, chunk.number) : term_directory_key(tenant_, chunk.number));
+}
+
+std::shared_ptr<const std::string> ChunkTerms::cached(const ChunkRef& chunk, ChunkSummary kind,
+                                                      std::uint64_t id, const std::string& key) {
+  const bool filter = kind == ChunkSummary::filter || kind == ChunkSummary::filter_part;
   return database_.term_filters().get(
-      tenant_, chunk.number, *id,
+      tenant_, chunk.number, id,
       [&]() -> std::optional<std::string> {
-        auto bytes = database_.get(database_.columns,
-                                   filter ? term_filter_key(tenant_, chunk.number)
-                                          : term_directory_key(tenant_, chunk.number),
-                                   snapshot_);
-        // Bytes other than the ones the header names (a reader without a snapshot, the chunk's
-        // number reused by a merge since) are neither used nor cached: without a filter every
-        // term may be in the chunk, without a directory its block is sought.
-        if (!bytes || (filter ? term_filter_id(*bytes) : term_directory_id(*bytes)) != *id)
-          return {};
+        auto bytes = database_.get(database_.columns, key, snapshot_);
+        // Bytes other than the ones the header (or the head) names (a reader without a snapshot,
+        // the chunk's number reused by a merge since) are neither used nor cached: without a
+        // filter every term may be in the chunk, without a directory its block is sought.
+        if (!bytes) return {};
+        const std::uint64_t found = kind == ChunkSummary::filter ? term_filter_id(*bytes)
+                                    : kind == ChunkSummary::filter_part
+                                        ? term_filter_part_id(*bytes)
+                                        : term_directory_id(*bytes);
+        if (found != id) return {};
         if (!filter && !term_directory_intact(*bytes)) throw term_blocks_damaged(chunk.number);
         return bytes;
       },
       kind);
-}
-
-std::shared_ptr<const std::string> ChunkTerms::filter_part(const ChunkRef& chunk,
-                                                           const TermFilterPart& part) {
-  return database_.term_filters().get(
-      tenant_, chunk.number, part.id,
-      [&]() -> std::optional<std::string> {
-        auto bytes = database_.get(
-            database_.columns, term_filter_part_key(tenant_, chunk.number, part.number), snapshot_);
-        if (!bytes || term_filter_part_id(*bytes) != part.id) return {};
-        return bytes;
-      },
-      ChunkSummary::filter_part);
-}
-
-std::shared_ptr<const std::string> ChunkTerms::directory_part(const ChunkRef& chunk,
-                                                              const TermDirectoryPart& part) {
-  return database_.term_filters().get(
-      tenant_, chunk.number, part.id,
-      [&]() -> std::optional<std::string> {
-        auto bytes = database_.get(
-            database_.columns, term_directory_part_key(tenant_, chunk.number, index_, part.number),
-            snapshot_);
-        if (!bytes || term_directory_id(*bytes) != part.id) return {};
-        if (!term_directory_intact(*bytes)) throw term_blocks_damaged(chunk.number);
-        return bytes;
-      },
-      ChunkSummary::directory_part);
 }
 
 bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
@@ -292,7 +273,8 @@ bool ChunkTerms::may_hold(const ChunkRef& chunk, std::string_view term) {
   bool held = true;  // without the filter the header names, every term may be in the chunk
   if (filter != nullptr) {
     if (const auto part = term_filter_part(*filter, index_, term)) {
-      const auto bytes = filter_part(chunk, *part);
+      const auto bytes = cached(chunk, ChunkSummary::filter_part, part->id,
+                                term_filter_part_key(tenant_, chunk.number, part->number));
       held = bytes == nullptr || term_filter_part_holds(*bytes, *part);
     } else {
       held = term_filter_may_hold(*filter, index_, term);
@@ -321,7 +303,8 @@ std::optional<std::string> ChunkTerms::find(const ChunkRef& ref, std::string_vie
         throw term_blocks_damaged(chunk);
       case BlockSearch::found:
         // Not the part the head names: the block is sought, as without a directory.
-        directory = directory_part(ref, part);
+        directory = cached(ref, ChunkSummary::directory_part, part.id,
+                           term_directory_part_key(tenant_, ref.number, index_, part.number));
         break;
     }
   }

@@ -109,13 +109,10 @@ class ChunkTerms {
   // The chunk's filter or directory of blocks (term_directory.hpp) that its header names, cached;
   // null when it has none.
   std::shared_ptr<const std::string> summary_of(const ChunkRef& chunk, ChunkSummary kind);
-  // The blocks of `part` of the chunk's filter, cached; null when they are not the ones its head
-  // names.
-  std::shared_ptr<const std::string> filter_part(const ChunkRef& chunk, const TermFilterPart& part);
-  // `part` of the chunk's directory of this index, cached; null when it is not the one its head
-  // names.
-  std::shared_ptr<const std::string> directory_part(const ChunkRef& chunk,
-                                                    const TermDirectoryPart& part);
+  // The bytes at `key`, a `kind` of summary of `chunk` (a filter, a directory, or a part of
+  // either) that a header or a head names by `id`, cached; null when they are not those.
+  std::shared_ptr<const std::string> cached(const ChunkRef& chunk, ChunkSummary kind,
+                                            std::uint64_t id, const std::string& key);
   // Where a chunk written before blocks keeps one key per term of this index.
   std::string legacy_prefix(std::uint64_t chunk) const;
 

@@ -155,21 +155,43 @@ TEST(TermBlocks, AChunksHeaderNamesItsValuePostingsByTheirContent) {
   EXPECT_NE(values_id("red", "blue"), values_id("blue", "red"));
 }
 
+// Where a term's block is, asked as a reader does: the head, then the part it names.
+std::string block_through_parts(const StoredTermDirectory& stored, TermIndex index,
+                                std::string_view term) {
+  TermDirectoryPart where;
+  std::string_view directory = stored.head;
+  if (const auto search = find_term_directory_part(stored.head, index, term, where)) {
+    if (*search != BlockSearch::found)
+      return *search == BlockSearch::absent ? "(absent)" : "(damaged)";
+    const auto part = std::find_if(stored.parts.begin(), stored.parts.end(), [&](const auto& p) {
+      return p.index == index && p.number == where.number;
+    });
+    EXPECT_NE(part, stored.parts.end());
+    if (part == stored.parts.end()) return "";
+    EXPECT_EQ(part->id, where.id);
+    EXPECT_EQ(term_directory_id(part->bytes), part->id);
+    EXPECT_TRUE(term_directory_intact(part->bytes));
+    directory = part->bytes;
+  }
+  std::string_view first;
+  switch (find_term_block(directory, index, term, first)) {
+    case BlockSearch::found:
+      return std::string(first);
+    case BlockSearch::absent:
+      return "(absent)";
+    case BlockSearch::damaged:
+      break;
+  }
+  return "(damaged)";
+}
+
 TEST(TermDirectory, FindsTheOnlyBlockThatMayHoldATerm) {
   const std::string directory = encode_term_directory({"apple", "kiwi", "pear"}, {"v\x01"
                                                                                   "b"});
   ASSERT_TRUE(term_directory_intact(directory));
-  const auto block_of = [&](TermIndex index, std::string_view term) -> std::string {
-    std::string_view first;
-    switch (find_term_block(directory, index, term, first)) {
-      case BlockSearch::found:
-        return std::string(first);
-      case BlockSearch::absent:
-        return "(absent)";
-      case BlockSearch::damaged:
-        return "(damaged)";
-    }
-    return "";
+  const StoredTermDirectory whole{directory, {}};
+  const auto block_of = [&](TermIndex index, std::string_view term) {
+    return block_through_parts(whole, index, term);
   };
   EXPECT_EQ(block_of(TermIndex::words, "aardvark"), "(absent)") << "before every block";
   EXPECT_EQ(block_of(TermIndex::words, "apple"), "apple");
@@ -191,35 +213,6 @@ TEST(TermDirectory, FindsTheOnlyBlockThatMayHoldATerm) {
   EXPECT_TRUE(term_directory_intact(empty));
   std::string_view first;
   EXPECT_EQ(find_term_block(empty, TermIndex::values, "x", first), BlockSearch::absent);
-}
-
-// Where a term's block is, asked as a reader does: the head, then the part it names.
-std::string block_through_parts(const StoredTermDirectory& stored, TermIndex index,
-                                std::string_view term) {
-  TermDirectoryPart where;
-  std::string_view directory = stored.head;
-  if (const auto search = find_term_directory_part(stored.head, index, term, where)) {
-    if (*search != BlockSearch::found) return *search == BlockSearch::absent ? "(absent)" : "";
-    const auto part = std::find_if(stored.parts.begin(), stored.parts.end(), [&](const auto& p) {
-      return p.index == index && p.number == where.number;
-    });
-    EXPECT_NE(part, stored.parts.end());
-    if (part == stored.parts.end()) return "";
-    EXPECT_EQ(part->id, where.id);
-    EXPECT_EQ(term_directory_id(part->bytes), part->id);
-    EXPECT_TRUE(term_directory_intact(part->bytes));
-    directory = part->bytes;
-  }
-  std::string_view first;
-  switch (find_term_block(directory, index, term, first)) {
-    case BlockSearch::found:
-      return std::string(first);
-    case BlockSearch::absent:
-      return "(absent)";
-    case BlockSearch::damaged:
-      break;
-  }
-  return "(damaged)";
 }
 
 TEST(TermDirectory, ALargeDirectoryIsStoredInPartsThatFindTheSameBlocks) {
@@ -608,7 +601,9 @@ class PartedFilterStorageTest : public TermBlocksStorageTest {
       } else if (key.starts_with(head)) {
         ++keys.parts;
         keys.part_bytes += value.size();
-        if (directories) EXPECT_TRUE(term_directory_intact(value));
+        if (directories) {
+          EXPECT_TRUE(term_directory_intact(value));
+        }
       }
     });
     return keys;
