@@ -809,12 +809,14 @@ def main():
                     if problem:
                         raise SystemExit("wrong answer from %s to '%s': %s" % (side, name, problem))
 
-    def ask(name, svc_call, pg_call, check, replay=None):
-        """`replay`: (eventsvc path, body, PostgreSQL SQL, parameters), as the calls send them."""
+    def ask(name, svc_call, pg_call, check, replay=None, expect=None):
+        """`replay`: (eventsvc path, body, PostgreSQL SQL, parameters), as the calls send them;
+        `expect`: the ids a replay must answer, when the generator knows them."""
         if replay:
             path, body, sql, params = replay
             replayable.append({"name": name, "eventsvc": {"path": path, "body": body},
-                               "postgres": {"sql": sql, "params": list(params)}})
+                               "postgres": {"sql": sql, "params": list(params)},
+                               "expect": expect})
         timings = {"pg": [], "svc": [], "svc_server": []}
         ask_round(svc_call, pg_call, timings, check, name)
         asked.append((name, svc_call, pg_call, timings, len(rows)))
@@ -846,8 +848,7 @@ def main():
         ask(name, lambda: [r["id"] for r in svc.post(path, body)["results"]],
             lambda: [r[0] for r in pg.rows(sql, params)],
             expect_subset(expected, top) if top else expect_exact(expected),
-            (path, body, sql, params))
-        replayable[-1]["expect"] = {"ids": sorted(expected), "top": top}
+            (path, body, sql, params), {"ids": sorted(expected), "top": top})
 
     ask_ids("search, two common words, 24 h, top 25", "/v1/search",
             dict(day, query=words, limit=25), search_sql,
