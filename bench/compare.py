@@ -690,6 +690,21 @@ def print_specialists(rows, loaded):
         print("every specialist's answer matched the generator's expectation")
 
 
+def print_slowest(slowest):
+    """Where a p99 came from: a question's two slowest eventsvc answers (its p99 is the faster of
+    the two), which of its answers each was (1: the first), over HTTPS and in the server's own
+    time, which tells the server's work from the round trip and the machine."""
+    print()
+    print("| eventsvc's two slowest answers of each question: which, HTTPS / in the server | "
+          "slowest | second slowest (the p99) |")
+    print("|---|---|---|")
+    for name, pairs in slowest:
+        cells = ["#%d: %s / %s" % (index + 1, fmt_ms(https),
+                                   fmt_ms(server) if server is not None else "–")
+                 for index, (https, server) in reversed(pairs)]
+        print("| %s | %s |" % (name, " | ".join(cells)))
+
+
 SHAPES = {"classic": (Dataset, Truth), "production": (ProductionDataset, ProductionTruth)}
 CLASSIC_ONLY = "n/a (classic shape only)"
 
@@ -788,6 +803,7 @@ def main():
     day = {"from": iso(truth.day_from), "to": iso(data.end)}
     svc_measured = {}  # question -> eventsvc's (p50, p99, first), for the specialists' table
     svc_server = {}  # question -> the same of the server's own elapsed_ms
+    slowest = []  # (question, its slowest eventsvc answers as (HTTPS, in the server) seconds)
     asked = []  # (name, svc_call, pg_call, timings, the index of its row), in the order asked
     replayable = []  # the questions as data (--questions-out)
 
@@ -804,6 +820,8 @@ def main():
                 server = svc.last_elapsed() if side == "svc" else None
                 if server is not None:
                     timings["svc_server"].append(server)
+                if side == "svc":
+                    timings["svc_pairs"].append((timings["svc"][-1], server))
                 if check and run == 0:
                     problem = check(side, answer)
                     if problem:
@@ -817,7 +835,7 @@ def main():
             replayable.append({"name": name, "eventsvc": {"path": path, "body": body},
                                "postgres": {"sql": sql, "params": list(params)},
                                "expect": expect})
-        timings = {"pg": [], "svc": [], "svc_server": []}
+        timings = {"pg": [], "svc": [], "svc_server": [], "svc_pairs": []}
         ask_round(svc_call, pg_call, timings, check, name)
         asked.append((name, svc_call, pg_call, timings, len(rows)))
         rows.append(None)  # filled in once every round is asked
@@ -832,6 +850,8 @@ def main():
             svc_measured[name] = svc_p
             if timings["svc_server"]:
                 svc_server[name] = p50_p99_first(timings["svc_server"])
+            slowest.append((name, sorted(enumerate(timings["svc_pairs"]),
+                                         key=lambda p: p[1][0])[-2:]))
             runs = len(timings["pg"])
             label = name + (" (p50 / p99 / first)" if runs == QUERY_ROUNDS * QUERY_RUNS else
                             " (p50 / max of %d / first)" % runs)
@@ -1033,6 +1053,7 @@ def main():
 
     print_rows(rows, n, data, truth)
     print("every answer matched the generator's expectation")
+    print_slowest(slowest)
     sys.stdout.flush()
 
     # After every other figure, with eventsvc and PostgreSQL idle: the specialists, on the same

@@ -168,7 +168,7 @@ def paging_rows(args, span):
     # The same projection on both sides: PostgreSQL's keyset query selects (id, occurred_at).
     body = {"source": "history", "where": span.where(), "limit": PAGE,
             "fields": ["id", "timestamp"]}
-    cursor, page, ids = None, 1, []
+    cursor, page = None, 1
     while page < DEEP_PAGE:
         answer = svc.post("/v1/query" + ("?cursor=" + cursor if cursor else ""), body)
         if "next_cursor" not in answer:

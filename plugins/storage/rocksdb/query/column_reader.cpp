@@ -27,6 +27,15 @@ const std::string kCoveredKey = "columns.complete";
 const std::string kIndexedKey = "columns.indexed";
 const std::string kCatalogueKey = "columns.catalogue";
 
+// How many rows of the whole history hold a word a ranked search scores, at most (a row holding
+// two of them is counted twice): the rows it can read, whatever the rows in its time bounds.
+std::uint64_t rows_holding_words(const TextStatistics& statistics) {
+  std::uint64_t rows = 0;
+  for (const auto& [word, documents] : statistics.frequencies)
+    rows += documents;
+  return rows;
+}
+
 // Moves every chunk header of a data directory from before the catalogue (<tenant> 'H' <chunk>
 // 0x00) to it (<tenant> 'C' <chunk>), in one batch with the mark that it is done.
 void migrate_chunk_headers(Database& database) {
@@ -854,10 +863,14 @@ std::optional<ColumnMatches> ColumnReader::matches(const sdk::Tenant& tenant_id,
   }
   // Equalities that the value postings decide leave most chunks without a row to read, and a
   // second thread then cost more than it saved (a selective current-state question at 1,000,000
-  // events: 0.75 → 0.63 ms in the server on one thread); text queries read and score many rows.
+  // events: 0.75 → 0.63 ms in the server on one thread). Text queries read and score many rows,
+  // unless their words are rare: a ranked search reads only the rows holding its words, and with
+  // fewer of them in all history than would be shared it runs on one thread too (a rare word at
+  // 1,000,000 events, asked back to back: 0.41-0.46 → 0.34-0.42 ms in the server).
   const bool narrowed =
-      !query.text && std::any_of(planned->conditions.begin(), planned->conditions.end(),
-                                 [](std::size_t slot) { return slot == ColumnPlan::kDecided; });
+      query.text ? ranked && rows_holding_words(*statistics) < parallel_rows_
+                 : std::any_of(planned->conditions.begin(), planned->conditions.end(),
+                               [](std::size_t slot) { return slot == ColumnPlan::kDecided; });
   const std::size_t threads = rows >= parallel_rows_ && !narrowed ? 2 : 1;
   std::vector<MatchSink> sinks;
   std::vector<sdk::AggregateStats> stats(threads);
