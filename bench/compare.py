@@ -691,12 +691,13 @@ def print_specialists(rows, loaded):
 
 
 def print_slowest(slowest):
-    """Where a p99 came from: a question's two slowest eventsvc answers (its p99 is the faster of
-    the two), which of its answers each was (1: the first), over HTTPS and in the server's own
-    time, which tells the server's work from the round trip and the machine."""
+    """Where a p99 came from: a question's two slowest eventsvc answers (of 100 answers or more
+    the p99 is the faster of the two; of fewer, the slowest), which of its answers each was (1:
+    the first), over HTTPS and in the server's own time, which tells the server's work from the
+    round trip and the machine."""
     print()
     print("| eventsvc's two slowest answers of each question: which, HTTPS / in the server | "
-          "slowest | second slowest (the p99) |")
+          "slowest | second slowest (the p99 of 100 answers or more) |")
     print("|---|---|---|")
     for name, pairs in slowest:
         cells = ["#%d: %s / %s" % (index + 1, fmt_ms(https),
