@@ -1,6 +1,5 @@
 #include "api/page_cursor.hpp"
 
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -8,6 +7,7 @@
 #include <array>
 
 #include "api/cursor_codec.hpp"
+#include "api/siphash.hpp"
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/digest.hpp"
 #include "eventsvc/toolkit/time.hpp"
@@ -66,48 +66,19 @@ void check_bound(const PageCursor& cursor, std::string_view read, std::string_vi
 
 }  // namespace
 
-// SipHash-2-4 with a 128-bit output, keyed once; each tag starts it afresh under that key.
+// SipHash-2-4 with a 128-bit output, keyed once (api/siphash.hpp).
 class LineMac {
  public:
-  explicit LineMac(std::string_view key) {
-    mac_ = EVP_MAC_fetch(nullptr, "SIPHASH", nullptr);
-    context_ = mac_ != nullptr ? EVP_MAC_CTX_new(mac_) : nullptr;
-    std::size_t size = kTagSize;
-    const OSSL_PARAM parameters[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
-                                     OSSL_PARAM_END};
-    if (context_ == nullptr ||
-        EVP_MAC_init(context_, reinterpret_cast<const unsigned char*>(key.data()), key.size(),
-                     parameters) != 1) {
-      release();
-      throw sdk::Error::internal("cannot sign cursors");
-    }
-  }
-  ~LineMac() { release(); }
-  LineMac(const LineMac&) = delete;
-  LineMac& operator=(const LineMac&) = delete;
+  explicit LineMac(std::string_view key) : hash_(key) {}
 
   // Appends the tag of `payload` to `out`.
-  void append_tag(std::string_view payload, std::string& out) {
-    std::array<unsigned char, kTagSize> tag{};
-    std::size_t length = 0;
-    // Initialising without a key starts a new MAC under the key given once.
-    if (EVP_MAC_init(context_, nullptr, 0, nullptr) != 1 ||
-        EVP_MAC_update(context_, reinterpret_cast<const unsigned char*>(payload.data()),
-                       payload.size()) != 1 ||
-        EVP_MAC_final(context_, tag.data(), &length, tag.size()) != 1 || length != kTagSize) {
-      throw sdk::Error::internal("cannot sign a cursor");
-    }
+  void append_tag(std::string_view payload, std::string& out) const {
+    const SipHash128::Tag tag = hash_.tag(payload);
     out.append(reinterpret_cast<const char*>(tag.data()), tag.size());
   }
 
  private:
-  void release() {
-    EVP_MAC_CTX_free(context_);
-    EVP_MAC_free(mac_);
-  }
-
-  EVP_MAC* mac_ = nullptr;
-  EVP_MAC_CTX* context_ = nullptr;
+  SipHash128 hash_;
 };
 
 std::string tenant_digest(const sdk::Tenant& tenant) {
