@@ -44,6 +44,8 @@ PAGE = 100
 DEEP_PAGE = 1000
 RUNS = 100
 EXPORT_ROUNDS = 3
+# What both of PostgreSQL's exports copy out, the bounds given as two %s.
+COPY_SELECT = "SELECT doc FROM events WHERE occurred_at BETWEEN %s AND %s ORDER BY occurred_at, id"
 
 
 def rss_bytes(pids):
@@ -133,8 +135,7 @@ def pg_export(dsn, since, until):
     sink = Counter()
     started = time.monotonic()
     with conn.cursor() as cursor:
-        query = cursor.mogrify("SELECT doc FROM events WHERE occurred_at BETWEEN %s AND %s "
-                               "ORDER BY occurred_at, id", (since, until)).decode()
+        query = cursor.mogrify(COPY_SELECT, (since, until)).decode()
         cursor.copy_expert("COPY (%s) TO STDOUT" % query, sink)
     conn.close()
     return sink.lines, time.monotonic() - started, sink.bytes
@@ -159,13 +160,18 @@ def curl_export(url, key, body):
 
 
 def psql_export(dsn, since, until):
-    query = ("COPY (SELECT doc FROM events WHERE occurred_at BETWEEN '%s' AND '%s' "
-             "ORDER BY occurred_at, id) TO STDOUT" % (since.isoformat(), until.isoformat()))
-    return counted_lines(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", dsn, "-c", query])
+    query = COPY_SELECT % ("'%s'" % since.isoformat(), "'%s'" % until.isoformat())
+    return counted_lines(["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1",
+                          dsn, "-c", "COPY (%s) TO STDOUT" % query])
 
 
 def mib(n):
     return "%.0f MiB" % (n / 1048576)
+
+
+def check_exported(name, lines, expected):
+    if lines != expected:
+        raise SystemExit("%s exported %d versions, expected %d" % (name, lines, expected))
 
 
 def export_rows(args, span, expected):
@@ -181,8 +187,7 @@ def export_rows(args, span, expected):
         results[gzip] += watch.stop()
     for lines, name in ((pg_lines, "PostgreSQL"), (results[False][0], "eventsvc"),
                         (results[True][0], "eventsvc gzip")):
-        if lines != expected:
-            raise SystemExit("%s exported %d versions, expected %d" % (name, lines, expected))
+        check_exported(name, lines, expected)
     # The first reads above find each server's pages wherever its load left them, and one read
     # of each moved by half between runs: the command-line reads alternate which server goes
     # first, and their median is the rate compared.
@@ -195,14 +200,12 @@ def export_rows(args, span, expected):
                               curl_export(args.eventsvc, args.key,
                                           {"source": "history", "where": span.where()}))
             largest[who] = max(largest[who], watch.stop()[1])
-            if lines != expected:
-                raise SystemExit("%s exported %d versions, expected %d"
-                                 % ("psql" if who == "pg" else "curl", lines, expected))
+            check_exported("psql" if who == "pg" else "curl", lines, expected)
             cli[who].append(lines / seconds)
     svc_lines, svc_s, svc_bytes, svc_before, svc_largest = results[False]
     _, gz_s, gz_bytes, gz_before, gz_largest = results[True]
-    rows.append("| export every version (%d), events/s, first read, in this process | %.0f | %.0f | "
-                "%.2f× |" % (expected, pg_lines / pg_s, svc_lines / svc_s,
+    rows.append("| export every version (%d), events/s, first read, in this process | %.0f | "
+                "%.0f | %.2f× |" % (expected, pg_lines / pg_s, svc_lines / svc_s,
                              (svc_lines / svc_s) / (pg_lines / pg_s)))
     pg_rate, svc_rate = statistics.median(cli["pg"]), statistics.median(cli["svc"])
     rows.append("| export every version, events/s, median of %d reads by `psql` / `curl` "

@@ -22,9 +22,9 @@ namespace {
 constexpr std::string_view kVersion = "c2.";
 constexpr std::string_view kLineVersion = "c3.";
 constexpr std::string_view kJsonVersion = "c1.";
-// The MAC's first 16 bytes (128 bits) seal a c2 cursor; SipHash's 128 bits a c3 cursor.
+// The MAC's first 16 bytes (128 bits) seal a c2 cursor; SipHash's 128 bits
+// (SipHash128::kTagSize) a c3 cursor.
 constexpr std::size_t kTagSize = 16;
-constexpr std::size_t kLineKeySize = 16;
 
 sdk::Error not_a_cursor(std::string message) {
   return sdk::Error::bad_request(
@@ -113,7 +113,7 @@ std::string CursorSeal::tag(std::string_view payload) const {
 std::string CursorSeal::line_key(std::string_view tenant, std::string_view request) const {
   std::string derivation(kLineVersion);
   derivation.append(tenant).append("\n").append(request);
-  return mac(derivation).substr(0, kLineKeySize);
+  return mac(derivation).substr(0, SipHash128::kKeySize);
 }
 
 std::string CursorSeal::seal(const PageCursor& cursor) const {
@@ -148,8 +148,9 @@ PageCursor CursorSeal::unseal(std::string_view text) const {
 PageCursor CursorSeal::unseal_line(std::string_view text, std::string_view read,
                                    std::string_view tenant, std::string_view request) const {
   const auto bytes = from_base64url(text.substr(kLineVersion.size()));
-  if (!bytes || bytes->size() <= kTagSize) throw not_issued_here();
-  const std::string_view payload = std::string_view(*bytes).substr(0, bytes->size() - kTagSize);
+  if (!bytes || bytes->size() <= SipHash128::kTagSize) throw not_issued_here();
+  const std::string_view payload =
+      std::string_view(*bytes).substr(0, bytes->size() - SipHash128::kTagSize);
   PageCursor cursor = decode_line_cursor(payload);
   // The hints say which binding differs; only with all three the same is the tag worth checking,
   // as the key it was made with is derived from the full digests.
