@@ -5,7 +5,9 @@
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/SecureStreamSocket.h>
+#include <Poco/Net/Session.h>
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
 
 #include <atomic>
 #include <boost/json/parse.hpp>
@@ -424,6 +426,23 @@ TEST(Foundation, RefusesTlsOlderThan12) {
         Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(server.port())), modern);
     socket.completeHandshake();
   });
+}
+
+TEST(Foundation, PrefersAes128GcmUnderTls13) {
+  ServerProcess server(test_config());
+  server.start();
+  // A client with OpenSSL's own order, which names AES-256-GCM first: the server's order decides.
+  Poco::Net::Context::Params params;
+  params.verificationMode = Poco::Net::Context::VERIFY_NONE;
+  Poco::Net::Context::Ptr context =
+      new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params);
+  Poco::Net::SecureStreamSocket socket(
+      Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(server.port())), context);
+  socket.completeHandshake();
+  const SSL_SESSION* session = socket.currentSession()->sslSession();
+  ASSERT_NE(session, nullptr);
+  EXPECT_EQ(SSL_SESSION_get_protocol_version(session), TLS1_3_VERSION);
+  EXPECT_STREQ(SSL_CIPHER_get_name(SSL_SESSION_get0_cipher(session)), "TLS_AES_128_GCM_SHA256");
 }
 
 TEST(Foundation, OptionalPlainHttpListenerForAProxy) {

@@ -9,6 +9,8 @@
 
 namespace eventsvc::host {
 
+using namespace std::string_view_literals;
+
 namespace {
 
 // Records per storage read and per chunk: bounded memory (two pages of a few megabytes), whatever
@@ -128,6 +130,11 @@ void ExportStream::count_work_in(std::atomic<int>& running) {
   running_ = &running;
 }
 
+void ExportStream::written(std::string chunk) {
+  const std::lock_guard lock(ahead_mutex_);
+  spare_ = std::move(chunk);
+}
+
 void ExportStream::read_ahead() {
   if (reader_.joinable()) reader_.join();
   reading_ = true;
@@ -182,6 +189,11 @@ std::string ExportStream::read_feed_page() {
 std::string ExportStream::read_page() {
   if (feed_span_) return read_feed_page();
   std::string out;
+  {
+    const std::lock_guard lock(ahead_mutex_);
+    out = std::exchange(spare_, {});
+  }
+  out.clear();
   out.reserve(page_bytes_ + page_bytes_ / 8);
   std::size_t delivered = 0;
   std::optional<sdk::ReadPosition> last;
@@ -236,11 +248,11 @@ void ExportStream::write_line(const sdk::Record& record, const sdk::ReadPosition
 
 void ExportStream::write_ndjson_line(const sdk::ReadPosition& position, std::string_view record,
                                      std::string& out) {
-  out += R"({"cursor":")";
+  out += R"({"cursor":")"sv;
   sealer_.seal(position, out);
-  out += R"(","record":)";
+  out += R"(","record":)"sv;
   out += record;
-  out += "}\n";
+  out += "}\n"sv;
 }
 
 }  // namespace eventsvc::host

@@ -50,6 +50,7 @@ class ExportStream final : public BodyStream {
   std::optional<std::chrono::milliseconds> waiting() override;
   void on_more(std::function<void()> wake) override;
   void count_work_in(std::atomic<int>& running) override;
+  void written(std::string chunk) override;
 
  private:
   // Starts reading the next page on a thread of its own.
@@ -85,6 +86,7 @@ class ExportStream final : public BodyStream {
   bool ahead_done_ = false;
   std::string ahead_lines_;
   std::exception_ptr ahead_failure_;
+  std::string spare_;    // a chunk written, whose memory the next page is read into
   std::jthread reader_;  // last: joined before anything it uses goes
 };
 

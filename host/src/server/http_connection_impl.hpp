@@ -509,6 +509,7 @@ class Connection {
         co_await asio::async_write(stream_, framed, redirect(error));
         disarm();
         if (error) co_return false;
+        answer.stream->written(std::move(chunk));
       }
       if (closing) break;
     }

@@ -67,6 +67,9 @@ class BodyStream {
   // While the server stops: the last bytes of a live body, which then ends; nullopt for a body that
   // goes on to its end (within the shutdown grace).
   virtual std::optional<std::string> closing() { return std::nullopt; }
+  // A chunk next() gave, back once it is written: a stream that makes chunks of megabytes makes
+  // the next ones in the same memory, rather than in pages the kernel must fault in afresh.
+  virtual void written(std::string chunk) { (void)chunk; }
 };
 
 struct Answer {

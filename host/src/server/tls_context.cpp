@@ -17,6 +17,11 @@ ssl::context make_tls_context(const TlsConfig& tls) {
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
   SSL_CTX_set_options(native, SSL_OP_CIPHER_SERVER_PREFERENCE);
   SSL_CTX_set_cipher_list(native, "ECDHE+AESGCM:ECDHE+CHACHA20:!aNULL:!eNULL:!MD5:!RC4");
+  // TLS 1.3: AES-128-GCM first (OpenSSL's own order puts AES-256 first). Both are strong; with
+  // AES instructions the 128-bit key encrypts a quarter faster, on both ends of an export.
+  SSL_CTX_set_ciphersuites(native,
+                           "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:"
+                           "TLS_CHACHA20_POLY1305_SHA256");
   SSL_CTX_set_session_cache_mode(native, SSL_SESS_CACHE_SERVER);
   static constexpr unsigned char kSessionContext[] = "eventsvc";
   SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext - 1);
