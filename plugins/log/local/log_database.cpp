@@ -5,6 +5,7 @@
 
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/toolkit/rocksdb_compaction.hpp"
+#include "eventsvc/toolkit/rocksdb_empty_logs.hpp"
 #include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
 #include "log_entries.hpp"
@@ -60,6 +61,7 @@ rocksdb::ColumnFamilyOptions family_options(bool point_lookups) {
 
 LogDatabase::LogDatabase(const std::filesystem::path& path, std::shared_ptr<sdk::Logger> logger) {
   std::filesystem::create_directories(path);
+  toolkit::remove_empty_rocksdb_logs(path);
   auto answers_options = family_options(true);
   answers_options.compaction_filter = &answer_expiry;
   // Files are compacted at least this often, so expired answers really go.

@@ -15,6 +15,7 @@
 #include "eventsvc/sdk/error.hpp"
 #include "eventsvc/sdk/time.hpp"
 #include "eventsvc/toolkit/rocksdb_compaction.hpp"
+#include "eventsvc/toolkit/rocksdb_empty_logs.hpp"
 #include "eventsvc/toolkit/rocksdb_info_log.hpp"
 #include "eventsvc/toolkit/status_words.hpp"
 #include "eventsvc/toolkit/time.hpp"
@@ -313,6 +314,7 @@ Database::Database(const DatabaseOptions& options)
   const rocksdb::DBOptions db_options = db_options_of(options);
   const std::vector<rocksdb::ColumnFamilyDescriptor> families = family_descriptors(options);
   std::filesystem::create_directories(options.path);
+  toolkit::remove_empty_rocksdb_logs(options.path);
   check_before_opening(options, db_options, families.front().options);
   rocksdb::DB* raw = nullptr;
   const auto status =
