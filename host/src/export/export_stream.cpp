@@ -130,7 +130,7 @@ void ExportStream::count_work_in(std::atomic<int>& running) {
   running_ = &running;
 }
 
-void ExportStream::written(std::string chunk) {
+void ExportStream::written(std::string&& chunk) {
   const std::lock_guard lock(ahead_mutex_);
   spare_ = std::move(chunk);
 }

@@ -50,7 +50,7 @@ class ExportStream final : public BodyStream {
   std::optional<std::chrono::milliseconds> waiting() override;
   void on_more(std::function<void()> wake) override;
   void count_work_in(std::atomic<int>& running) override;
-  void written(std::string chunk) override;
+  void written(std::string&& chunk) override;
 
  private:
   // Starts reading the next page on a thread of its own.

@@ -69,7 +69,7 @@ class BodyStream {
   virtual std::optional<std::string> closing() { return std::nullopt; }
   // A chunk next() gave, back once it is written: a stream that makes chunks of megabytes makes
   // the next ones in the same memory, rather than in pages the kernel must fault in afresh.
-  virtual void written(std::string chunk) { (void)chunk; }
+  virtual void written(std::string&& chunk) { (void)chunk; }
 };
 
 struct Answer {
