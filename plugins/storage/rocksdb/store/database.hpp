@@ -156,7 +156,7 @@ class Database {
                                                       const rocksdb::Snapshot* snapshot);
   // `fill_cache` false: blocks the iterator reads are not kept in the block cache (those already
   // there are still used), so a bulk read neither evicts what other reads use nor pays for
-  // inserting and evicting blocks it reads once.
+  // inserting and evicting blocks it reads once; it reads its files in large pieces instead.
   std::unique_ptr<rocksdb::Iterator> iterator(rocksdb::ColumnFamilyHandle* family,
                                               const rocksdb::Slice* upper_bound = nullptr,
                                               const rocksdb::Slice* lower_bound = nullptr,
