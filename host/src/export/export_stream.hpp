@@ -7,11 +7,13 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,8 +46,8 @@ class ExportStream final : public BodyStream {
   // Reads the first page now, so that a read that fails is the request's error status rather
   // than a body cut short.
   void start();
-  // A page's lines; while the next page is read (on a thread of its own, as this one is written),
-  // nothing, and waiting() says to wait for the wake-up.
+  // A page's lines; while no page read ahead is ready (pages are read on a thread of their own
+  // while the connection writes), nothing, and waiting() says to wait for the wake-up.
   std::string next() override;
   std::optional<std::chrono::milliseconds> waiting() override;
   void on_more(std::function<void()> wake) override;
@@ -53,10 +55,10 @@ class ExportStream final : public BodyStream {
   void written(std::string&& chunk) override;
 
  private:
-  // Starts reading the next page on a thread of its own.
+  // Starts reading pages on a thread of its own, until kPagesAhead wait or every match is read.
+  // Under ahead_mutex_.
   void read_ahead();
-  // The page read ahead; nullopt while it is still read (it waits instead when nobody wakes it).
-  std::optional<std::string> take_read_ahead();
+  void read_pages_ahead(const std::stop_token& stop, std::atomic<int>* counted);
   // The next page's lines (empty once every match is written).
   std::string read_page();
   std::string read_feed_page();
@@ -74,20 +76,22 @@ class ExportStream final : public BodyStream {
   std::optional<GzipEncoder> gzip_;
   std::string pending_;         // read by start(), not yet sent
   std::size_t page_bytes_ = 0;  // the last page's size: the next one's first guess
-  // Written by the reading thread, then read by next() once `ahead_done_` says so (under the lock).
+  // The reading thread's while it runs; read by next() under the lock once it has stopped.
   bool read_all_ = false;
   bool ended_ = false;
 
-  std::atomic<int>* running_ = nullptr;  // counts a page read ahead while it is read
-  bool reading_ = false;                 // a page is read ahead and not yet taken
+  std::atomic<int>* running_ = nullptr;  // counts the reading thread while it reads
   std::mutex ahead_mutex_;
   std::function<void()> wake_;  // the connection's, under the lock
   std::condition_variable ahead_ready_;
-  bool ahead_done_ = false;
-  std::string ahead_lines_;
+  // Under the lock: the reading thread runs (it stops when kPagesAhead pages wait, so that a slow
+  // client holds memory for a few pages and no thread), the pages it read and nobody has taken,
+  // and why it stopped short.
+  bool reader_running_ = false;
+  std::deque<std::string> ahead_;
   std::exception_ptr ahead_failure_;
   std::string spare_;    // a chunk written, whose memory the next page is read into
-  std::jthread reader_;  // last: joined before anything it uses goes
+  std::jthread reader_;  // last: stopped and joined before anything it uses goes
 };
 
 }  // namespace eventsvc::host
