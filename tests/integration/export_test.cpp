@@ -2,12 +2,14 @@
 // NDJSON equal, record by record and byte for byte, what paging the same query returns; a client
 // cut off mid-stream resumes from the last line it holds and receives exactly the rest; gzip
 // decodes to the same records; CSV has one column per field; the export holds one concurrency
-// lease until its last byte. (Also run with the local durable log:
-// export_integration_test_on_local_log.)
+// lease until its last byte, and a client that stops reading holds no server thread. (Also run with
+// the local durable log: export_integration_test_on_local_log.)
 #include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <iterator>
 #include <thread>
 
 #include "support/api_client.hpp"
@@ -283,6 +285,39 @@ TEST_F(ExportTest, AnExportHoldsOneLeaseUntilItsLastByte) {
     if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(status, 200);
+}
+
+std::size_t threads_of(pid_t pid) {
+  const std::filesystem::directory_iterator tasks("/proc/" + std::to_string(pid) + "/task");
+  return static_cast<std::size_t>(std::distance(tasks, std::filesystem::directory_iterator()));
+}
+
+TEST_F(ExportTest, AClientThatStopsReadingHoldsNoServerThread) {
+  // Every thread an export starts has come and gone once.
+  ASSERT_EQ(exported(body()).status, 200);
+  const std::size_t idle = threads_of(server_->pid());
+  RawConnection reader(server_->port());
+  ASSERT_TRUE(reader.start_tls());
+  const std::string request_body = json::serialize(body());
+  ASSERT_TRUE(reader.send(
+      "POST /v1/exports HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: "
+      "Bearer " +
+      *key_ + "\r\nContent-Length: " + std::to_string(request_body.size()) + "\r\n\r\n" +
+      request_body));
+  const std::string first = reader.read_at_least(1000, std::chrono::seconds(30));
+  ASSERT_FALSE(first.empty());
+  // The server reads a few pages ahead of the client, then stops reading until it takes one:
+  // the export waits on its socket with no thread of its own.
+  std::size_t waiting = 0;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    waiting = threads_of(server_->pid());
+    if (waiting <= idle) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_LE(waiting, idle);
+  // It goes on when the client reads again: the whole export arrives.
+  const std::string rest = reader.read_until_closed(std::chrono::seconds(120));
+  EXPECT_EQ(lines_of(dechunked(first + rest)).size(), static_cast<std::size_t>(kRecords));
 }
 
 TEST_F(ExportTest, BadRequestsAreClear4xx) {
