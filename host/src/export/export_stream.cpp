@@ -156,8 +156,16 @@ void ExportStream::read_ahead() {
   reader_running_ = true;
   std::atomic<int>* const counted = running_;
   if (counted != nullptr) counted->fetch_add(1);
-  reader_ = std::jthread(
-      [this, counted](const std::stop_token& stop) { read_pages_ahead(stop, counted); });
+  try {
+    reader_ = std::jthread(
+        [this, counted](const std::stop_token& stop) { read_pages_ahead(stop, counted); });
+  } catch (...) {
+    // No thread to be had: the export ends here (its body cut) rather than waiting for a reader
+    // that never runs, and a stopping server does not wait for it either.
+    reader_running_ = false;
+    if (counted != nullptr) counted->fetch_sub(1);
+    throw;
+  }
 }
 
 void ExportStream::read_pages_ahead(const std::stop_token& stop, std::atomic<int>* counted) {
