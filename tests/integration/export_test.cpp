@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include "support/api_client.hpp"
@@ -140,6 +142,14 @@ class ExportTest : public ::testing::Test {
     }
     return response;
   }
+  // body()'s export as a client writes it by hand on a RawConnection, `headers` ("Name: value\r\n"
+  // each) beside the key and the length.
+  static std::string raw_export_request(std::string_view headers = "") {
+    const std::string request_body = json::serialize(body());
+    return "POST /v1/exports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + *key_ +
+           "\r\n" + std::string(headers) +
+           "Content-Length: " + std::to_string(request_body.size()) + "\r\n\r\n" + request_body;
+  }
   // What paging the same query oldest first returns: each record as its answer's bytes.
   static std::vector<std::string> paged_records() {
     json::object request = body();
@@ -196,12 +206,7 @@ TEST_F(ExportTest, AClientCutOffResumesFromItsLastLineAndGetsExactlyTheRest) {
   // Read about 2 MB of the export by hand, then hang up.
   RawConnection connection(server_->port());
   ASSERT_TRUE(connection.start_tls());
-  const std::string request_body = json::serialize(body());
-  ASSERT_TRUE(
-      connection.send("POST /v1/exports HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
-                      "Bearer " +
-                      *key_ + "\r\nContent-Type: application/json\r\nContent-Length: " +
-                      std::to_string(request_body.size()) + "\r\n\r\n" + request_body));
+  ASSERT_TRUE(connection.send(raw_export_request("Content-Type: application/json\r\n")));
   const auto head_and_some = connection.read_at_least(2 << 20, std::chrono::seconds(60));
   const auto held = lines_of(dechunked(head_and_some));
   ASSERT_GT(held.size(), 100U);
@@ -269,10 +274,7 @@ TEST_F(ExportTest, AnExportHoldsOneLeaseUntilItsLastByte) {
   // A client that stops reading: the export waits on its socket, holding the key's one lease.
   RawConnection reader(server_->port());
   ASSERT_TRUE(reader.start_tls());
-  const std::string request_body = json::serialize(body());
-  ASSERT_TRUE(reader.send("POST /v1/exports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " +
-                          *key_ + "\r\nContent-Length: " + std::to_string(request_body.size()) +
-                          "\r\n\r\n" + request_body));
+  ASSERT_TRUE(reader.send(raw_export_request()));
   ASSERT_FALSE(reader.read_at_least(1000, std::chrono::seconds(30)).empty());
   ApiClient api(server_->port(), *key_);
   const auto refused = api.query(json::object{{"limit", 1}});
@@ -298,12 +300,7 @@ TEST_F(ExportTest, AClientThatStopsReadingHoldsNoServerThread) {
   const std::size_t idle = threads_of(server_->pid());
   RawConnection reader(server_->port());
   ASSERT_TRUE(reader.start_tls());
-  const std::string request_body = json::serialize(body());
-  ASSERT_TRUE(reader.send(
-      "POST /v1/exports HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: "
-      "Bearer " +
-      *key_ + "\r\nContent-Length: " + std::to_string(request_body.size()) + "\r\n\r\n" +
-      request_body));
+  ASSERT_TRUE(reader.send(raw_export_request("Connection: close\r\n")));
   const std::string first = reader.read_at_least(1000, std::chrono::seconds(30));
   ASSERT_FALSE(first.empty());
   // The server reads a few pages ahead of the client, then stops reading until it takes one:
