@@ -116,17 +116,28 @@ std::string encode_postings(const std::vector<Posting>& postings) {
 bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base) {
   const auto count = take_varint(bytes);
   if (!count || *count > bytes.size()) return false;  // every posting takes at least two bytes
-  out.reserve(out.size() + *count);
-  std::uint64_t row = 0;
-  for (std::uint64_t i = 0; i < *count; ++i) {
-    const auto gap = take_varint(bytes);
-    const auto frequency = take_varint(bytes);
-    if (!gap || !frequency || (i > 0 && *gap == 0)) return false;
-    row += *gap;
-    if (row + base > UINT32_MAX || *frequency > UINT32_MAX) return false;
-    out.push_back({static_cast<std::uint32_t>(row + base), static_cast<std::uint32_t>(*frequency)});
-  }
-  return bytes.empty();
+  // Decoded in place through a cursor: a common word's postings are most of a ranked search's
+  // reading, and two calls a posting to the out-of-line take_varint were an eighth of its time.
+  const std::size_t first = out.size();
+  out.resize(first + *count);
+  const char* at = bytes.data();
+  const char* end = at + bytes.size();
+  const auto decoded = [&] {
+    std::uint64_t row = 0;
+    std::uint64_t gap = 0;
+    std::uint64_t frequency = 0;
+    for (std::size_t i = first; i < out.size(); ++i) {
+      if (!next_varint(at, end, gap) || !next_varint(at, end, frequency) || (i > first && gap == 0))
+        return false;
+      row += gap;
+      if (row + base > UINT32_MAX || frequency > UINT32_MAX) return false;
+      out[i] = {static_cast<std::uint32_t>(row + base), static_cast<std::uint32_t>(frequency)};
+    }
+    return at == end;
+  };
+  if (decoded()) return true;
+  out.resize(first);  // damaged: nothing of it appended
+  return false;
 }
 
 std::string encode_row_set(const std::vector<Posting>& rows) {

@@ -64,7 +64,8 @@ std::optional<std::string> value_term(std::string_view column, const sdk::json::
 std::string string_value_term(std::string_view column, std::string_view text);
 
 std::string encode_postings(const std::vector<Posting>& postings);
-// Appends the decoded postings to `out`, each row plus `base`; false when the bytes are damaged.
+// Appends the decoded postings to `out`, each row plus `base`; false (and nothing appended) when
+// the bytes are damaged.
 bool decode_postings(std::string_view bytes, std::vector<Posting>& out, std::uint32_t base = 0);
 
 std::string encode_row_set(const std::vector<Posting>& rows);

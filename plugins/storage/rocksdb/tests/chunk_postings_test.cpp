@@ -73,6 +73,8 @@ TEST(ChunkPostings, DamagedBytesAreRefused) {
   EXPECT_FALSE(decode_postings("", out));
   EXPECT_FALSE(decode_postings("\x05\x01\x01", out));  // five postings, one present
   EXPECT_FALSE(decode_postings(std::string("\x02\x01\x01\x00\x01", 5), out));  // a zero gap
+  EXPECT_FALSE(decode_postings("\x02\x01\x01\x01", out));  // the second posting cut off
+  EXPECT_TRUE(out.empty()) << "a damaged list appends none of its postings";
   EXPECT_FALSE(decode_row_set("", out));
   EXPECT_FALSE(decode_row_set("X\x01", out));
   RowBits bits;
