@@ -69,6 +69,7 @@ std::uint32_t ChunkText::candidates(const ChunkRef& chunk, RowBits& rows) {
   rows.reset(chunk_rows, false);
   scored_rows_.clear();
   scores_.clear();
+  scored_at_ = 0;
   std::vector<std::pair<std::string, Rows>> scored;
   std::optional<std::vector<std::uint32_t>> kept;  // sorted; nullopt: every row so far
   auto narrow = [&](std::vector<std::uint32_t> found) {
@@ -155,10 +156,15 @@ void ChunkText::compute_scores(std::uint64_t chunk, std::uint32_t chunk_rows, co
   }
 }
 
-double ChunkText::score(std::uint32_t row) const {
-  const auto at = std::lower_bound(scored_rows_.begin(), scored_rows_.end(), row);
-  if (at == scored_rows_.end() || *at != row) return 0.0;
-  return scores_[static_cast<std::size_t>(at - scored_rows_.begin())];
+double ChunkText::score(std::uint32_t row) {
+  if (scored_at_ >= scored_rows_.size() || scored_rows_[scored_at_] > row) {
+    scored_at_ = static_cast<std::size_t>(
+        std::lower_bound(scored_rows_.begin(), scored_rows_.end(), row) - scored_rows_.begin());
+  }
+  while (scored_at_ < scored_rows_.size() && scored_rows_[scored_at_] < row)
+    ++scored_at_;
+  if (scored_at_ == scored_rows_.size() || scored_rows_[scored_at_] != row) return 0.0;
+  return scores_[scored_at_];
 }
 
 }  // namespace eventsvc::plugins::rocksdb_storage

@@ -32,7 +32,8 @@ class ChunkText {
   // scorer, also scores them (score()).
   std::uint32_t candidates(const ChunkRef& chunk, RowBits& rows);
   // The BM25 score of a candidate row of the chunk last given to candidates(); 0 for any other.
-  double score(std::uint32_t row) const;
+  // Rows asked in ascending order (as a chunk is read) are found by a step or two each.
+  double score(std::uint32_t row);
 
  private:
   using Rows = std::vector<Posting>;
@@ -54,6 +55,7 @@ class ChunkText {
   bool exact_ = true;
   std::vector<std::uint32_t> scored_rows_;  // the candidates scored, in row order
   std::vector<double> scores_;              // theirs, in the same order
+  std::size_t scored_at_ = 0;               // where score() found the row asked last
 };
 
 }  // namespace eventsvc::plugins::rocksdb_storage

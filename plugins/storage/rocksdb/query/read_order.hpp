@@ -24,6 +24,12 @@ struct ReadOrder {
     }
     return compare(a, b, order) < 0;
   }
+  // The same from the scores and timestamps alone; nullopt when only the ids can tell.
+  std::optional<bool> before(double score_a, sdk::Millis a, double score_b, sdk::Millis b) const {
+    if (ranked && score_a != score_b) return score_a > score_b;
+    if (a == b) return std::nullopt;
+    return ranked || order == sdk::Order::desc ? a > b : a < b;
+  }
 };
 
 // Where the previous page ended: only what is delivered after it belongs to the next.
