@@ -557,29 +557,27 @@ class MatchSink final : public RowSink {
     // Most rows of a large read are decided by score or time alone, once `keep` are kept: behind
     // the last kept one, or before the page's position. Their ids (a page of the id column, a
     // copy) are not read, nor, ranked, their timestamps when the score decides.
-    if (before_.order.ranked) {
-      if (after_ != nullptr && score > after_->score) return;
-      if ((after_ == nullptr || score < after_->score) && kept_.size() == keep_ &&
-          score < kept_.front().score) {
-        ++admitted_;
-        return;
-      }
-    }
-    const sdk::Millis timestamp = rows.integer(plan_.timestamp);
+    std::optional<sdk::Millis> read;
+    const auto timestamp = [&] {
+      if (!read) read = rows.integer(plan_.timestamp);
+      return *read;
+    };
     const std::optional<bool> admitted =
         after_ == nullptr
             ? std::optional<bool>(true)
-            : before_.order.before(after_->score, after_->ref.timestamp, score, timestamp);
+            : before_.order.before(
+                  after_->score, [this] { return after_->ref.timestamp; }, score, timestamp);
     if (admitted && !*admitted) return;
     if (admitted && kept_.size() == keep_) {
-      const auto ahead =
-          before_.order.before(score, timestamp, kept_.front().score, kept_.front().ref.timestamp);
+      const Kept& last = kept_.front();
+      const auto ahead = before_.order.before(score, timestamp, last.score,
+                                              [&last] { return last.ref.timestamp; });
       if (ahead && !*ahead) {
         ++admitted_;
         return;
       }
     }
-    offer(timestamp, rows.string(*plan_.id), score);
+    offer(timestamp(), rows.string(*plan_.id), score);
   }
   void record(const sdk::Record& record, double score) override {
     offer(record.timestamp, record.id, score);

@@ -17,16 +17,19 @@ struct ReadOrder {
 
   // Whether (score_a, a) is delivered before (score_b, b).
   bool before(double score_a, const VersionRef& a, double score_b, const VersionRef& b) const {
-    if (ranked) {
-      if (score_a != score_b) return score_a > score_b;
-      if (a.timestamp != b.timestamp) return a.timestamp > b.timestamp;
-      return a.id < b.id;
-    }
-    return compare(a, b, order) < 0;
+    const auto timestamp_a = [&a] { return a.timestamp; };
+    const auto timestamp_b = [&b] { return b.timestamp; };
+    if (const auto decided = before(score_a, timestamp_a, score_b, timestamp_b)) return *decided;
+    return ranked ? a.id < b.id : compare(a, b, order) < 0;
   }
-  // The same from the scores and timestamps alone; nullopt when only the ids can tell.
-  std::optional<bool> before(double score_a, sdk::Millis a, double score_b, sdk::Millis b) const {
+  // The same from the scores and timestamps alone; nullopt when only the ids can tell. A
+  // timestamp is asked for only when the scores do not decide (a column read, for a row).
+  template <typename TimestampA, typename TimestampB>
+  std::optional<bool> before(double score_a, TimestampA timestamp_a, double score_b,
+                             TimestampB timestamp_b) const {
     if (ranked && score_a != score_b) return score_a > score_b;
+    const sdk::Millis a = timestamp_a();
+    const sdk::Millis b = timestamp_b();
     if (a == b) return std::nullopt;
     return ranked || order == sdk::Order::desc ? a > b : a < b;
   }
